@@ -1,0 +1,12 @@
+// htmx 2 does not swap 4xx responses by default; an invalid form comes back with 422
+// and must replace the form so its error messages show.
+document.addEventListener("DOMContentLoaded", function () {
+  if (!window.htmx) return;
+  htmx.config.responseHandling = [
+    { code: "204", swap: false },
+    { code: "[23]..", swap: true },
+    { code: "422", swap: true },
+    { code: "[45]..", swap: false, error: true },
+    { code: "...", swap: true },
+  ];
+});
