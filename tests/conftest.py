@@ -6,9 +6,14 @@ Team "beta": charlie is the owner and has nothing to do with alpha.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
@@ -63,3 +68,63 @@ def client_for():
         return c
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _celery_mode(request):
+    """Tasks run in-process except in tests marked ``services``, which use the real broker."""
+    from zfsplanner.celery import app
+
+    old = app.conf.task_always_eager
+    uses_broker = request.node.get_closest_marker("services") is not None
+    app.conf.task_always_eager = not (uses_broker and settings.CELERY_BROKER_URL)
+    yield
+    app.conf.task_always_eager = old
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db):
+    """A real ``celery worker`` process on the configured broker and the test database.
+
+    Tests using it must be marked ``services`` and commit their data (transactional_db)
+    so the worker, a separate process, sees it.
+    """
+    if not settings.CELERY_BROKER_URL:
+        pytest.fail("CELERY_BROKER_URL is not set: the services suite needs Redis (see .ci/run)")
+    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        pytest.fail("DATABASE_URL is not set: the services suite needs PostgreSQL (see .ci/run)")
+    from django.db import connection
+
+    db = connection.settings_dict
+    env = dict(os.environ)
+    env["DATABASE_URL"] = (
+        f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    )
+    env["MEDIA_ROOT"] = str(settings.MEDIA_ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "zfsplanner", "worker", "--pool=solo", "--loglevel=INFO",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"test-{os.getpid()}@%h"],
+        cwd=Path(__file__).resolve().parent.parent,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    from zfsplanner.celery import app
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"celery worker exited early:\n{proc.stdout.read()}")
+        replies = app.control.ping(timeout=1.0) or []
+        if any(f"test-{os.getpid()}@" in name for reply in replies for name in reply):
+            break
+    else:
+        proc.kill()
+        pytest.fail("celery worker did not answer a ping within 60 s")
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()

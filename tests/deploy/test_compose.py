@@ -1,0 +1,59 @@
+"""docker-compose.yml is checked by reading it: no Docker engine runs where the tests do."""
+
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load():
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_it_defines_the_four_services():
+    assert set(load()["services"]) == {"web", "worker", "db", "redis"}
+
+
+def test_web_serves_with_gunicorn_after_migrating():
+    web = load()["services"]["web"]
+    assert "manage.py migrate" in web["command"]
+    assert "gunicorn zfsplanner.wsgi:application" in web["command"]
+    assert web["ports"] == ["8000:8000"]
+
+
+def test_worker_runs_celery_for_the_project():
+    assert load()["services"]["worker"]["command"].startswith("celery -A zfsplanner worker")
+
+
+def test_app_services_point_at_db_and_redis_and_share_the_upload_volume():
+    services = load()["services"]
+    for name in ("web", "worker"):
+        svc = services[name]
+        env = svc["environment"]
+        assert env["DATABASE_URL"].startswith("postgres://") and "@db:5432/" in env["DATABASE_URL"]
+        assert env["CELERY_BROKER_URL"] == "redis://redis:6379/0"
+        assert env["DEBUG"] == "false"
+        assert "uploads:/data/media" in svc["volumes"] and env["MEDIA_ROOT"] == "/data/media"
+        assert svc["depends_on"]["db"]["condition"] == "service_healthy"
+        assert svc["depends_on"]["redis"]["condition"] == "service_healthy"
+
+
+def test_database_credentials_match_between_db_and_app():
+    services = load()["services"]
+    db_env = services["db"]["environment"]
+    url = services["web"]["environment"]["DATABASE_URL"]
+    assert f"{db_env['POSTGRES_USER']}:{db_env['POSTGRES_PASSWORD']}@db:5432/{db_env['POSTGRES_DB']}" in url
+
+
+def test_every_service_has_a_healthcheck():
+    for name, svc in load()["services"].items():
+        assert svc.get("healthcheck", {}).get("test"), name
+
+
+def test_volumes_are_declared():
+    assert set(load()["volumes"]) >= {"uploads", "pgdata"}
+
+
+def test_healthcheck_url_exists(client, db):
+    assert client.get("/healthz").json() == {"status": "ok"}

@@ -1,0 +1,36 @@
+"""Settings come from the environment; production refuses to start without its secrets."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_check(env_extra, *args):
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL")}
+    env.update(env_extra)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", *args], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+
+
+def test_production_settings_pass_check_deploy():
+    r = run_check(
+        {"DEBUG": "false", "SECRET_KEY": "x" * 60 + "-Production-Key-1234567890", "ALLOWED_HOSTS": "zfs.example.com"},
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_production_without_secret_key_fails_loudly():
+    r = run_check({"DEBUG": "false", "ALLOWED_HOSTS": "zfs.example.com"})
+    assert r.returncode != 0 and "SECRET_KEY must be set" in r.stderr
+
+
+def test_production_without_allowed_hosts_fails_loudly():
+    r = run_check({"DEBUG": "false", "SECRET_KEY": "y" * 64})
+    assert r.returncode != 0 and "ALLOWED_HOSTS must be set" in r.stderr

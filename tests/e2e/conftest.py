@@ -1,0 +1,72 @@
+"""Browser tests: real Chromium (Debian's /usr/bin/chromium) driven by Playwright.
+
+The page fixture talks to Django's live server. Tests here are marked ``e2e``; they
+need Chromium, which .ci/run installs (apt-get install chromium).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+# Playwright's sync API runs an event loop; Django refuses ORM calls from it otherwise.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `apt-get install chromium` (or set CHROMIUM_PATH)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(base_url=live_server.url)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.js_errors = errors
+    yield pg
+    context.close()
+
+
+@pytest.fixture
+def login(page):
+    """login(user) logs the browser in through the real login form."""
+
+    def do(user, password="pw-for-tests-1"):
+        page.goto("/accounts/login/")
+        page.fill("input[name=username]", user.username)
+        page.fill("input[name=password]", password)
+        page.click("button[type=submit]")
+        page.wait_for_load_state("networkidle")
+        return page
+
+    return do

@@ -1,0 +1,85 @@
+"""Helpers shared by the format modules: test names, sizes, numbers, the source record."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+
+from .types import Source
+
+ProgressFn = Callable[[float], None]
+
+KIB = 1024
+MIB = 1024 * 1024
+GIB = 1024 * 1024 * 1024
+
+
+def make_source(tool: str, version: str | None, encoding: str, data: bytes) -> Source:
+    return Source(tool=tool, tool_version=version, encoding=encoding, sha256=hashlib.sha256(data).hexdigest())
+
+
+def format_block_size(size: int) -> str:
+    """1048576 -> "1M", 131072 -> "128K", 4096 -> "4K", 512 -> "512B" (binary units)."""
+    for unit, factor in (("G", GIB), ("M", MIB), ("K", KIB)):
+        if size >= factor and size % factor == 0:
+            return f"{size // factor}{unit}"
+    return f"{size}B"
+
+
+def test_name(
+    pattern: str | None,
+    block_size: int | None,
+    queue_depth: int | None,
+    threads: int | None,
+    direction: str,
+    extra: str = "",
+) -> str:
+    """The cross-tool test name: ``SEQ1M Q8T1 read``, ``RND4K Q32T16 write``.
+
+    ``SEQ``/``RND`` from the access pattern, the block size in binary units, then queue
+    depth and thread count, then the direction. ``extra`` (e.g. a read/write mix ``R65W35``)
+    goes between the shape and the direction. Unknown parts are written ``?``.
+    """
+    kind = {"sequential": "SEQ", "random": "RND"}.get(pattern or "", "IO")
+    bs = format_block_size(block_size) if block_size else "?"
+    q = str(queue_depth) if queue_depth is not None else "?"
+    t = str(threads) if threads is not None else "?"
+    parts = [f"{kind}{bs}", f"Q{q}T{t}"]
+    if extra:
+        parts.append(extra)
+    parts.append(direction)
+    return " ".join(parts)
+
+
+_SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(i?)(b?)\s*$", re.IGNORECASE)
+_SIZE_FACTORS = {"": 1, "k": KIB, "m": MIB, "g": GIB, "t": GIB * KIB, "p": GIB * MIB}
+
+
+def parse_fio_size(text: str) -> int | None:
+    """fio's size syntax as used in ``bs=``: ``4k``, ``1M``, ``4096``, ``128KiB`` (always 1024-based,
+    the fio default ``kb_base=1024``). Returns None when the text is not a plain size."""
+    m = _SIZE_RE.match(text)
+    if not m:
+        return None
+    value = float(m.group(1)) * _SIZE_FACTORS[m.group(2).lower()]
+    return int(value)
+
+
+_NUM_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+
+
+def to_float(text: str) -> float | None:
+    text = text.strip()
+    if not _NUM_RE.match(text):
+        return None
+    return float(text)
+
+
+def percentile_key(key: str) -> str | None:
+    """fio's ``"99.900000"`` -> ``"99.9"``; ``"1.000000"`` -> ``"1"``. None if not a number."""
+    value = to_float(key)
+    if value is None:
+        return None
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return text

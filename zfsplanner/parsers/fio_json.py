@@ -1,0 +1,414 @@
+"""fio ``--output-format=json`` and ``json+`` (fio 2.1 … 3.x).
+
+Units as fio writes them (shared/reference/benchmark-formats.md §1.2):
+
+* ``bw_bytes`` is bytes/s (fio ≥ 3.2); ``bw`` is KiB/s (×1024) in every version.
+* fio 3 latency objects ``slat_ns``/``clat_ns``/``lat_ns`` are in ns (÷1000 → µs);
+  fio 2 ``slat``/``clat``/``lat`` are in µs already.
+* ``latency_mean_us``/``latency_max_us`` are the total latency (``lat``); percentiles come
+  from ``clat`` (or ``lat`` when fio only has those), keys ``"99.900000"`` → ``"99.9"``.
+
+One result per job and per direction that did I/O. Clones of a job (``numjobs`` > 1
+without ``group_reporting``) appear as consecutive entries with the same name and
+options; they are folded into one result (bandwidth and IOPS summed, mean latency
+weighted by sample count, max of the maxima, and percentiles taken as the largest of
+the clones', an upper-bound approximation). json+ ``bins`` are not read.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from .common import ProgressFn, make_source, parse_fio_size, percentile_key, test_name
+from .decode import detect_encoding
+from .types import BenchResult, ParseError, TestResult
+
+FORMAT = "fio-json"
+TOOL = "fio"
+
+_START_RE = re.compile(rb"(?m)^[ \t]*\{")
+_DIRECTIONS = ("read", "write", "trim", "mixed")
+_DIR_INDEX = {"read": 0, "write": 1, "trim": 2, "mixed": 0}
+_SYNC_ENGINES = frozenset({"sync", "psync", "vsync", "pvsync", "pvsync2", "mmap", "ftruncate", "filecreate"})
+
+
+def sniff(data: bytes) -> bool:
+    head = _as_utf8(data[:65536])
+    m = _START_RE.search(head)
+    if m is None:
+        return False
+    tail = head[m.start() : m.start() + 4096]
+    return b'"fio version"' in tail or (b'"jobs"' in tail and b'"jobname"' in head)
+
+
+def _as_utf8(data: bytes) -> bytes:
+    label, skip = detect_encoding(data)
+    if label.startswith("utf-16"):
+        chunk = data[skip:]
+        chunk = chunk[: len(chunk) // 2 * 2]
+        return chunk.decode(label, errors="replace").encode("utf-8")
+    return data[skip:]
+
+
+def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None = None) -> BenchResult:
+    label, skip = detect_encoding(data)
+    payload: bytes | memoryview
+    if label.startswith("utf-16"):
+        chunk = data[skip:]
+        payload = chunk[: len(chunk) // 2 * 2].decode(label, errors="replace").encode("utf-8")
+        encoding = label
+    else:
+        payload = memoryview(data)[skip:]
+        encoding = "utf-8-sig" if label == "utf-8-sig" else "utf-8"
+
+    m = _START_RE.search(payload)
+    if m is None:
+        raise ParseError(FORMAT, "line 1", "no JSON object found (expected a line starting with '{')")
+    start = m.start()
+    prefix = bytes(payload[:start]).decode("utf-8", errors="replace")
+    messages = [line.strip() for line in prefix.splitlines() if line.strip()]
+    docs = _load_documents(payload, start, prefix.count("\n"))
+    if progress:
+        progress(0.5)
+
+    results: list[TestResult] = []
+    meta: dict[str, Any] = {}
+    version: str | None = None
+    for doc_index, (doc, doc_path) in enumerate(docs):
+        if not isinstance(doc, dict):
+            raise ParseError(FORMAT, doc_path, "expected a JSON object at the top level")
+        ver = doc.get("fio version")
+        if ver is not None and not isinstance(ver, str):
+            raise ParseError(FORMAT, f"{doc_path}.fio version", "expected a string")
+        version = version or (ver.removeprefix("fio-") if isinstance(ver, str) else None)
+        if doc_index == 0:
+            meta.update(_meta(doc, doc_path))
+        results.extend(_doc_results(doc, doc_path))
+    if messages:
+        meta["messages"] = messages
+    if progress:
+        progress(1.0)
+    return BenchResult(
+        source=make_source(TOOL, version, encoding, data),
+        meta=meta,
+        results=tuple(results),
+    )
+
+
+def _load_documents(payload: bytes | memoryview, start: int, prefix_lines: int) -> list[tuple[Any, str]]:
+    """One or more JSON documents from ``start`` on (fio output appended with ``>>``,
+    or ``--output-format=json,normal`` which puts text after the JSON)."""
+    docs: list[tuple[Any, str]] = []
+    pos = start
+    line_base = prefix_lines
+    while True:
+        chunk = payload[pos:]
+        try:
+            docs.append((orjson.loads(chunk), "$" if not docs else f"$[document {len(docs) + 1}]"))
+            return docs
+        except orjson.JSONDecodeError as exc:
+            if "trailing characters" not in exc.msg or exc.pos <= 0:
+                if docs:  # text after a complete document (json,normal): keep what we have
+                    return docs
+                line = line_base + exc.lineno
+                raise ParseError(FORMAT, f"line {line}, column {exc.colno}", _json_message(exc.msg)) from None
+            end = pos + exc.pos
+        try:
+            docs.append((orjson.loads(payload[pos:end]), "$" if not docs else f"$[document {len(docs) + 1}]"))
+        except orjson.JSONDecodeError as exc:  # pragma: no cover - the prefix was valid a moment ago
+            raise ParseError(FORMAT, f"line {line_base + exc.lineno}", _json_message(exc.msg)) from None
+        line_base += bytes(payload[pos:end]).count(b"\n")
+        rest = payload[end:]
+        m = _START_RE.search(rest)
+        if m is None or b'"fio version"' not in bytes(rest[m.start() : m.start() + 4096]):
+            return docs
+        line_base += bytes(rest[: m.start()]).count(b"\n")
+        pos = end + m.start()
+
+
+def _json_message(msg: str) -> str:
+    return f"invalid JSON: {msg}"
+
+
+def _meta(doc: dict[str, Any], path: str) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    ts = doc.get("timestamp")
+    if isinstance(ts, int | float) and not isinstance(ts, bool) and 0 < ts < 1e11:
+        meta["date"] = datetime.fromtimestamp(ts, UTC).replace(tzinfo=None).isoformat()
+    elif isinstance(doc.get("time"), str):
+        meta["date"] = doc["time"]
+    jobs = doc.get("jobs")
+    gopts = doc.get("global options")
+    opts: dict[str, Any] = dict(gopts) if isinstance(gopts, dict) else {}
+    if isinstance(jobs, list) and jobs and isinstance(jobs[0], dict):
+        jopts = jobs[0].get("job options")
+        if isinstance(jopts, dict):
+            opts.update(jopts)
+        meta["jobs"] = len(jobs)
+    target = opts.get("filename") or opts.get("directory")
+    if isinstance(target, str):
+        meta["target"] = target
+    for key in ("ioengine", "direct", "size", "runtime"):
+        if isinstance(opts.get(key), str):
+            meta[key] = opts[key]
+    if isinstance(jobs, list):
+        errors = [
+            {"job": j.get("jobname"), "error": j["error"]}
+            for j in jobs
+            if isinstance(j, dict) and isinstance(j.get("error"), int) and j["error"] != 0
+        ]
+        if errors:
+            meta["errors"] = errors
+    return meta
+
+
+def _doc_results(doc: dict[str, Any], path: str) -> list[TestResult]:
+    key = "jobs" if "jobs" in doc else "client_stats"
+    jobs = doc.get(key)
+    if not isinstance(jobs, list):
+        raise ParseError(FORMAT, f"{path}.{key}", "expected a list of jobs")
+    gopts_raw = doc.get("global options")
+    if gopts_raw is not None and not isinstance(gopts_raw, dict):
+        raise ParseError(FORMAT, f"{path}.global options", "expected an object")
+    gopts = _str_options(gopts_raw or {})
+
+    groups: list[tuple[list[tuple[int, dict[str, Any]]], dict[str, str], bool]] = []
+    current_key: object = None
+    for i, job in enumerate(jobs):
+        jpath = f"{path}.{key}[{i}]"
+        if not isinstance(job, dict):
+            raise ParseError(FORMAT, jpath, "expected a job object")
+        if key == "client_stats" and job.get("jobname") == "All clients":
+            continue
+        jopts_raw = job.get("job options")
+        if jopts_raw is not None and not isinstance(jopts_raw, dict):
+            raise ParseError(FORMAT, f"{jpath}.job options", "expected an object")
+        jopts = _str_options(jopts_raw or {})
+        has_options = jopts_raw is not None or gopts_raw is not None
+        opts = {**gopts, **jopts}
+        numjobs = _int_option(opts, "numjobs", 1, jpath)
+        gkey = (job.get("jobname"), job.get("groupid"), tuple(sorted(jopts.items())))
+        if groups and gkey == current_key and len(groups[-1][0]) < numjobs:
+            groups[-1][0].append((i, job))
+        else:
+            groups.append(([(i, job)], opts, has_options))
+            current_key = gkey
+
+    results: list[TestResult] = []
+    for members, opts, has_options in groups:
+        first_index = members[0][0]
+        jpath = f"{path}.{key}[{first_index}]"
+        for direction in _DIRECTIONS:
+            stats = []
+            for i, job in members:
+                d = job.get(direction)
+                if d is None:
+                    continue
+                dpath = f"{path}.{key}[{i}].{direction}"
+                if not isinstance(d, dict):
+                    raise ParseError(FORMAT, dpath, "expected an object")
+                st = _direction_stats(d, dpath)
+                if st is not None:
+                    stats.append(st)
+            if stats:
+                jobname = members[0][1].get("jobname")
+                results.append(
+                    _make_result(direction, stats, opts, has_options, str(jobname), jpath, len(members))
+                )
+    return results
+
+
+def _str_options(raw: dict[str, Any]) -> dict[str, str]:
+    return {str(k): (v if isinstance(v, str) else str(v)) for k, v in raw.items()}
+
+
+def _int_option(opts: dict[str, str], name: str, default: int, path: str) -> int:
+    raw = opts.get(name)
+    if raw is None or raw == "":
+        return default
+    value = parse_fio_size(raw)
+    if value is None:
+        raise ParseError(FORMAT, f"{path}.job options.{name}", f"expected a whole number, got {raw!r}")
+    return value
+
+
+def _num(obj: dict[str, Any], key: str, path: str, required: bool = True) -> float | None:
+    value = obj.get(key)
+    if value is None:
+        if required:
+            raise ParseError(FORMAT, f"{path}.{key}", "expected a number, the key is missing")
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ParseError(FORMAT, f"{path}.{key}", "expected a number")
+    return float(value)
+
+
+class _Stats:
+    __slots__ = ("bw", "iops", "lat_mean", "lat_max", "weight", "percentiles")
+
+    def __init__(
+        self,
+        bw: float,
+        iops: float | None,
+        lat_mean: float | None,
+        lat_max: float | None,
+        weight: float,
+        percentiles: dict[str, float],
+    ) -> None:
+        self.bw = bw
+        self.iops = iops
+        self.lat_mean = lat_mean
+        self.lat_max = lat_max
+        self.weight = weight
+        self.percentiles = percentiles
+
+
+def _direction_stats(d: dict[str, Any], path: str) -> _Stats | None:
+    """The figures of one direction of one job entry, or None when it did no I/O."""
+    bw_bytes = _num(d, "bw_bytes", path, required=False)
+    bw_kib = _num(d, "bw", path, required=False)
+    iops = _num(d, "iops", path, required=False)
+    total_ios = _num(d, "total_ios", path, required=False)
+    io_bytes = _num(d, "io_bytes", path, required=False)
+    if bw_bytes is None and bw_kib is None:
+        raise ParseError(FORMAT, f"{path}.bw", "expected a number, the key is missing")
+    bandwidth = bw_bytes if bw_bytes is not None else (bw_kib or 0.0) * 1024.0
+    did_io = any(v for v in (total_ios, io_bytes, bandwidth, iops))
+    if not did_io:
+        return None
+
+    lat_obj, lat_path, scale = _latency_object(d, path, ("lat_ns", "lat"), ("clat_ns", "clat"))
+    lat_mean = lat_max = None
+    weight = total_ios or 1.0
+    if lat_obj is not None:
+        lat_mean = _num(lat_obj, "mean", lat_path, required=False)
+        lat_max = _num(lat_obj, "max", lat_path, required=False)
+        n = _num(lat_obj, "N", lat_path, required=False)
+        if n:
+            weight = n
+        lat_mean = lat_mean * scale if lat_mean is not None else None
+        lat_max = lat_max * scale if lat_max is not None else None
+        if lat_mean == 0 and lat_max == 0:
+            lat_mean = lat_max = None  # latency not recorded (e.g. disable_lat)
+
+    percentiles: dict[str, float] = {}
+    pct_obj, pct_path, pscale = _latency_object(d, path, ("clat_ns", "clat"), ("lat_ns", "lat"), with_percentiles=True)
+    if pct_obj is not None:
+        raw = pct_obj["percentile"]
+        if not isinstance(raw, dict):
+            raise ParseError(FORMAT, f"{pct_path}.percentile", "expected an object")
+        for key, value in raw.items():
+            pkey = percentile_key(key)
+            if pkey is None:
+                raise ParseError(FORMAT, f"{pct_path}.percentile.{key}", "expected a percentile like 99.900000")
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ParseError(FORMAT, f"{pct_path}.percentile.{key}", "expected a number")
+            percentiles[pkey] = value * pscale
+    return _Stats(bandwidth, iops, lat_mean, lat_max, weight, percentiles)
+
+
+def _latency_object(
+    d: dict[str, Any], path: str, first: tuple[str, str], second: tuple[str, str], with_percentiles: bool = False
+) -> tuple[dict[str, Any] | None, str, float]:
+    for ns_key, us_key in (first, second):
+        for key, scale in ((ns_key, 0.001), (us_key, 1.0)):
+            obj = d.get(key)
+            if obj is None:
+                continue
+            if not isinstance(obj, dict):
+                raise ParseError(FORMAT, f"{path}.{key}", "expected an object")
+            if with_percentiles and "percentile" not in obj:
+                continue
+            return obj, f"{path}.{key}", scale
+    return None, path, 1.0
+
+
+def _make_result(
+    direction: str,
+    stats: list[_Stats],
+    opts: dict[str, str],
+    has_options: bool,
+    jobname: str,
+    path: str,
+    clones: int,
+) -> TestResult:
+    bandwidth = sum(s.bw for s in stats)
+    iops_values = [s.iops for s in stats if s.iops is not None]
+    iops = sum(iops_values) if iops_values else None
+    lat_stats = [s for s in stats if s.lat_mean is not None]
+    lat_mean = None
+    if lat_stats:
+        total_w = sum(s.weight for s in lat_stats)
+        lat_mean = sum((s.lat_mean or 0.0) * s.weight for s in lat_stats) / total_w
+    lat_maxes = [s.lat_max for s in stats if s.lat_max is not None]
+    lat_max = max(lat_maxes) if lat_maxes else None
+    percentiles: dict[str, float] = {}
+    for s in stats:
+        for k, v in s.percentiles.items():
+            percentiles[k] = max(percentiles.get(k, v), v)
+
+    if not has_options:
+        return TestResult(
+            name=f"{jobname} {direction}",
+            op=direction,
+            pattern=None,
+            block_size_bytes=None,
+            queue_depth=None,
+            threads=clones if clones > 1 else None,
+            bandwidth_bytes_per_s=bandwidth,
+            iops=iops,
+            latency_mean_us=lat_mean,
+            latency_max_us=lat_max,
+            latency_percentiles_us=percentiles,
+        )
+
+    rw = (opts.get("rw") or opts.get("readwrite") or "read").split(":", 1)[0].strip()
+    pattern = "random" if rw.startswith("rand") else "sequential"
+    block_size = _block_size(opts, direction, path)
+    queue_depth = _int_option(opts, "iodepth", 1, path)
+    if opts.get("ioengine", "").split(":", 1)[0] in _SYNC_ENGINES:
+        queue_depth = 1  # synchronous engines never have more than one I/O in flight
+    threads = _int_option(opts, "numjobs", 1, path)
+    extra = ""
+    if rw in ("rw", "readwrite", "randrw") and direction != "mixed":
+        mix_read = _mix_read(opts, path)
+        extra = f"R{mix_read}W{100 - mix_read}"
+    return TestResult(
+        name=test_name(pattern, block_size, queue_depth, threads, direction, extra),
+        op=direction,
+        pattern=pattern,
+        block_size_bytes=block_size,
+        queue_depth=queue_depth,
+        threads=threads,
+        bandwidth_bytes_per_s=bandwidth,
+        iops=iops,
+        latency_mean_us=lat_mean,
+        latency_max_us=lat_max,
+        latency_percentiles_us=percentiles,
+    )
+
+
+def _mix_read(opts: dict[str, str], path: str) -> int:
+    if "rwmixread" in opts:
+        return min(100, _int_option(opts, "rwmixread", 50, path))
+    if "rwmixwrite" in opts:
+        return 100 - min(100, _int_option(opts, "rwmixwrite", 50, path))
+    return 50
+
+
+def _block_size(opts: dict[str, str], direction: str, path: str) -> int:
+    raw = opts.get("bs") or opts.get("blocksize")
+    if raw is None:
+        return 4096  # fio's default bs
+    parts = raw.split(",")
+    idx = _DIR_INDEX[direction]
+    chosen = parts[idx] if idx < len(parts) and parts[idx].strip() else parts[0]
+    chosen = chosen.split("-", 1)[0]  # a range "4k-16k": name it by its lower bound
+    value = parse_fio_size(chosen)
+    if value is None or value <= 0:
+        raise ParseError(FORMAT, f"{path}.job options.bs", f"expected a block size, got {raw!r}")
+    return value

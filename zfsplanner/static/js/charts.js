@@ -1,0 +1,92 @@
+// Draws every <canvas data-chart-url="..."> with Chart.js from a JSON endpoint.
+// The JSON is {"type": "bar"|"line"|"scatter", "labels": [...], "datasets": [{"label", "data", ...}],
+// "unit": "bytes"|"bytes_per_s"|"iops"|"us"|"fraction"|"percent"|"", "x_unit": optional unit of a numeric x axis,
+// "title": optional}. Units are formatted here, in one place.
+(function () {
+  "use strict";
+
+  const IEC = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+  const SI = ["B", "kB", "MB", "GB", "TB", "PB"];
+
+  function scaled(value, base, names) {
+    let v = Math.abs(value), i = 0;
+    while (v >= base && i < names.length - 1) { v /= base; i++; }
+    const digits = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+    return (value < 0 ? "-" : "") + v.toFixed(digits) + " " + names[i];
+  }
+
+  function formatValue(value, unit) {
+    if (value === null || value === undefined || Number.isNaN(value)) return "–";
+    switch (unit) {
+      case "bytes": return scaled(value, 1024, IEC);
+      case "bytes_si": return scaled(value, 1000, SI);
+      case "bytes_per_s": return scaled(value, 1000, SI) + "/s";
+      case "iops": return value >= 1000 ? (value / 1000).toFixed(1) + "k IOPS" : value.toFixed(0) + " IOPS";
+      case "us": return value >= 1000 ? (value / 1000).toFixed(2) + " ms" : value.toFixed(1) + " µs";
+      case "fraction": return (100 * value).toFixed(1) + " %";
+      case "percent": return value.toFixed(1) + " %";
+      case "s": return value.toFixed(1) + " s";
+      default: return String(Math.round(value * 100) / 100);
+    }
+  }
+  window.zfsFormat = formatValue;
+
+  function draw(canvas) {
+    if (canvas.dataset.chartDrawn === canvas.dataset.chartUrl) return;
+    canvas.dataset.chartDrawn = canvas.dataset.chartUrl;
+    fetch(canvas.dataset.chartUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) {
+        if (!r.ok) throw new Error("HTTP " + r.status);
+        return r.json();
+      })
+      .then(function (spec) {
+        const unit = spec.unit || "";
+        const numericX = spec.type === "line" && spec.x_unit;
+        if (canvas._chart) canvas._chart.destroy();
+        canvas._chart = new Chart(canvas, {
+          type: spec.type || canvas.dataset.chartType || "bar",
+          data: { labels: spec.labels, datasets: spec.datasets },
+          options: {
+            responsive: true,
+            animation: false,
+            parsing: numericX ? false : undefined,
+            interaction: { mode: "nearest", intersect: false },
+            plugins: {
+              title: { display: !!spec.title, text: spec.title },
+              tooltip: {
+                callbacks: {
+                  label: function (ctx) {
+                    const y = ctx.parsed.y !== undefined ? ctx.parsed.y : ctx.parsed;
+                    return (ctx.dataset.label ? ctx.dataset.label + ": " : "") + formatValue(y, unit);
+                  },
+                },
+              },
+            },
+            scales: {
+              x: numericX
+                ? { type: "linear", title: { display: true, text: spec.x_label || "" },
+                    ticks: { callback: function (v) { return formatValue(v, spec.x_unit); } } }
+                : { title: { display: !!spec.x_label, text: spec.x_label || "" } },
+              y: { beginAtZero: true, title: { display: !!spec.y_label, text: spec.y_label || "" },
+                   ticks: { callback: function (v) { return formatValue(v, unit); } } },
+            },
+          },
+        });
+        canvas.dataset.chartState = "ready";
+      })
+      .catch(function (err) {
+        canvas.dataset.chartState = "error";
+        const note = document.createElement("p");
+        note.className = "error";
+        note.textContent = "Chart could not be loaded: " + err.message;
+        canvas.replaceWith(note);
+      });
+  }
+
+  function drawAll(root) {
+    (root || document).querySelectorAll("canvas[data-chart-url]").forEach(draw);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { drawAll(document); });
+  document.addEventListener("htmx:afterSwap", function (e) { drawAll(e.target); });
+})();
