@@ -1,4 +1,23 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+from rest_framework.routers import SimpleRouter
+
+from . import views
 
 app_name = "benchmarks-api"
-urlpatterns: list = []
+
+router = SimpleRouter()
+router.register("benchmarks", views.BenchRunViewSet, basename="run")
+router.register("benchmark-uploads", views.BenchUploadViewSet, basename="upload")
+
+urlpatterns = [
+    # Before the router, whose detail pattern would otherwise take "charts" for a run id.
+    path("benchmarks/charts/", views.ChartView.as_view(), name="chart"),
+    path("benchmarks/charts.csv", views.ChartView.as_view(), {"format": "csv"}, name="chart-csv"),
+    path(
+        "benchmarks/<int:pk>/series.csv",
+        views.BenchRunViewSet.as_view({"get": "series"}, renderer_classes=views.CHART_RENDERERS),
+        {"format": "csv"},
+        name="run-series-csv",
+    ),
+    *router.urls,
+]

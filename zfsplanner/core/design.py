@@ -270,7 +270,7 @@ class _Reader:
         if hi is not None and v > hi:
             self.err(_join(path, key), f"must be at most {hi} (got {v})")
             return None
-        return v
+        return int(v)
 
     def choice(self, d: Mapping[str, Any], key: str, path: str, enum: Any, *, required: bool = False) -> Any:
         v = self.string(d, key, path, required=required)

@@ -55,9 +55,7 @@ def estimate(design: Design) -> dict[str, Any]:
         "format": FORMAT,
         "design": {"name": design.name, "openzfs_version": design.version},
         "pool": {
-            "raw_bytes": sum(
-                d.size_bytes * g.count for g in design.vdevs if g.role != Role.SPARE for d in g.disks
-            ),
+            "raw_bytes": sum(d.size_bytes * g.count for g in design.vdevs if g.role != Role.SPARE for d in g.disks),
             "zpool_size_bytes": None,
             "zfs_avail_bytes": None,
             "slop_bytes": None,

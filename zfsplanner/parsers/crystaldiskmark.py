@@ -19,11 +19,12 @@ Rows of ``0.000 MB/s`` (an unfinished run) have null figures, not zero.
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .common import KIB, MIB, ProgressFn, make_source, test_name
 from .decode import decode, peek_text
-from .types import BenchResult, ParseError, TestResult
+from .types import BenchResult, ParseError, Pattern, TestResult
 
 FORMAT = "crystaldiskmark"
 TOOL = "crystaldiskmark"
@@ -142,9 +143,18 @@ def _measured(value: float) -> float | None:
     return value if value > 0 else None
 
 
+def _mb_per_s(text: str) -> float | None:
+    """CDM's ``MB/s`` (10^6 bytes/s) → bytes/s, exactly (decimal arithmetic, no 0.99999 tails)."""
+    try:
+        value = float(Decimal(text) * 1_000_000)
+    except InvalidOperation:  # pragma: no cover - the row regex only lets digits through
+        return None
+    return value if value > 0 else None
+
+
 def _new_row(m: re.Match[str], section: str, mix: tuple[int, int] | None) -> TestResult:
     kind, size, unit, q, t, mbps, iops, lat = m.groups()
-    pattern = "sequential" if kind.upper().startswith("SEQ") else "random"
+    pattern: Pattern = "sequential" if kind.upper().startswith("SEQ") else "random"
     block = int(size) * _UNIT_BYTES[unit.lower()]
     op = {"read": "read", "write": "write", "mix": "mixed"}[section]
     extra = f"R{mix[0]}W{mix[1]}" if section == "mix" and mix else ""
@@ -156,7 +166,7 @@ def _new_row(m: re.Match[str], section: str, mix: tuple[int, int] | None) -> Tes
         block_size_bytes=block,
         queue_depth=int(q),
         threads=int(t),
-        bandwidth_bytes_per_s=_measured(bw * 1e6),
+        bandwidth_bytes_per_s=_mb_per_s(mbps),
         iops=_measured(float(iops)) if bw > 0 else None,
         latency_mean_us=_measured(float(lat)) if lat is not None and bw > 0 else None,
         latency_max_us=None,
@@ -166,7 +176,7 @@ def _new_row(m: re.Match[str], section: str, mix: tuple[int, int] | None) -> Tes
 
 def _old_row(m: re.Match[str]) -> TestResult:
     kind, direction, size, unit, qd, q, t, mbps, iops = m.groups()
-    pattern = "sequential" if kind.lower() == "sequential" else "random"
+    pattern: Pattern = "sequential" if kind.lower() == "sequential" else "random"
     op = direction.lower()
     if size is not None:
         block = int(size) * _UNIT_BYTES[unit.lower()]
@@ -184,7 +194,7 @@ def _old_row(m: re.Match[str]) -> TestResult:
         block_size_bytes=block,
         queue_depth=queue_depth,
         threads=threads,
-        bandwidth_bytes_per_s=_measured(bw * 1e6),
+        bandwidth_bytes_per_s=_mb_per_s(mbps),
         iops=_measured(float(iops)) if iops is not None and bw > 0 else None,
         latency_mean_us=None,
         latency_max_us=None,

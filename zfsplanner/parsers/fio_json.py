@@ -25,7 +25,7 @@ import orjson
 
 from .common import ProgressFn, make_source, parse_fio_size, percentile_key, test_name
 from .decode import detect_encoding
-from .types import BenchResult, ParseError, TestResult
+from .types import BenchResult, ParseError, Pattern, TestResult
 
 FORMAT = "fio-json"
 TOOL = "fio"
@@ -111,7 +111,7 @@ def _load_documents(payload: bytes | memoryview, start: int, prefix_lines: int) 
             docs.append((orjson.loads(chunk), "$" if not docs else f"$[document {len(docs) + 1}]"))
             return docs
         except orjson.JSONDecodeError as exc:
-            if "trailing characters" not in exc.msg or exc.pos <= 0:
+            if not _is_trailing(exc.msg) or exc.pos <= 0:
                 if docs:  # text after a complete document (json,normal): keep what we have
                     return docs
                 line = line_base + exc.lineno
@@ -128,6 +128,11 @@ def _load_documents(payload: bytes | memoryview, start: int, prefix_lines: int) 
             return docs
         line_base += bytes(rest[: m.start()]).count(b"\n")
         pos = end + m.start()
+
+
+def _is_trailing(msg: str) -> bool:
+    """orjson's wording for "a complete document, then more bytes" (it changed across releases)."""
+    return "trailing characters" in msg or "unexpected content after document" in msg
 
 
 def _json_message(msg: str) -> str:
@@ -216,9 +221,7 @@ def _doc_results(doc: dict[str, Any], path: str) -> list[TestResult]:
                     stats.append(st)
             if stats:
                 jobname = members[0][1].get("jobname")
-                results.append(
-                    _make_result(direction, stats, opts, has_options, str(jobname), jpath, len(members))
-                )
+                results.append(_make_result(direction, stats, opts, has_options, str(jobname), jpath, len(members)))
     return results
 
 
@@ -290,8 +293,8 @@ def _direction_stats(d: dict[str, Any], path: str) -> _Stats | None:
         n = _num(lat_obj, "N", lat_path, required=False)
         if n:
             weight = n
-        lat_mean = lat_mean * scale if lat_mean is not None else None
-        lat_max = lat_max * scale if lat_max is not None else None
+        lat_mean = lat_mean / scale if lat_mean is not None else None
+        lat_max = lat_max / scale if lat_max is not None else None
         if lat_mean == 0 and lat_max == 0:
             lat_mean = lat_max = None  # latency not recorded (e.g. disable_lat)
 
@@ -307,7 +310,7 @@ def _direction_stats(d: dict[str, Any], path: str) -> _Stats | None:
                 raise ParseError(FORMAT, f"{pct_path}.percentile.{key}", "expected a percentile like 99.900000")
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise ParseError(FORMAT, f"{pct_path}.percentile.{key}", "expected a number")
-            percentiles[pkey] = value * pscale
+            percentiles[pkey] = value / pscale
     return _Stats(bandwidth, iops, lat_mean, lat_max, weight, percentiles)
 
 
@@ -315,7 +318,7 @@ def _latency_object(
     d: dict[str, Any], path: str, first: tuple[str, str], second: tuple[str, str], with_percentiles: bool = False
 ) -> tuple[dict[str, Any] | None, str, float]:
     for ns_key, us_key in (first, second):
-        for key, scale in ((ns_key, 0.001), (us_key, 1.0)):
+        for key, scale in ((ns_key, 1000.0), (us_key, 1.0)):
             obj = d.get(key)
             if obj is None:
                 continue
@@ -324,7 +327,7 @@ def _latency_object(
             if with_percentiles and "percentile" not in obj:
                 continue
             return obj, f"{path}.{key}", scale
-    return None, path, 1.0
+    return None, path, 1.0  # (object, its JSON path, divisor to µs)
 
 
 def _make_result(
@@ -367,7 +370,7 @@ def _make_result(
         )
 
     rw = (opts.get("rw") or opts.get("readwrite") or "read").split(":", 1)[0].strip()
-    pattern = "random" if rw.startswith("rand") else "sequential"
+    pattern: Pattern = "random" if rw.startswith("rand") else "sequential"
     block_size = _block_size(opts, direction, path)
     queue_depth = _int_option(opts, "iodepth", 1, path)
     if opts.get("ioengine", "").split(":", 1)[0] in _SYNC_ENGINES:

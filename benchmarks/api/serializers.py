@@ -1,0 +1,176 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Q
+from django.urls import reverse
+from rest_framework import serializers
+
+from zfsplanner.accounts.models import Team
+from zfsplanner.plans.models import CatalogDisk, PoolDesign
+
+from ..access import writable_teams
+from ..models import BenchRun, BenchUpload, TargetKind
+from ..run_settings import clean_run_settings
+
+
+class RunSettingsField(serializers.JSONField):
+    """Run settings as an object (or a JSON string in multipart forms), checked by clean_run_settings."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if isinstance(data, str):
+            if not data.strip():
+                return {}
+            try:
+                data = json.loads(data)
+            except ValueError as exc:
+                raise serializers.ValidationError(f"not valid JSON: {exc}") from exc
+        try:
+            return clean_run_settings(data)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(
+                [f"{k}: {m}" for k, msgs in exc.message_dict.items() for m in msgs]
+            ) from exc
+
+
+class UploadSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BenchUpload
+        fields = [
+            "id",
+            "original_name",
+            "size",
+            "sha256",
+            "status",
+            "progress",
+            "error",
+            "detected_format",
+            "attempts",
+            "created",
+            "finished",
+        ]
+        read_only_fields = fields
+
+
+class RunMetadataMixin(serializers.Serializer):
+    """Validation shared by run edits and upload metadata: the design must be in the run's team."""
+
+    def _check_design(self, design: PoolDesign | None, team: Team | None) -> None:
+        if design is not None and team is not None and design.team_id != team.pk:
+            raise serializers.ValidationError({"design": f"design {design.pk} belongs to another team"})
+
+
+class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
+    team = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    upload = UploadSummarySerializer(read_only=True)
+    status = serializers.CharField(source="upload.status", read_only=True)
+    display_label = serializers.CharField(read_only=True)
+    settings = RunSettingsField(required=False)
+    catalog_disk = serializers.PrimaryKeyRelatedField(queryset=CatalogDisk.objects.all(), allow_null=True, required=False)
+    design = serializers.PrimaryKeyRelatedField(queryset=PoolDesign.objects.all(), allow_null=True, required=False)
+
+    class Meta:
+        model = BenchRun
+        fields = [
+            "id",
+            "team",
+            "label",
+            "display_label",
+            "status",
+            "catalog_disk",
+            "design",
+            "target_kind",
+            "target",
+            "settings",
+            "notes",
+            "tool",
+            "tool_version",
+            "meta",
+            "upload",
+            "result",
+            "created",
+            "updated",
+        ]
+        read_only_fields = ["tool", "tool_version", "meta", "result", "created", "updated"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        team = self.instance.team if self.instance else None
+        self._check_design(attrs.get("design"), team)
+        return attrs
+
+
+class UploadCreateSerializer(RunMetadataMixin, serializers.Serializer):
+    """POST /api/benchmark-uploads/: files (one or many) + team + optional run metadata."""
+
+    team = serializers.CharField(required=False, help_text="Team slug or id; optional if you can write to one team.")
+    files = serializers.ListField(child=serializers.FileField(allow_empty_file=False), required=False)
+    file = serializers.FileField(required=False, allow_empty_file=False)
+    label = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    catalog_disk = serializers.PrimaryKeyRelatedField(queryset=CatalogDisk.objects.all(), allow_null=True, required=False)
+    design = serializers.PrimaryKeyRelatedField(queryset=PoolDesign.objects.all(), allow_null=True, required=False)
+    target_kind = serializers.ChoiceField(choices=TargetKind.choices, required=False, allow_blank=True)
+    target = serializers.CharField(required=False, allow_blank=True, max_length=255)
+    settings = RunSettingsField(required=False)
+    notes = serializers.CharField(required=False, allow_blank=True)
+
+    def validate_team(self, value: str) -> Team:
+        user = self.context["request"].user
+        lookup = Q(slug=value) | (Q(pk=int(value)) if value.isdigit() else Q())
+        team = Team.objects.for_user(user).filter(lookup).first()
+        if team is None:
+            raise serializers.ValidationError(f"you are not a member of a team {value!r}")
+        if not team.can_write(user):
+            raise serializers.ValidationError(f"your role in {team.slug!r} may not upload (owners and editors may)")
+        return team
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        files = list(attrs.pop("files", []) or [])
+        if attrs.get("file"):
+            files.append(attrs.pop("file"))
+        if not files:
+            raise serializers.ValidationError({"files": "send one or more files as multipart field 'files' (or 'file')"})
+        attrs["files"] = files
+        if "team" not in attrs:
+            teams = list(writable_teams(self.context["request"].user)[:2])
+            if len(teams) != 1:
+                raise serializers.ValidationError({"team": "say which team (slug or id) the upload belongs to"})
+            attrs["team"] = teams[0]
+        self._check_design(attrs.get("design"), attrs["team"])
+        return attrs
+
+
+class BenchUploadSerializer(serializers.ModelSerializer):
+    team = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    run = serializers.PrimaryKeyRelatedField(read_only=True)
+    status_url = serializers.SerializerMethodField()
+    run_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BenchUpload
+        fields = [
+            "id",
+            "team",
+            "run",
+            "original_name",
+            "size",
+            "sha256",
+            "status",
+            "progress",
+            "error",
+            "detected_format",
+            "attempts",
+            "created",
+            "updated",
+            "finished",
+            "status_url",
+            "run_url",
+        ]
+        read_only_fields = fields
+
+    def get_status_url(self, obj: BenchUpload) -> str:
+        return reverse("benchmarks-api:upload-detail", args=[obj.pk])
+
+    def get_run_url(self, obj: BenchUpload) -> str:
+        return reverse("benchmarks-api:run-detail", args=[obj.run.pk])

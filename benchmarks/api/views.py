@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .. import charts, services
+from ..access import parse_run_ids, runs_for_user
+from ..filters import BenchRunFilterSet
+from ..models import BenchRun, BenchUpload
+from ..uploadhandlers import check_content_length, install_upload_handler
+from .serializers import BenchRunSerializer, BenchUploadSerializer, UploadCreateSerializer
+
+
+class CanWriteTeam(permissions.BasePermission):
+    """Members read; owners and editors of the object's team change it."""
+
+    message = "Your role in this team may only read (owners and editors may change benchmark runs)."
+
+    def has_object_permission(self, request: Any, view: Any, obj: Any) -> bool:
+        return request.method in permissions.SAFE_METHODS or obj.team.can_write(request.user)
+
+
+class ChartCSVRenderer(BaseRenderer):
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        if isinstance(data, dict) and "datasets" in data:
+            return charts.chart_csv(data).encode()
+        # An error body: keep it readable as one CSV cell per message.
+        return ("error\n" + str(data.get("detail", data) if isinstance(data, dict) else data) + "\n").encode()
+
+
+CHART_RENDERERS = [JSONRenderer, BrowsableAPIRenderer, ChartCSVRenderer]
+
+
+class BenchRunViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin, viewsets.GenericViewSet
+):
+    """Benchmark runs; ``result`` is the normalized document (benchmark-result-format)."""
+
+    serializer_class = BenchRunSerializer
+    filterset_class = BenchRunFilterSet
+    permission_classes = [permissions.IsAuthenticated, CanWriteTeam]
+
+    def get_queryset(self) -> Any:
+        return BenchRun.objects.for_user(self.request.user).select_related("upload", "team")
+
+    @action(detail=True, renderer_classes=CHART_RENDERERS)
+    def series(self, request: Request, pk: Any = None, format: str | None = None) -> Response:
+        """Time series of the run's fio logs: ``?metric=bandwidth|iops|latency&max_points=1000``."""
+        run = self.get_object()
+        try:
+            max_points = int(request.query_params.get("max_points", charts.DEFAULT_SERIES_POINTS))
+            data = charts.run_data([run], with_series=True)
+            return Response(charts.series_chart(data, request.query_params.get("metric") or None, max_points))
+        except (ValueError, charts.ChartError) as exc:
+            raise ValidationError({"detail": str(exc)}) from exc
+
+
+class BenchUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Uploads: POST one or many files (multipart), GET their status, POST ``{id}/retry/``."""
+
+    serializer_class = BenchUploadSerializer
+    permission_classes = [permissions.IsAuthenticated, CanWriteTeam]
+
+    def get_queryset(self) -> Any:
+        return BenchUpload.objects.for_user(self.request.user).select_related("team", "run")
+
+    def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
+        if request.method == "POST":
+            install_upload_handler(request)
+        return super().initialize_request(request, *args, **kwargs)
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        check_content_length(request._request)
+        super().initial(request, *args, **kwargs)
+
+    def get_serializer_class(self) -> Any:
+        return UploadCreateSerializer if self.action == "create" else BenchUploadSerializer
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        incoming = UploadCreateSerializer(data=request.data, context={"request": request})
+        incoming.is_valid(raise_exception=True)
+        data = dict(incoming.validated_data)
+        team, files = data.pop("team"), data.pop("files")
+        stored = [services.store_upload(team=team, user=request.user, file=f, run_fields=data) for f in files]
+        body = [
+            {**BenchUploadSerializer(s.upload).data, "duplicate": s.duplicate, "message": s.message} for s in stored
+        ]
+        any_new = any(not s.duplicate for s in stored)
+        return Response({"uploads": body}, status=status.HTTP_201_CREATED if any_new else status.HTTP_200_OK)
+
+    @action(detail=True, methods=["post"])
+    def retry(self, request: Request, pk: Any = None) -> Response:
+        """Parse the stored bytes again (after a failure or a parser update)."""
+        upload = self.get_object()
+        if not services.retry_upload(upload):
+            return Response(
+                {"detail": f"upload {upload.pk} is {upload.status}; only done, failed or stuck uploads can be retried",
+                 **BenchUploadSerializer(upload).data},
+                status=status.HTTP_409_CONFLICT,
+            )
+        upload.refresh_from_db()
+        return Response(BenchUploadSerializer(upload).data, status=status.HTTP_202_ACCEPTED)
+
+
+class ChartView(APIView):
+    """``?runs=1,2&metric=bandwidth|iops|latency|latency_max|ops|percentiles[&test=NAME]``; JSON or CSV."""
+
+    renderer_classes = CHART_RENDERERS
+
+    def get(self, request: Request, format: str | None = None) -> Response:
+        try:
+            ids = parse_run_ids(request.query_params.getlist("runs"))
+        except ValueError as exc:
+            raise ValidationError({"runs": str(exc)}) from exc
+        metric = request.query_params.get("metric", "bandwidth")
+        if metric not in charts.CHART_METRICS:
+            raise ValidationError({"metric": f"unknown metric {metric!r}; use one of {', '.join(charts.CHART_METRICS)}"})
+        if not ids:
+            raise ValidationError({"runs": "pick at least one run: runs=1,2"})
+        try:
+            runs = runs_for_user(request, ids)
+        except Http404:
+            raise
+        chart = charts.chart_for(charts.run_data(runs), metric, request.query_params.get("test") or None)
+        chart["runs"] = [{"id": r.pk, "label": r.display_label} for r in runs]
+        return Response(chart)

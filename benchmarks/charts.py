@@ -1,0 +1,220 @@
+"""Benchmark results -> Chart.js JSON (and CSV), as plain dicts.
+
+The builders take :class:`RunData` (a label plus result dicts shaped like the normalized
+document's ``results``) and return ``{"type", "labels", "datasets", "unit", ...}`` as
+``static/js/charts.js`` draws them. Only :func:`run_data` and :func:`series_data` read models.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from zfsplanner.parsers.fio_log import downsample
+
+
+class ChartError(ValueError):
+    """A chart request that cannot be answered (unknown metric, no runs)."""
+
+
+@dataclass(frozen=True)
+class Metric:
+    field: str
+    unit: str
+    title: str
+
+
+METRICS: dict[str, Metric] = {
+    "bandwidth": Metric("bandwidth_bytes_per_s", "bytes_per_s", "Bandwidth"),
+    "iops": Metric("iops", "iops", "IOPS"),
+    "latency": Metric("latency_mean_us", "us", "Mean latency"),
+    "latency_max": Metric("latency_max_us", "us", "Maximum latency"),
+    "ops": Metric("ops_per_s", "", "Operations per second"),
+}
+CHART_METRICS = (*METRICS, "percentiles")
+DEFAULT_SERIES_POINTS = 1000
+MAX_SERIES_POINTS = 20000
+
+
+@dataclass(frozen=True)
+class RunData:
+    label: str
+    results: Sequence[dict[str, Any]] = ()
+    series: Sequence[dict[str, Any]] = field(default_factory=tuple)
+
+
+def unique_labels(labels: Sequence[str], ids: Sequence[Any]) -> list[str]:
+    """Labels as given, with ``#id`` appended where two runs would otherwise share one."""
+    seen: dict[str, int] = {}
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+    return [f"{label} #{i}" if seen[label] > 1 else label for label, i in zip(labels, ids, strict=True)]
+
+
+def _test_names(runs: Iterable[RunData], predicate: Any = None) -> list[str]:
+    names: list[str] = []
+    for run in runs:
+        for r in run.results:
+            if r["name"] not in names and (predicate is None or predicate(r)):
+                names.append(r["name"])
+    return names
+
+
+def bar_chart(runs: Sequence[RunData], metric: str) -> dict[str, Any]:
+    """Grouped bars: one group per test name, one bar (dataset) per run; missing figures are null."""
+    if metric not in METRICS:
+        raise ChartError(f"unknown metric {metric!r}; use one of {', '.join(CHART_METRICS)}")
+    m = METRICS[metric]
+    labels = _test_names(runs, lambda r: r.get(m.field) is not None)
+    datasets = []
+    for run in runs:
+        by_name = {r["name"]: r.get(m.field) for r in run.results}
+        datasets.append({"label": run.label, "data": [by_name.get(name) for name in labels]})
+    return {"type": "bar", "title": m.title, "labels": labels, "datasets": datasets, "unit": m.unit, "metric": metric}
+
+
+def _pct_key(key: str) -> float:
+    try:
+        return float(key)
+    except ValueError:
+        return float("inf")
+
+
+def percentile_chart(runs: Sequence[RunData], test: str | None = None) -> dict[str, Any]:
+    """Latency by percentile: x = p50, p90, …; one line per (run, test) that reports percentiles."""
+    keys: set[str] = set()
+    rows: list[tuple[str, dict[str, float]]] = []
+    for run in runs:
+        for r in run.results:
+            pcts = {k: v for k, v in (r.get("latency_percentiles_us") or {}).items() if v is not None}
+            if not pcts or (test and r["name"] != test):
+                continue
+            keys.update(pcts)
+            rows.append((f"{run.label} · {r['name']}", pcts))
+    ordered = sorted(keys, key=_pct_key)
+    return {
+        "type": "line",
+        "title": "Latency percentiles" + (f" · {test}" if test else ""),
+        "labels": [f"p{k}" for k in ordered],
+        "datasets": [{"label": label, "data": [pcts.get(k) for k in ordered]} for label, pcts in rows],
+        "unit": "us",
+        "metric": "percentiles",
+        "x_label": "percentile",
+    }
+
+
+def chart_for(runs: Sequence[RunData], metric: str, test: str | None = None) -> dict[str, Any]:
+    if not runs:
+        raise ChartError("pick at least one run (runs=1,2,…)")
+    if metric == "percentiles":
+        return percentile_chart(runs, test)
+    return bar_chart(runs, metric)
+
+
+def series_chart(runs: Sequence[RunData], metric: str | None = None, max_points: int = DEFAULT_SERIES_POINTS) -> dict[str, Any]:
+    """Time series as a line chart with a numeric x axis in seconds, downsampled to ``max_points`` each."""
+    max_points = max(2, min(int(max_points), MAX_SERIES_POINTS))
+    all_series = [(run, s) for run in runs for s in run.series]
+    metrics = [s["metric"] for _, s in all_series]
+    if metric is None and metrics:
+        metric = metrics[0]
+    if metric is not None and metrics and metric not in metrics:
+        raise ChartError(f"no {metric!r} series; this run has {', '.join(sorted(set(metrics)))}")
+    chosen = [(run, s) for run, s in all_series if s["metric"] == metric]
+    datasets = []
+    for run, s in chosen:
+        points = [(float(t), float(v)) for t, v in s["points"]]
+        if len(points) > max_points:
+            points = list(downsample(points, max_points))
+        label = f"{run.label} · {s['name']}" if len(runs) > 1 else s["name"]
+        datasets.append(
+            {
+                "label": label,
+                "data": [{"x": t, "y": v} for t, v in points],
+                "point_count": s.get("point_count", len(s["points"])),
+            }
+        )
+    unit = chosen[0][1]["unit"] if chosen else ""
+    return {
+        "type": "line",
+        "title": f"{metric or 'series'} over time",
+        "labels": [],
+        "datasets": datasets,
+        "unit": unit,
+        "x_unit": "s",
+        "x_label": "time",
+        "metric": metric,
+        "available_metrics": sorted(set(metrics)),
+    }
+
+
+def chart_csv(chart: dict[str, Any]) -> str:
+    """CSV of a chart: one row per label for category charts, long form (series, x, y) for numeric x."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    unit = chart.get("unit") or ""
+    suffix = f" ({unit})" if unit else ""
+    if chart.get("x_unit"):
+        w.writerow(["series", f"x ({chart['x_unit']})", f"y{suffix}"])
+        for ds in chart["datasets"]:
+            for p in ds["data"]:
+                w.writerow([ds["label"], _cell(p["x"]), _cell(p["y"])])
+    else:
+        w.writerow([chart.get("x_label") or "test", *(f"{ds['label']}{suffix}" for ds in chart["datasets"])])
+        for i, label in enumerate(chart["labels"]):
+            w.writerow([label, *(_cell(ds["data"][i]) for ds in chart["datasets"])])
+    return out.getvalue()
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+# --- the model side -------------------------------------------------------------------------
+
+
+RESULT_FIELDS = (
+    "name",
+    "op",
+    "pattern",
+    "block_size_bytes",
+    "queue_depth",
+    "threads",
+    "bandwidth_bytes_per_s",
+    "iops",
+    "latency_mean_us",
+    "latency_max_us",
+    "ops_per_s",
+)
+
+
+def run_data(runs: Sequence[Any], with_series: bool = False) -> list[RunData]:
+    """RunData for BenchRun models (in the given order), labels made unique."""
+    labels = unique_labels([r.display_label for r in runs], [r.pk for r in runs])
+    out = []
+    for run, label in zip(runs, labels, strict=True):
+        results = [
+            {**{f: getattr(row, f) for f in RESULT_FIELDS}, "latency_percentiles_us": row.percentiles}
+            for row in run.results.all()
+        ]
+        series: list[dict[str, Any]] = []
+        if with_series:
+            series = [
+                {
+                    "name": s.name,
+                    "metric": s.metric,
+                    "unit": s.unit,
+                    "points": s.points,
+                    "point_count": s.point_count,
+                }
+                for s in run.series.all()
+            ]
+        out.append(RunData(label=label, results=results, series=series))
+    return out

@@ -1,0 +1,190 @@
+"""Uploaded benchmark logs, the runs they describe and the normalized results.
+
+An upload is stored byte for byte (with its sha256) before anything reads it, so a
+failed parse, or a parser fixed later, can always re-read the same bytes. One upload
+is one run; the run carries what was measured and under which settings, the result
+rows carry one test each (``BenchResult``) and fio logs add time series (``BenchSeries``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from zfsplanner.accounts.models import Team
+
+
+class UploadStatus(models.TextChoices):
+    PENDING = "pending", "Queued"
+    PARSING = "parsing", "Parsing"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+FINISHED_STATUSES = (UploadStatus.DONE, UploadStatus.FAILED)
+
+
+class TargetKind(models.TextChoices):
+    DISK = "disk", "Disk"
+    POOL = "pool", "Pool / dataset"
+    ZVOL = "zvol", "zvol"
+    ISCSI_LUN = "iscsi_lun", "iSCSI LUN"
+    NFS = "nfs", "NFS / SMB share"
+    VM_DISK = "vm_disk", "VM disk"
+    OTHER = "other", "Other"
+
+
+class SyncSetting(models.TextChoices):
+    STANDARD = "standard", "standard"
+    ALWAYS = "always", "always"
+    DISABLED = "disabled", "disabled"
+
+
+class ZilLocation(models.TextChoices):
+    """Where synchronous writes land: in the pool, on a separate log device, or nowhere."""
+
+    POOL = "pool", "In the pool (no SLOG)"
+    SLOG = "slog", "Separate log device (SLOG)"
+    DISABLED = "disabled", "Disabled (sync=disabled)"
+
+
+def upload_path(instance: BenchUpload, filename: str) -> str:
+    """Stored name of an upload: by team and content hash, never by the client's file name."""
+    return f"benchmarks/{instance.team_id}/{instance.sha256[:2]}/{instance.sha256}"
+
+
+class BenchUploadQuerySet(models.QuerySet["BenchUpload"]):
+    def for_user(self, user: Any) -> BenchUploadQuerySet:
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(team__memberships__user=user)
+
+
+class BenchUpload(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="bench_uploads")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    file = models.FileField(upload_to=upload_path, max_length=255)
+    original_name = models.CharField(max_length=255)
+    size = models.BigIntegerField(help_text="Bytes stored.")
+    sha256 = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, choices=UploadStatus.choices, default=UploadStatus.PENDING)
+    progress = models.PositiveSmallIntegerField(default=0, help_text="0-100 while parsing.")
+    error = models.TextField(blank=True)
+    detected_format = models.CharField(max_length=40, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True, help_text="The task that holds the parsing claim.")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    objects = BenchUploadQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["team", "sha256"], name="unique_upload_per_team")]
+
+    def __str__(self) -> str:
+        return f"{self.original_name} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in FINISHED_STATUSES
+
+
+class BenchRunQuerySet(models.QuerySet["BenchRun"]):
+    def for_user(self, user: Any) -> BenchRunQuerySet:
+        """Runs of the teams ``user`` belongs to: the one place benchmark access is scoped."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(team__memberships__user=user)
+
+
+class BenchRun(models.Model):
+    upload = models.OneToOneField(BenchUpload, on_delete=models.CASCADE, related_name="run")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="bench_runs")
+    label = models.CharField(max_length=200, blank=True, help_text="Shown in charts; defaults to the file name.")
+    catalog_disk = models.ForeignKey(
+        "plans.CatalogDisk", null=True, blank=True, on_delete=models.SET_NULL, related_name="bench_runs"
+    )
+    design = models.ForeignKey(
+        "plans.PoolDesign", null=True, blank=True, on_delete=models.SET_NULL, related_name="bench_runs"
+    )
+    target_kind = models.CharField(max_length=12, choices=TargetKind.choices, blank=True)
+    target = models.CharField(max_length=255, blank=True, help_text="e.g. 'tank/vm-101-disk-0 over iSCSI'.")
+    settings = models.JSONField(default=dict, blank=True, help_text="sync, compression, recordsize, ZIL, tunables.")
+    notes = models.TextField(blank=True)
+    tool = models.CharField(max_length=40, blank=True)
+    tool_version = models.CharField(max_length=40, blank=True)
+    meta = models.JSONField(default=dict, blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="The normalized document (benchmark-result-format).")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = BenchRunQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return self.display_label
+
+    @property
+    def display_label(self) -> str:
+        return self.label or self.upload.original_name or f"run {self.pk}"
+
+    @property
+    def status(self) -> str:
+        return self.upload.status
+
+
+class BenchResult(models.Model):
+    """One test of one run, in the units of the field names (bytes/s, IOPS, µs)."""
+
+    run = models.ForeignKey(BenchRun, on_delete=models.CASCADE, related_name="results")
+    index = models.PositiveIntegerField()
+    name = models.CharField(max_length=120)
+    op = models.CharField(max_length=40)
+    pattern = models.CharField(max_length=20, blank=True)
+    block_size_bytes = models.BigIntegerField(null=True, blank=True)
+    queue_depth = models.PositiveIntegerField(null=True, blank=True)
+    threads = models.PositiveIntegerField(null=True, blank=True)
+    bandwidth_bytes_per_s = models.FloatField(null=True, blank=True)
+    iops = models.FloatField(null=True, blank=True)
+    latency_mean_us = models.FloatField(null=True, blank=True)
+    latency_max_us = models.FloatField(null=True, blank=True)
+    percentiles = models.JSONField(default=dict, blank=True, help_text="Latency percentiles in µs by percentile.")
+    ops_per_s = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["run", "index"]
+        constraints = [models.UniqueConstraint(fields=["run", "index"], name="unique_result_index")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BenchSeries(models.Model):
+    """A time series from a fio log: a downsampled copy of the points plus the full count."""
+
+    run = models.ForeignKey(BenchRun, on_delete=models.CASCADE, related_name="series")
+    index = models.PositiveIntegerField()
+    name = models.CharField(max_length=200)
+    metric = models.CharField(max_length=20)
+    unit = models.CharField(max_length=20)
+    direction = models.CharField(max_length=20, blank=True)
+    block_size_bytes = models.BigIntegerField(null=True, blank=True)
+    points = models.JSONField(default=list, help_text="[[seconds, value], ...], at most SERIES_STORED_POINTS.")
+    point_count = models.PositiveIntegerField(default=0, help_text="Points in the original log.")
+
+    class Meta:
+        ordering = ["run", "index"]
+        constraints = [models.UniqueConstraint(fields=["run", "index"], name="unique_series_index")]
+        verbose_name_plural = "bench series"
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,266 @@
+"""The functions that touch the database around the parsers.
+
+``store_upload`` keeps the bytes first (streamed to disk, hashed, size-checked), then
+queues parsing. ``parse_upload`` reads the stored bytes of a claimed upload through
+``zfsplanner.parsers.parse`` and writes the run, its result rows and its series with
+``update_or_create`` on (run, index), so parsing the same upload again gives the same rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.files.base import File
+from django.db import IntegrityError, OperationalError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from zfsplanner.accounts.models import Team
+from zfsplanner.parsers import ParseError, parse
+from zfsplanner.parsers.fio_log import downsample
+from zfsplanner.parsers.types import BenchResult as ParsedResult
+
+from .models import BenchResult, BenchRun, BenchSeries, BenchUpload, UploadStatus, upload_path
+from .uploadhandlers import SpooledUpload, UploadTooLarge, discard, max_upload_bytes, spool_dir
+
+logger = logging.getLogger(__name__)
+
+# Points kept per stored series; the chart endpoint downsamples further on request.
+SERIES_STORED_POINTS = 5000
+RUN_FIELDS = ("label", "catalog_disk", "design", "target_kind", "target", "settings", "notes")
+
+
+@dataclass(frozen=True)
+class Stored:
+    upload: BenchUpload
+    duplicate: bool
+
+    @property
+    def message(self) -> str:
+        if self.duplicate:
+            return (
+                f"{self.upload.original_name}: the same file (sha256 {self.upload.sha256[:12]}…) was already "
+                f"uploaded as #{self.upload.pk}; that upload is used, nothing new was stored."
+            )
+        return f"{self.upload.original_name}: stored ({self.upload.size:,} bytes), queued for parsing."
+
+
+class _MovableFile(File):  # type: ignore[type-arg]
+    """A File whose bytes are already on disk, so FileSystemStorage moves it instead of copying."""
+
+    def __init__(self, path: str, name: str) -> None:
+        super().__init__(open(path, "rb"), name)  # noqa: SIM115
+        self._path = path
+
+    def temporary_file_path(self) -> str:
+        return self._path
+
+
+def _spool(f: Any) -> tuple[str, str, int]:
+    """(temporary path, sha256, size) of an uploaded file, streaming it to disk if needed."""
+    if isinstance(f, SpooledUpload):
+        return f.path, f.sha256, f.size
+    limit = max_upload_bytes()
+    digest = hashlib.sha256()
+    size = 0
+    with tempfile.NamedTemporaryFile(dir=spool_dir(), prefix="upload-", delete=False) as out:
+        try:
+            chunks = f.chunks() if hasattr(f, "chunks") else iter(lambda: f.read(256 * 1024), b"")
+            for chunk in chunks:
+                size += len(chunk)
+                if size > limit:
+                    raise UploadTooLarge(repr(getattr(f, "name", "upload")))
+                digest.update(chunk)
+                out.write(chunk)
+        except BaseException:
+            out.close()
+            discard(out.name)
+            raise
+    return out.name, digest.hexdigest(), size
+
+
+def store_upload(*, team: Team, user: Any, file: Any, run_fields: dict[str, Any] | None = None) -> Stored:
+    """Keep the file byte for byte and queue it for parsing; the same bytes twice in a team are one upload."""
+    path, sha256, size = _spool(file)
+    name = (getattr(file, "name", None) or "upload").rsplit("/", 1)[-1][:255]
+    existing = BenchUpload.objects.filter(team=team, sha256=sha256).first()
+    if existing is not None:
+        discard(path)
+        return Stored(existing, duplicate=True)
+    upload = BenchUpload(team=team, uploaded_by=user, original_name=name, size=size, sha256=sha256)
+    fields = {k: v for k, v in (run_fields or {}).items() if k in RUN_FIELDS and v is not None}
+    try:
+        with transaction.atomic():
+            upload.file.save(upload_path(upload, name), _MovableFile(path, name), save=False)
+            upload.save()
+            BenchRun.objects.create(upload=upload, team=team, **fields)
+    except IntegrityError:
+        # The same bytes arrived concurrently and the other request won the unique (team, sha256).
+        if upload.file.name:
+            upload.file.storage.delete(upload.file.name)
+        discard(path)
+        return Stored(BenchUpload.objects.get(team=team, sha256=sha256), duplicate=True)
+    finally:
+        discard(path)
+    enqueue_parse(upload.pk)
+    return Stored(upload, duplicate=False)
+
+
+def enqueue_parse(upload_id: int) -> None:
+    from .tasks import parse_upload_task
+
+    transaction.on_commit(lambda: parse_upload_task.delay(upload_id))
+
+
+def claim_upload(upload_id: int, token: str) -> bool:
+    """Move an upload from pending to parsing for ``token``; a redelivered task with the same token may re-enter."""
+    claimed = (
+        BenchUpload.objects.filter(pk=upload_id)
+        .filter(Q(status=UploadStatus.PENDING) | Q(status=UploadStatus.PARSING, task_id=token))
+        .update(
+            status=UploadStatus.PARSING,
+            task_id=token,
+            progress=0,
+            started=timezone.now(),
+            error="",
+            attempts=F("attempts") + 1,
+        )
+    )
+    return claimed == 1
+
+
+def retry_upload(upload: BenchUpload) -> bool:
+    """Queue the stored bytes for parsing again: after a failure, after a parser update, or when stuck."""
+    stuck_before = timezone.now() - timedelta(seconds=int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 600)) + 60)
+    reset = (
+        BenchUpload.objects.filter(pk=upload.pk)
+        .filter(
+            Q(status__in=[UploadStatus.FAILED, UploadStatus.DONE])
+            | Q(status=UploadStatus.PARSING, started__lt=stuck_before)
+        )
+        .update(status=UploadStatus.PENDING, progress=0, error="", task_id="", finished=None)
+    )
+    if reset:
+        enqueue_parse(upload.pk)
+    upload.refresh_from_db()
+    return bool(reset)
+
+
+class _Progress:
+    """Parser progress callback (fraction 0..1) -> upload.progress, written at most every few percent."""
+
+    def __init__(self, upload_id: int) -> None:
+        self.upload_id = upload_id
+        self.last_pct = 0
+        self.last_time = 0.0
+
+    def __call__(self, fraction: float) -> None:
+        pct = max(0, min(99, int(fraction * 100)))
+        now = time.monotonic()
+        if pct - self.last_pct >= 5 and now - self.last_time >= 0.25:
+            self.last_pct, self.last_time = pct, now
+            BenchUpload.objects.filter(pk=self.upload_id, status=UploadStatus.PARSING).update(progress=pct)
+
+
+def fail_upload(upload: BenchUpload, message: str, detected_format: str = "") -> None:
+    BenchUpload.objects.filter(pk=upload.pk).update(
+        status=UploadStatus.FAILED,
+        error=message[:4000],
+        detected_format=detected_format[:40],
+        finished=timezone.now(),
+        updated=timezone.now(),
+    )
+
+
+def parse_upload(upload: BenchUpload) -> None:
+    """Parse a claimed upload's stored bytes; the upload ends up done (rows written) or failed (message kept)."""
+    try:
+        with upload.file.open("rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        fail_upload(upload, f"the stored file {upload.file.name} is missing from MEDIA_ROOT")
+        return
+    try:
+        parsed = parse(data, filename=upload.original_name, progress=_Progress(upload.pk))
+    except ParseError as exc:
+        fail_upload(upload, str(exc), exc.format)
+        return
+    except OperationalError:
+        raise
+    except Exception as exc:  # a parser bug must not leave the upload stuck in "parsing"
+        logger.exception("parser crashed on upload %s", upload.pk)
+        fail_upload(upload, f"the parser stopped unexpectedly ({type(exc).__name__}: {exc}); retry after an update")
+        return
+    save_result(upload, parsed)
+
+
+def _result_document(parsed: ParsedResult) -> dict[str, Any]:
+    """The normalized document; series are summarised (their points live in BenchSeries)."""
+    doc = parsed.to_dict()
+    doc["series"] = [
+        {k: v for k, v in s.items() if k != "points"} | {"point_count": len(s["points"])} for s in doc["series"]
+    ]
+    return doc
+
+
+@transaction.atomic
+def save_result(upload: BenchUpload, parsed: ParsedResult) -> BenchRun:
+    run, _ = BenchRun.objects.get_or_create(upload=upload, defaults={"team": upload.team})
+    run.tool = parsed.source.tool[:40]
+    run.tool_version = (parsed.source.tool_version or "")[:40]
+    run.meta = dict(parsed.meta)
+    run.result = _result_document(parsed)
+    run.save(update_fields=["tool", "tool_version", "meta", "result", "updated"])
+    for index, r in enumerate(parsed.results):
+        BenchResult.objects.update_or_create(
+            run=run,
+            index=index,
+            defaults={
+                "name": r.name[:120],
+                "op": r.op[:40],
+                "pattern": r.pattern or "",
+                "block_size_bytes": r.block_size_bytes,
+                "queue_depth": r.queue_depth,
+                "threads": r.threads,
+                "bandwidth_bytes_per_s": r.bandwidth_bytes_per_s,
+                "iops": r.iops,
+                "latency_mean_us": r.latency_mean_us,
+                "latency_max_us": r.latency_max_us,
+                "percentiles": dict(r.latency_percentiles_us),
+                "ops_per_s": r.ops_per_s,
+            },
+        )
+    run.results.filter(index__gte=len(parsed.results)).delete()
+    for index, s in enumerate(parsed.series):
+        points = list(s.points)
+        kept = downsample(points, SERIES_STORED_POINTS) if len(points) > SERIES_STORED_POINTS else points
+        BenchSeries.objects.update_or_create(
+            run=run,
+            index=index,
+            defaults={
+                "name": s.name[:200],
+                "metric": s.metric,
+                "unit": s.unit,
+                "direction": s.direction,
+                "block_size_bytes": s.block_size_bytes,
+                "points": [[t, v] for t, v in kept],
+                "point_count": len(points),
+            },
+        )
+    run.series.filter(index__gte=len(parsed.series)).delete()
+    BenchUpload.objects.filter(pk=upload.pk).update(
+        status=UploadStatus.DONE,
+        progress=100,
+        error="",
+        detected_format=parsed.source.tool[:40],
+        finished=timezone.now(),
+        updated=timezone.now(),
+    )
+    return run

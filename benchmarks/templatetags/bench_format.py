@@ -1,0 +1,29 @@
+"""Figures in result tables: bytes/s as MB/s (10^6, as the tools print them), µs as µs or ms."""
+
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def mb_per_s(value: float | None) -> str:
+    return "–" if value is None else f"{value / 1e6:,.1f} MB/s"
+
+
+@register.filter
+def iops(value: float | None) -> str:
+    return "–" if value is None else f"{value:,.0f}"
+
+
+@register.filter
+def micros(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value / 1000:,.2f} ms" if value >= 1000 else f"{value:,.1f} µs"
+
+
+@register.filter
+def per_s(value: float | None) -> str:
+    return "–" if value is None else f"{value:,.0f}/s"

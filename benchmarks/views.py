@@ -1,0 +1,197 @@
+"""HTML pages: the runs list with uploads, upload status (polled), run detail and edit, compare."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseStopPolling
+
+from . import charts, services
+from .access import get_run_for_user, get_upload_for_user, parse_run_ids, runs_for_user, writable_teams
+from .filters import BenchRunFilterSet
+from .forms import RunForm, UploadForm
+from .models import BenchRun, BenchUpload
+from .run_settings import describe_run_settings
+from .uploadhandlers import UploadTooLarge, check_content_length, install_upload_handler, max_upload_bytes
+
+LIST_LIMIT = 200
+
+
+def _htmx_partial(request: HttpRequest) -> bool:
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and not htmx.boosted
+
+
+def _row_context(request: HttpRequest, upload: BenchUpload, **extra: Any) -> dict[str, Any]:
+    return {"run": upload.run, "writable_team_ids": {upload.team_id} if upload.team.can_write(request.user) else set()} | extra
+
+
+@login_required
+@require_GET
+def run_list(request: HttpRequest) -> HttpResponse:
+    runs = BenchRun.objects.for_user(request.user).select_related("upload", "team").order_by("-created", "-pk")
+    filterset = BenchRunFilterSet(request.GET or None, queryset=runs)
+    teams = writable_teams(request.user)
+    ctx = {
+        "filter": filterset,
+        "runs": filterset.qs[:LIST_LIMIT],
+        "limit": LIST_LIMIT,
+        "form": UploadForm(teams=teams) if teams.exists() else None,
+        "writable_team_ids": set(teams.values_list("pk", flat=True)),
+        "max_bytes": max_upload_bytes(),
+    }
+    template = "benchmarks/benchrun_list.html"
+    return render(request, template + "#runs-table" if _htmx_partial(request) else template, ctx)
+
+
+@csrf_exempt
+@login_required
+@require_POST
+def upload(request: HttpRequest) -> HttpResponse:
+    # The streaming handler must be in place before anything (CSRF included) reads the body.
+    install_upload_handler(request)
+    try:
+        check_content_length(request)
+        return _upload(request)
+    except UploadTooLarge as exc:
+        return _upload_error(request, str(exc.detail), status=413)
+
+
+@csrf_protect
+def _upload(request: HttpRequest) -> HttpResponse:
+    teams = writable_teams(request.user)
+    if not teams.exists():
+        raise PermissionDenied("Your role in your teams may only read (owners and editors may upload).")
+    form = UploadForm(request.POST, request.FILES, teams=teams)
+    if not form.is_valid():
+        errors = "; ".join(f"{k}: {' '.join(v)}" if k != "__all__" else " ".join(v) for k, v in form.errors.items())
+        return _upload_error(request, errors, status=422)
+    stored = [
+        services.store_upload(team=form.cleaned_data["team"], user=request.user, file=f, run_fields=form.run_fields())
+        for f in form.cleaned_data["files"]
+    ]
+    if not _htmx_partial(request):
+        for s in stored:
+            (messages.warning if s.duplicate else messages.success)(request, s.message)
+        return redirect("benchmarks:run-list")
+    rows = [_row_context(request, s.upload, duplicate=s.duplicate, message=s.message) for s in stored]
+    return render(request, "benchmarks/benchrun_list.html#upload-results", {"rows": rows})
+
+
+def _upload_error(request: HttpRequest, message: str, status: int) -> HttpResponse:
+    if not _htmx_partial(request):
+        messages.error(request, message)
+        return redirect("benchmarks:run-list")
+    return render(request, "benchmarks/benchrun_list.html#upload-error", {"message": message}, status=status)
+
+
+@login_required
+@require_GET
+def upload_status(request: HttpRequest, pk: int) -> HttpResponse:
+    upload, _ = get_upload_for_user(request, pk)
+    response = render(request, "benchmarks/benchrun_list.html#run-row", _row_context(request, upload))
+    if upload.is_finished:
+        response.status_code = HttpResponseStopPolling.status_code
+    return response
+
+
+@login_required
+@require_POST
+def upload_retry(request: HttpRequest, pk: int) -> HttpResponse:
+    upload, can_write = get_upload_for_user(request, pk)
+    if not can_write:
+        raise PermissionDenied("Your role in this team may only read.")
+    queued = services.retry_upload(upload)
+    if not queued:
+        messages.warning(request, f"{upload.original_name} is {upload.get_status_display().lower()}; nothing to retry.")
+    if _htmx_partial(request):
+        return render(request, "benchmarks/benchrun_list.html#run-row", _row_context(request, upload))
+    return redirect("benchmarks:run-detail", upload.run.pk)
+
+
+@login_required
+@require_GET
+def upload_download(request: HttpRequest, pk: int) -> FileResponse:
+    upload, _ = get_upload_for_user(request, pk)
+    return FileResponse(upload.file.open("rb"), as_attachment=True, filename=upload.original_name)
+
+
+def _available_metrics(chart_runs: list[charts.RunData]) -> list[str]:
+    out = []
+    for name, m in charts.METRICS.items():
+        if any(r.get(m.field) is not None for run in chart_runs for r in run.results):
+            out.append(name)
+    if any(r.get("latency_percentiles_us") for run in chart_runs for r in run.results):
+        out.append("percentiles")
+    return out
+
+
+@login_required
+@require_GET
+def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    run, can_write = get_run_for_user(request, pk)
+    if _htmx_partial(request):
+        return upload_status(request, run.upload.pk)
+    data = charts.run_data([run], with_series=False)
+    ctx = {
+        "run": run,
+        "can_write": can_write,
+        "writable_team_ids": {run.team_id} if can_write else set(),
+        "settings_rows": describe_run_settings(run.settings or {}),
+        "results": run.results.all(),
+        "series_metrics": sorted(set(run.series.values_list("metric", flat=True))),
+        "metrics": _available_metrics(data),
+    }
+    return render(request, "benchmarks/benchrun_detail.html", ctx)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def run_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    run, can_write = get_run_for_user(request, pk)
+    if not can_write:
+        raise PermissionDenied("Your role in this team may only read.")
+    form = RunForm(request.POST or None, instance=run)
+    if request.method == "POST":
+        if form.is_valid():
+            form.save()
+            messages.success(request, "Run details saved.")
+            return redirect("benchmarks:run-detail", run.pk)
+        template = "benchmarks/benchrun_form.html#run-form" if _htmx_partial(request) else "benchmarks/benchrun_form.html"
+        return render(request, template, {"run": run, "form": form}, status=422)
+    return render(request, "benchmarks/benchrun_form.html", {"run": run, "form": form})
+
+
+@login_required
+@require_GET
+def compare(request: HttpRequest) -> HttpResponse:
+    try:
+        ids = parse_run_ids(request.GET.getlist("runs"))
+    except ValueError as exc:
+        messages.error(request, str(exc))
+        ids = []
+    chosen = runs_for_user(request, ids) if ids else []
+    done = BenchRun.objects.for_user(request.user).filter(upload__status="done").select_related("upload", "team")
+    runs_param = ",".join(str(i) for i in ids)
+    chart_base = reverse("benchmarks-api:chart")
+    ctx = {
+        "chosen": chosen,
+        "chosen_ids": set(ids),
+        "candidates": done.order_by("-created")[:LIST_LIMIT],
+        "runs_param": runs_param,
+        "charts": [
+            {"metric": m, "title": charts.METRICS[m].title if m in charts.METRICS else "Latency percentiles",
+             "url": f"{chart_base}?runs={runs_param}&metric={m}",
+             "csv": f"{reverse('benchmarks-api:chart-csv')}?runs={runs_param}&metric={m}"}
+            for m in _available_metrics(charts.run_data(chosen))
+        ],
+    }
+    return render(request, "benchmarks/benchrun_compare.html", ctx)

@@ -1,0 +1,94 @@
+"""bonnie++ 1.96 / 1.97 / 2.00a tables and CSV lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from zfsplanner.parsers import ParseError, bonnie, parse
+
+from .golden import SAMPLES, expected, parsed, result_by_name, samples
+
+BON = SAMPLES / "bonnie"
+
+
+@pytest.mark.parametrize("path", samples("bonnie"), ids=lambda p: p.name)
+def test_it_matches_the_golden_file(path):
+    assert parsed(path) == expected(path)
+
+
+def test_csv_196_units_and_plus_signs():
+    doc = parsed(BON / "pkb_bonnie++-1.96_csv.txt")
+    assert doc["source"]["tool_version"] == "1.96"
+    blk = result_by_name(doc, "seq_output_block")  # 72853 K/sec, latency 512ms
+    assert blk["bandwidth_bytes_per_s"] == 72853 * 1024
+    assert blk["latency_max_us"] == 512_000
+    assert blk["latency_mean_us"] is None
+    seeks = result_by_name(doc, "seeks")  # 537.7 /sec, 200ms
+    assert seeks["ops_per_s"] == 537.7 and seeks["latency_max_us"] == 200_000
+    assert seeks["bandwidth_bytes_per_s"] is None
+    stat = result_by_name(doc, "seq_read")  # +++++ with latency 1759us
+    assert stat["ops_per_s"] is None and stat["latency_max_us"] == 1759
+    assert "seq_read" in doc["meta"]["too_fast"]
+    assert {r["name"] for r in doc["results"]}.isdisjoint({"seq_output_char", "seq_input_char"})  # -f: not run
+    assert doc["meta"]["file_size_bytes"] == 7423 * 1024**2
+
+
+def test_197_file_with_table_and_csv_uses_the_csv_once():
+    doc = parsed(BON / "indexid18724717092_bonnie++-1.97_table-and-csv.md")
+    assert len(doc["results"]) == 12
+    assert result_by_name(doc, "seq_output_char")["bandwidth_bytes_per_s"] == 446 * 1024
+    assert result_by_name(doc, "rewrite")["latency_max_us"] == 2_056_000
+    assert result_by_name(doc, "random_delete")["ops_per_s"] == 30901
+    assert result_by_name(doc, "seq_create")["ops_per_s"] is None
+
+
+def test_197_table_alone_gives_the_same_figures_as_its_csv():
+    text = (BON / "indexid18724717092_bonnie++-1.97_table-and-csv.md").read_text()
+    table_only = "\n".join(line for line in text.splitlines() if not line.startswith("1.97,"))
+    from_table = bonnie.parse(table_only.encode()).to_dict()
+    from_csv = parsed(BON / "indexid18724717092_bonnie++-1.97_table-and-csv.md")
+    assert from_table["results"] == from_csv["results"]
+
+
+def test_200a_csv_format_198_is_shifted_by_two():
+    doc = parsed(BON / "generated_bonnie++-2.00a_table-and-csv.txt")
+    assert doc["meta"]["csv_format"] == "1.98"
+    assert doc["source"]["tool_version"] == "2.00a"
+    assert result_by_name(doc, "seq_output_char")["bandwidth_bytes_per_s"] == 840 * 1024
+    assert result_by_name(doc, "seq_output_block")["bandwidth_bytes_per_s"] == 456157 * 1024
+    assert result_by_name(doc, "seq_input_char")["latency_max_us"] == 4603
+    assert result_by_name(doc, "seq_create")["ops_per_s"] == 6313
+    assert result_by_name(doc, "seq_input_block")["bandwidth_bytes_per_s"] is None  # +++++
+    assert doc["meta"]["num_files"] == 4 * 1024
+
+
+def test_quiet_csv_only():
+    doc = parsed(BON / "generated_bonnie++-2.00a_quiet-csv.txt")
+    assert doc["meta"]["machine"] == "zfsplan-csv"
+    assert result_by_name(doc, "seq_output_block")["bandwidth_bytes_per_s"] == 809841 * 1024
+    assert result_by_name(doc, "random_create")["latency_max_us"] == 2261
+
+
+def test_200a_table_with_k_suffixes():
+    text = (BON / "generated_bonnie++-2.00a_table-and-csv.txt").read_text()
+    table_only = "\n".join(line for line in text.splitlines() if not line.startswith("1.98,"))
+    doc = bonnie.parse(table_only.encode()).to_dict()
+    assert result_by_name(doc, "seq_output_char")["bandwidth_bytes_per_s"] == 840 * 1024  # "840k"
+    assert result_by_name(doc, "seq_output_block")["bandwidth_bytes_per_s"] == 445 * 1024 * 1024  # "445m"
+    assert result_by_name(doc, "rewrite")["bandwidth_bytes_per_s"] == pytest.approx(1.6 * 1024**3)  # "1.6g"
+    assert result_by_name(doc, "seq_input_block")["bandwidth_bytes_per_s"] is None  # "+++++"
+    assert result_by_name(doc, "seeks")["latency_max_us"] == 16325
+
+
+def test_a_short_csv_line_is_an_error_with_its_line():
+    with pytest.raises(ParseError) as exc:
+        parse(b"Version  1.97       ------Sequential Output------\n1.97,1.97,host,1,1,1M,,1,2,3\n")
+    assert exc.value.format == "bonnie++"
+    assert exc.value.where == "line 2"
+
+
+def test_a_bad_latency_cell_names_the_field():
+    line = (BON / "pkb_bonnie++-1.96_csv.txt").read_text().strip().replace("512ms", "512xs")
+    with pytest.raises(ParseError) as exc:
+        bonnie.parse(line.encode())
+    assert exc.value.where == "line 1, field 38"

@@ -1,0 +1,170 @@
+"""Who may do what: owner, editor, viewer, outsider; teams and members."""
+
+import pytest
+
+from tests.factories import PoolDesignFactory, UserFactory, design_document
+from zfsplanner.accounts.models import Membership, Role, Team
+from zfsplanner.plans.models import CatalogDisk, PoolDesign
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def design(team):
+    return PoolDesignFactory(team=team, name="tank")
+
+
+@pytest.mark.parametrize("who", ["alice", "erin", "bob"])
+def test_members_read_the_design(who, design, client_for, request):
+    client = client_for(request.getfixturevalue(who))
+    assert client.get(f"/api/designs/{design.pk}/").status_code == 200
+    assert client.get(f"/api/designs/{design.pk}/export/").status_code == 200
+    assert client.get(f"/api/designs/{design.pk}/estimate/").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["", "export/", "estimate/"])
+def test_outsiders_get_404(path, design, charlie, client_for):
+    assert client_for(charlie).get(f"/api/designs/{design.pk}/{path}").status_code == 404
+
+
+def test_outsiders_do_not_see_it_listed(design, charlie, client_for):
+    assert client_for(charlie).get("/api/designs/").json()["count"] == 0
+
+
+def test_outsiders_cannot_change_or_delete(design, charlie, client_for):
+    client = client_for(charlie)
+    assert client.put(f"/api/designs/{design.pk}/", design_document("tank"), format="json").status_code == 404
+    assert client.delete(f"/api/designs/{design.pk}/").status_code == 404
+    assert PoolDesign.objects.filter(pk=design.pk).exists()
+
+
+def test_viewers_cannot_change_or_delete(design, bob, client_for):
+    client = client_for(bob)
+    response = client.put(f"/api/designs/{design.pk}/", design_document("tank", datasets=[]), format="json")
+    assert response.status_code == 403
+    assert client.delete(f"/api/designs/{design.pk}/").status_code == 403
+    design.refresh_from_db()
+    assert design.revision == 1
+
+
+def test_editors_change_designs(design, erin, client_for):
+    response = client_for(erin).put(f"/api/designs/{design.pk}/", design_document("tank"), format="json")
+    assert response.status_code == 200
+
+
+def test_viewers_cannot_create_in_their_team(team, bob, client_for):
+    response = client_for(bob).post("/api/designs/", {**design_document(), "team": team.pk}, format="json")
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert error["field"] == "team"
+    assert "viewer" in error["message"]
+    assert not PoolDesign.objects.exists()
+
+
+def test_outsiders_cannot_create_in_a_foreign_team(team, charlie, client_for):
+    response = client_for(charlie).post("/api/designs/", {**design_document(), "team": team.pk}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "team"
+    assert not PoolDesign.objects.exists()
+
+
+def test_editors_cannot_move_a_design_to_a_foreign_team(design, erin, other_team, client_for):
+    doc = {**design_document("tank"), "team": other_team.pk}
+    response = client_for(erin).put(f"/api/designs/{design.pk}/", doc, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "team"
+
+
+# ------------------------------------------------------------------ teams
+
+
+def test_teams_lists_only_own_teams(team, other_team, alice, client_for):
+    body = client_for(alice).get("/api/teams/").json()
+    assert [(t["name"], t["role"]) for t in body["results"]] == [("Alpha", "owner")]
+
+
+def test_creating_a_team_makes_the_creator_owner(charlie, client_for):
+    response = client_for(charlie).post("/api/teams/", {"name": "Storage Ops"}, format="json")
+    assert response.status_code == 201
+    team = Team.objects.get(pk=response.json()["id"])
+    assert team.slug == "storage-ops"
+    assert team.role_of(charlie) == Role.OWNER
+
+
+def test_owners_add_members(team, alice, client_for):
+    UserFactory(username="dave")
+    response = client_for(alice).post(
+        f"/api/teams/{team.pk}/members/", {"username": "dave", "role": "editor"}, format="json"
+    )
+    assert response.status_code == 201
+    assert Membership.objects.get(team=team, user__username="dave").role == Role.EDITOR
+
+
+def test_adding_an_unknown_user_names_the_field(team, alice, client_for):
+    response = client_for(alice).post(f"/api/teams/{team.pk}/members/", {"username": "nobody"}, format="json")
+    assert response.status_code == 400
+    assert "username" in response.json()
+
+
+def test_editors_cannot_add_members(team, erin, client_for):
+    UserFactory(username="dave")
+    response = client_for(erin).post(f"/api/teams/{team.pk}/members/", {"username": "dave"}, format="json")
+    assert response.status_code == 403
+    assert not Membership.objects.filter(user__username="dave").exists()
+
+
+def test_members_see_the_member_list(team, alice, bob, client_for):
+    body = client_for(bob).get(f"/api/teams/{team.pk}/members/").json()
+    assert {(m["username"], m["role"]) for m in body} == {("alice", "owner"), ("bob", "viewer")}
+
+
+def test_outsiders_do_not_see_the_team(team, charlie, client_for):
+    assert client_for(charlie).get(f"/api/teams/{team.pk}/members/").status_code == 404
+
+
+def test_owners_change_roles_and_remove_members(team, alice, bob, client_for):
+    client = client_for(alice)
+    response = client.patch(f"/api/teams/{team.pk}/members/{bob.pk}/", {"role": "editor"}, format="json")
+    assert response.status_code == 200
+    assert team.role_of(bob) == Role.EDITOR
+    assert client.delete(f"/api/teams/{team.pk}/members/{bob.pk}/").status_code == 204
+    assert team.role_of(bob) is None
+
+
+def test_the_last_owner_cannot_leave(team, alice, client_for):
+    response = client_for(alice).delete(f"/api/teams/{team.pk}/members/{alice.pk}/")
+    assert response.status_code == 400
+    assert team.role_of(alice) == Role.OWNER
+
+
+def test_bad_role_names_the_field(team, alice, bob, client_for):
+    response = client_for(alice).patch(f"/api/teams/{team.pk}/members/{bob.pk}/", {"role": "king"}, format="json")
+    assert response.status_code == 400
+    assert "role" in response.json()
+
+
+# ------------------------------------------------------------------ catalog
+
+
+def test_only_staff_write_the_catalog(alice, client_for):
+    disk = {
+        "vendor": "Example",
+        "model": "EX-1",
+        "capacity_bytes": 1000,
+        "logical_sector_bytes": 512,
+        "physical_sector_bytes": 4096,
+        "media": "hdd",
+    }
+    assert client_for(alice).post("/api/disks/", disk, format="json").status_code == 403
+    staff = UserFactory(username="root", is_staff=True)
+    assert client_for(staff).post("/api/disks/", {**disk, "capacity_bytes": 1024000}, format="json").status_code == 201
+    assert CatalogDisk.objects.filter(model="EX-1").exists()
+
+
+def test_catalog_rejects_physical_below_logical(client_for):
+    staff = UserFactory(username="root", is_staff=True)
+    disk = {"vendor": "E", "model": "EX-2", "capacity_bytes": 4096, "logical_sector_bytes": 4096,
+            "physical_sector_bytes": 512, "media": "hdd"}
+    response = client_for(staff).post("/api/disks/", disk, format="json")
+    assert response.status_code == 400
+    assert "physical_sector_bytes" in response.json()

@@ -1,0 +1,231 @@
+"""REST API: teams and members, the disk catalog, designs (CRUD, import/export, estimate)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from zfsplanner.accounts.models import Membership, Role, Team
+from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.estimate import estimate
+
+from ..filters import CatalogDiskFilterSet, PoolDesignFilterSet
+from ..models import CatalogDisk, PoolDesign
+from ..services import estimate_design, export_filename, validate_document
+from .serializers import (
+    CatalogDiskSerializer,
+    DesignErrorSerializer,
+    DesignImportSerializer,
+    DesignSerializer,
+    InvalidDesignError,
+    MembershipSerializer,
+    TeamSerializer,
+)
+
+ESTIMATE_RESPONSE = OpenApiResponse(
+    OpenApiTypes.OBJECT,
+    description="The zfsplanner.estimate/1 document: pool, vdevs, datasets, risks (null where not computed).",
+)
+DESIGN_ERRORS = OpenApiResponse(DesignErrorSerializer, description="Invalid design; each error names its field.")
+
+
+class IsStaffOrReadOnly(permissions.BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method in permissions.SAFE_METHODS or bool(request.user and request.user.is_staff)
+
+
+class CanWriteDesign(permissions.BasePermission):
+    """Members read a design; owners and editors of its team change it."""
+
+    message = "Only owners and editors of the design's team can change it."
+
+    def has_object_permission(self, request: Request, view: Any, obj: PoolDesign) -> bool:
+        return request.method in permissions.SAFE_METHODS or obj.team.can_write(request.user)
+
+
+class CanManageTeam(permissions.BasePermission):
+    message = "Only owners of the team can change it or its members."
+
+    def has_object_permission(self, request: Request, view: Any, obj: Team) -> bool:
+        return request.method in permissions.SAFE_METHODS or obj.can_manage(request.user)
+
+
+class CatalogDiskViewSet(viewsets.ModelViewSet):
+    """The disk catalog: any logged-in user reads it, staff change it."""
+
+    queryset = CatalogDisk.objects.all()
+    serializer_class = CatalogDiskSerializer
+    filterset_class = CatalogDiskFilterSet
+    permission_classes = [permissions.IsAuthenticated, IsStaffOrReadOnly]
+
+
+class TeamViewSet(viewsets.ModelViewSet):
+    """Your teams. Creating a team makes you its owner; owners manage members."""
+
+    serializer_class = TeamSerializer
+    permission_classes = [permissions.IsAuthenticated, CanManageTeam]
+
+    def get_queryset(self) -> QuerySet[Team]:
+        return Team.objects.for_user(self.request.user)
+
+    def perform_create(self, serializer: TeamSerializer) -> None:
+        team = serializer.save()
+        Membership.objects.create(team=team, user=self.request.user, role=Role.OWNER)
+
+    @extend_schema(request=MembershipSerializer, responses=MembershipSerializer(many=True))
+    @action(detail=True, methods=["get", "post"], serializer_class=MembershipSerializer)
+    def members(self, request: Request, pk: str | None = None) -> Response:
+        """List members; owners add one with ``{"username": ..., "role": "viewer"}``."""
+        team = self.get_object()
+        if request.method == "GET":
+            return Response(MembershipSerializer(team.memberships.select_related("user"), many=True).data)
+        self._require_owner(team)
+        serializer = MembershipSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        if team.memberships.filter(user=serializer.validated_data["user"]).exists():
+            raise ValidationError({"username": "is already a member of this team"})
+        serializer.save(team=team)
+        return Response(serializer.data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=MembershipSerializer, responses=MembershipSerializer)
+    @action(
+        detail=True,
+        methods=["put", "patch", "delete"],
+        url_path=r"members/(?P<user_id>[0-9]+)",
+        serializer_class=MembershipSerializer,
+    )
+    def member(self, request: Request, pk: str | None = None, user_id: str = "") -> Response:
+        """Owners change a member's role (``{"role": "editor"}``) or remove them."""
+        team = self.get_object()
+        self._require_owner(team)
+        membership = get_object_or_404(team.memberships, user_id=int(user_id))
+        new_role = request.data.get("role") if request.method != "DELETE" else None
+        if request.method != "DELETE" and new_role not in Role.values:
+            raise ValidationError({"role": f"must be one of {', '.join(Role.values)}"})
+        losing_owner = membership.role == Role.OWNER and new_role != Role.OWNER
+        if losing_owner and team.memberships.filter(role=Role.OWNER).count() == 1:
+            raise ValidationError({"role": "a team needs at least one owner"})
+        if request.method == "DELETE":
+            membership.delete()
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        membership.role = new_role
+        membership.save(update_fields=["role"])
+        return Response(MembershipSerializer(membership).data)
+
+    def _require_owner(self, team: Team) -> None:
+        if not team.can_manage(self.request.user):
+            raise PermissionDenied("Only owners of the team manage its members.")
+
+
+@extend_schema(responses={200: DesignSerializer, 400: DESIGN_ERRORS})
+class DesignViewSet(viewsets.ModelViewSet):
+    """Pool designs of your teams. The body is the design document plus ``team``."""
+
+    serializer_class = DesignSerializer
+    filterset_class = PoolDesignFilterSet
+    permission_classes = [permissions.IsAuthenticated, CanWriteDesign]
+    http_method_names = ["get", "post", "put", "delete", "head", "options"]
+
+    def get_queryset(self) -> QuerySet[PoolDesign]:
+        return (
+            PoolDesign.objects.for_user(self.request.user)
+            .select_related("team")
+            .prefetch_related("vdevs__catalog_disk", "datasets")
+        )
+
+    @extend_schema(
+        responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="The zfsplanner.design/1 document.")}
+    )
+    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer])
+    def export(self, request: Request, pk: str | None = None) -> Response:
+        """The design document alone (catalog disks inlined), as a file download."""
+        design = self.get_object()
+        disposition = f'attachment; filename="{export_filename(design)}"'
+        return Response(design.to_document(), headers={"Content-Disposition": disposition})
+
+    @extend_schema(responses={200: ESTIMATE_RESPONSE})
+    @action(detail=True, methods=["get"], url_path="estimate")
+    def estimate(self, request: Request, pk: str | None = None) -> Response:
+        """What ``zpool list``/``zfs list`` will print for this design, and its risks."""
+        return Response(estimate_design(self.get_object()))
+
+    @extend_schema(
+        request={"multipart/form-data": DesignImportSerializer, "application/json": DesignImportSerializer},
+        responses={201: DesignSerializer, 400: DESIGN_ERRORS},
+    )
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="import",
+        parser_classes=[JSONParser, MultiPartParser, FormParser],
+    )
+    def import_design(self, request: Request) -> Response:
+        """Create a design from a document: a ``file`` upload with ``team``, or JSON ``{"team", "document"}``."""
+        data = {**_import_document(request), "team": request.data.get("team")}
+        serializer = DesignSerializer(data=data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        serializer.save()
+        return Response(serializer.data, status=status.HTTP_201_CREATED)
+
+
+def _import_document(request: Request) -> dict[str, Any]:
+    """The document of an import request (uploaded file, ``document`` key, or the body itself)."""
+    upload = request.FILES.get("file")
+    if upload is not None:
+        try:
+            doc = json.loads(upload.read().decode("utf-8-sig"))
+        except UnicodeDecodeError as exc:
+            raise InvalidDesignError([("file", f"{upload.name} is not UTF-8 text")]) from exc
+        except json.JSONDecodeError as exc:
+            raise InvalidDesignError([("file", f"{upload.name}: invalid JSON at line {exc.lineno}: {exc.msg}")]) from exc
+    elif isinstance(request.data.get("document"), dict):
+        doc = request.data["document"]
+    elif not hasattr(request.data, "getlist") and "vdevs" in request.data:  # a JSON body that is the document
+        doc = {k: v for k, v in request.data.items() if k != "team"}
+    else:
+        raise InvalidDesignError([("file", "give a design file (multipart 'file') or a JSON 'document'")])
+    if not isinstance(doc, dict):
+        raise InvalidDesignError([("", "the design must be a JSON object")])
+    if "team" in doc:
+        doc = {k: v for k, v in doc.items() if k != "team"}
+    return doc
+
+
+class EstimateView(APIView):
+    """Estimate a design document without saving it."""
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={200: ESTIMATE_RESPONSE, 400: DESIGN_ERRORS},
+        examples=[
+            OpenApiExample(
+                "6 × 14 TB raidz2",
+                request_only=True,
+                value={
+                    "name": "tank",
+                    "vdevs": [
+                        {"role": "data", "layout": "raidz2", "width": 6, "disk": {"catalog": "ST14000NM001G"}}
+                    ],
+                },
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        try:
+            return Response(estimate(validate_document(request.data)))
+        except InvalidDesign as exc:
+            raise InvalidDesignError(exc.errors) from exc
+

@@ -1,0 +1,71 @@
+"""``manage.py estimate FILE [FILE ...]``: print the estimate JSON of design files.
+
+One file prints one estimate object; several print a JSON array in the same order.
+Any bad input (unreadable file, invalid JSON, invalid design) prints a message naming
+the file and the field on stderr, nothing on stdout, and exits with status 2.
+Catalog references are resolved from the database.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.estimate import estimate
+from zfsplanner.plans.services import validate_document
+
+EXIT_INVALID = 2
+
+
+class BadInput(Exception):
+    pass
+
+
+def read_design_file(path: str) -> Any:
+    try:
+        text = Path(path).read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot read the file: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{path}: not UTF-8 text: {exc}") from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
+
+
+def estimate_file(path: str) -> dict[str, Any]:
+    doc = read_design_file(path)
+    try:
+        return estimate(validate_document(doc))
+    except InvalidDesign as exc:
+        lines = [f"{path}: {field or '(document)'}: {message}" for field, message in exc.errors]
+        raise BadInput("\n".join(lines)) from exc
+
+
+class Command(BaseCommand):
+    help = "Estimate pool designs (zfsplanner.design/1 JSON files); prints zfsplanner.estimate/1 JSON."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("files", nargs="+", metavar="FILE", help="design document (JSON)")
+        parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0 for one line)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        files: list[str] = options["files"]
+        results = []
+        failed = False
+        for path in files:
+            try:
+                results.append(estimate_file(path))
+            except BadInput as exc:
+                self.stderr.write(str(exc))
+                failed = True
+        if failed:
+            sys.exit(EXIT_INVALID)
+        out: Any = results[0] if len(files) == 1 else results
+        self.stdout.write(json.dumps(out, indent=options["indent"] or None))

@@ -1,0 +1,269 @@
+"""Pool designs as stored rows, and the disk catalog.
+
+A :class:`PoolDesign` holds one ``zfsplanner.design/1`` document split into rows
+(vdev groups, datasets) so it can be queried, with the document's unknown keys kept
+in ``extra`` at every level. ``PoolDesign.to_document()`` writes the document back
+(catalog references inlined) and ``to_spec()`` gives the core's ``Design``.
+Writing goes through ``services.save_design_document`` only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from zfsplanner.accounts.models import Team
+from zfsplanner.core import design as core
+from zfsplanner.core.units import format_zfs_size
+
+from .choices import (
+    DEFAULT_OPENZFS_VERSION,
+    DatasetType,
+    Media,
+    OpenZFSVersion,
+    Partitioning,
+    Sync,
+    VdevLayout,
+    VdevRole,
+)
+
+
+class CatalogDisk(models.Model):
+    """A disk model as its data sheet describes it; designs may reference it by ``model``."""
+
+    vendor = models.CharField(max_length=60)
+    model = models.CharField(max_length=80, unique=True)
+    name = models.CharField(max_length=120, blank=True, help_text="Product line, e.g. 'Exos X16'.")
+    capacity_bytes = models.BigIntegerField(help_text="Exact user capacity in bytes (LBA count × logical sector).")
+    logical_sector_bytes = models.PositiveIntegerField(default=512)
+    physical_sector_bytes = models.PositiveIntegerField(default=4096)
+    media = models.CharField(max_length=8, choices=Media.choices)
+    rpm = models.PositiveIntegerField(null=True, blank=True)
+    plp = models.BooleanField("power-loss protection", default=False)
+    price = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
+    price_note = models.CharField(max_length=120, blank=True, help_text="Currency, date, per-TB remark.")
+    datasheet_url = models.URLField(blank=True)
+    notes = models.TextField(blank=True, help_text="Where the capacity and sector sizes come from.")
+
+    class Meta:
+        ordering = ["vendor", "model"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(capacity_bytes__gt=0), name="catalogdisk_capacity_positive"),
+            models.CheckConstraint(
+                condition=models.Q(physical_sector_bytes__gte=models.F("logical_sector_bytes")),
+                name="catalogdisk_physical_ge_logical",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.vendor} {self.model}"
+
+    @property
+    def sector_format(self) -> str:
+        if self.logical_sector_bytes == self.physical_sector_bytes:
+            return "4Kn" if self.logical_sector_bytes == 4096 else f"{self.logical_sector_bytes}n"
+        return f"{self.logical_sector_bytes}e"
+
+    def to_disk_document(self) -> dict[str, Any]:
+        """The disk object of the design format, inlined (``{"catalog": ...}`` kept as a link)."""
+        out: dict[str, Any] = {
+            "size_bytes": self.capacity_bytes,
+            "model": self.model,
+            "vendor": self.vendor,
+            "logical_sector_bytes": self.logical_sector_bytes,
+            "physical_sector_bytes": self.physical_sector_bytes,
+            "media": self.media,
+        }
+        if self.rpm is not None:
+            out["rpm"] = self.rpm
+        out["plp"] = self.plp
+        out["catalog"] = self.model
+        return out
+
+
+class PoolDesignQuerySet(models.QuerySet["PoolDesign"]):
+    def for_user(self, user: Any) -> PoolDesignQuerySet:
+        """Designs of the teams ``user`` belongs to (none for anonymous users)."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(team__memberships__user=user).distinct()
+
+
+class PoolDesign(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="designs")
+    name = models.CharField("pool name", max_length=255)
+    description = models.TextField(blank=True)
+    openzfs_version = models.CharField(
+        max_length=4, choices=OpenZFSVersion.choices, default=DEFAULT_OPENZFS_VERSION
+    )
+    disk_partitioning = models.CharField(
+        max_length=20, choices=Partitioning.choices, blank=True, help_text="Blank: the format's default."
+    )
+    extra = models.JSONField(default=dict, blank=True, help_text="Top-level document keys zfsplanner doesn't know.")
+    revision = models.PositiveIntegerField(default=1)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = PoolDesignQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["team__name", "name", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.team})"
+
+    def to_document(self) -> dict[str, Any]:
+        """The design as a ``zfsplanner.design/1`` document, catalog references inlined."""
+        out: dict[str, Any] = {"format": core.FORMAT, "name": self.name}
+        if self.description:
+            out["description"] = self.description
+        out["openzfs_version"] = self.openzfs_version
+        if self.disk_partitioning:
+            out["disk_partitioning"] = self.disk_partitioning
+        out["vdevs"] = [v.to_document() for v in self.vdevs.all()]
+        out["datasets"] = [d.to_document() for d in self.datasets.all()]
+        out.update(self.extra)
+        return out
+
+    def to_spec(self) -> core.Design:
+        return core.parse_design(self.to_document())
+
+    def layout_summary(self) -> str:
+        """``1 × raidz2 of 6 + special mirror of 2``: the data vdevs, then the others."""
+        parts = []
+        for v in self.vdevs.all():
+            text = f"{v.count} × {v.layout} of {v.width}"
+            parts.append(text if v.role == VdevRole.DATA else f"{v.role} {text}")
+        return ", ".join(parts)
+
+
+def _put(out: dict[str, Any], key: str, value: Any) -> None:
+    if value is not None and value != "":
+        out[key] = value
+
+
+def inline_disk(disk: Any, catalog: dict[str, CatalogDisk]) -> Any:
+    """A disk object with a ``{"catalog": MODEL}`` reference filled in from the catalog.
+
+    Keys given in the document win over the catalog's. Unknown models are left as
+    they are (``services.resolve_catalog`` reports them before anything is saved).
+    """
+    if not isinstance(disk, dict) or not isinstance(disk.get("catalog"), str):
+        return disk
+    entry = catalog.get(disk["catalog"])
+    if entry is None:
+        return disk
+    return {**entry.to_disk_document(), **disk}
+
+
+class VdevGroup(models.Model):
+    """``count`` identical top-level vdevs of one ``role``/``layout``/``width``."""
+
+    design = models.ForeignKey(PoolDesign, on_delete=models.CASCADE, related_name="vdevs")
+    position = models.PositiveIntegerField()
+    role = models.CharField(max_length=8, choices=VdevRole.choices)
+    layout = models.CharField(max_length=8, choices=VdevLayout.choices)
+    width = models.PositiveIntegerField()
+    count = models.PositiveIntegerField(default=1)
+    ashift = models.PositiveSmallIntegerField(null=True, blank=True)
+    draid_data = models.PositiveIntegerField(null=True, blank=True)
+    draid_spares = models.PositiveIntegerField(null=True, blank=True)
+    disk_partitioning = models.CharField(max_length=20, choices=Partitioning.choices, blank=True)
+    reserved_per_disk_bytes = models.BigIntegerField(null=True, blank=True)
+    expanded_from_width = models.PositiveIntegerField(null=True, blank=True)
+    logical_bytes_written_before = models.BigIntegerField(null=True, blank=True)
+    catalog_disk = models.ForeignKey(
+        CatalogDisk, null=True, blank=True, on_delete=models.PROTECT, related_name="vdev_groups"
+    )
+    disks = models.JSONField(default=list, help_text="Disk objects exactly as in the document.")
+    single_disk = models.BooleanField(default=True, help_text='The document gave "disk" rather than "disks".')
+    extra = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["design", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["design", "position"], name="unique_vdevgroup_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.role} {self.count} × {self.layout} of {self.width}"
+
+    def to_document(self, catalog: dict[str, CatalogDisk] | None = None) -> dict[str, Any]:
+        if catalog is None:
+            catalog = {self.catalog_disk.model: self.catalog_disk} if self.catalog_disk_id else {}
+            missing = {
+                d["catalog"]
+                for d in self.disks
+                if isinstance(d, dict) and isinstance(d.get("catalog"), str) and d["catalog"] not in catalog
+            }
+            if missing:
+                catalog.update({c.model: c for c in CatalogDisk.objects.filter(model__in=missing)})
+        out: dict[str, Any] = {"role": self.role, "layout": self.layout, "width": self.width, "count": self.count}
+        for key in (
+            "ashift",
+            "draid_data",
+            "draid_spares",
+            "disk_partitioning",
+            "reserved_per_disk_bytes",
+            "expanded_from_width",
+            "logical_bytes_written_before",
+        ):
+            _put(out, key, getattr(self, key))
+        disks = [inline_disk(d, catalog) for d in self.disks]
+        if self.single_disk:
+            out["disk"] = disks[0]
+        else:
+            out["disks"] = disks
+        out.update(self.extra)
+        return out
+
+
+class DatasetPlan(models.Model):
+    """A filesystem or volume of the design, with what it will hold (``contents``)."""
+
+    design = models.ForeignKey(PoolDesign, on_delete=models.CASCADE, related_name="datasets")
+    position = models.PositiveIntegerField()
+    name = models.CharField(max_length=255)
+    type = models.CharField(max_length=10, choices=DatasetType.choices, default=DatasetType.FILESYSTEM)
+    recordsize = models.BigIntegerField(null=True, blank=True)
+    volblocksize = models.BigIntegerField(null=True, blank=True)
+    volsize = models.BigIntegerField(null=True, blank=True)
+    quota = models.BigIntegerField(null=True, blank=True)
+    special_small_blocks = models.BigIntegerField(null=True, blank=True)
+    compression = models.CharField(max_length=20, blank=True)
+    copies = models.PositiveSmallIntegerField(null=True, blank=True)
+    sync = models.CharField(max_length=10, choices=Sync.choices, blank=True)
+    contents = models.JSONField(null=True, blank=True, help_text="The document's contents object, as given.")
+    extra = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["design", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["design", "position"], name="unique_datasetplan_position"),
+            models.UniqueConstraint(fields=["design", "name"], name="unique_datasetplan_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def to_document(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "type": self.type}
+        for key in ("recordsize", "volblocksize", "volsize", "quota", "special_small_blocks"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = format_zfs_size(value)
+        _put(out, "compression", self.compression)
+        _put(out, "copies", self.copies)
+        _put(out, "sync", self.sync)
+        if self.contents is not None:
+            out["contents"] = self.contents
+        out.update(self.extra)
+        return out

@@ -1,0 +1,213 @@
+"""The few functions that touch the database and call the core.
+
+* ``resolve_catalog(doc)``: fill ``{"catalog": MODEL}`` disk references from the catalog.
+* ``validate_document(doc)``: catalog references + ``parse_design``; raises ``InvalidDesign``.
+* ``save_design_document(team, doc, user, instance=None)``: validate first, then write
+  the design, its vdev groups and datasets in one transaction.
+* ``estimate_design(design)``: the core's estimate of a stored design.
+* ``get_design_for_user(request, pk)``: the design (404 unless the user is in its team)
+  and whether the user may change it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from django.db import transaction
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+
+from zfsplanner.accounts.models import WRITE_ROLES, Team
+from zfsplanner.core.design import _DATASET_KEYS, _VDEV_KEYS, Design, InvalidDesign, parse_design
+from zfsplanner.core.estimate import estimate
+
+from .models import CatalogDisk, DatasetPlan, PoolDesign, VdevGroup, inline_disk
+
+# Keys the API puts next to the document; never stored as unknown document keys.
+META_KEYS = ("id", "team", "revision", "created", "updated", "url")
+
+
+def _disk_refs(doc: Mapping[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every disk object of the document, with its path."""
+    vdevs = doc.get("vdevs")
+    if not isinstance(vdevs, list):
+        return
+    for i, v in enumerate(vdevs):
+        if not isinstance(v, dict):
+            continue
+        if isinstance(v.get("disk"), dict):
+            yield f"vdevs[{i}].disk", v["disk"]
+        if isinstance(v.get("disks"), list):
+            for j, d in enumerate(v["disks"]):
+                if isinstance(d, dict):
+                    yield f"vdevs[{i}].disks[{j}]", d
+
+
+def catalog_for(doc: Mapping[str, Any]) -> dict[str, CatalogDisk]:
+    """The catalog disks the document references, by model."""
+    models = {d["catalog"] for _, d in _disk_refs(doc) if isinstance(d.get("catalog"), str)}
+    return {c.model: c for c in CatalogDisk.objects.filter(model__in=models)} if models else {}
+
+
+def resolve_catalog(doc: Any) -> Any:
+    """The document with every catalog reference inlined; ``InvalidDesign`` for unknown models.
+
+    A reference only needs to be known when the disk doesn't give its own ``size_bytes``
+    (an exported file carries both the link and the inlined values).
+    """
+    if not isinstance(doc, dict):
+        return doc
+    catalog = catalog_for(doc)
+    errors = []
+    for path, disk in _disk_refs(doc):
+        ref = disk.get("catalog")
+        if ref is None:
+            continue
+        if not isinstance(ref, str):
+            errors.append((f"{path}.catalog", "must be the model of a catalog disk (a string)"))
+        elif ref not in catalog and "size_bytes" not in disk:
+            errors.append((f"{path}.catalog", f"{ref!r} is not a disk in the catalog"))
+    if errors:
+        raise InvalidDesign(errors)
+    if not catalog or not isinstance(doc.get("vdevs"), list):
+        return doc
+    vdevs = []
+    for v in doc["vdevs"]:
+        if isinstance(v, dict):
+            v = dict(v)
+            if "disk" in v:
+                v["disk"] = inline_disk(v["disk"], catalog)
+            if isinstance(v.get("disks"), list):
+                v["disks"] = [inline_disk(d, catalog) for d in v["disks"]]
+        vdevs.append(v)
+    return {**doc, "vdevs": vdevs}
+
+
+def validate_document(doc: Any) -> Design:
+    """The core ``Design`` of a document that may reference catalog disks (``InvalidDesign`` otherwise)."""
+    if isinstance(doc, dict):
+        stray = [k for k in META_KEYS if k in doc]
+        if stray:
+            raise InvalidDesign([(k, "belongs next to the document, not in it") for k in stray])
+    return parse_design(resolve_catalog(doc))
+
+
+@transaction.atomic
+def save_design_document(
+    team: Team, doc: Mapping[str, Any], user: Any, instance: PoolDesign | None = None
+) -> PoolDesign:
+    """Validate ``doc`` and store it as a new design of ``team`` or over ``instance``.
+
+    Nothing is written unless the whole document is valid. An update replaces the
+    vdev groups and datasets and increments ``revision``.
+    """
+    spec = validate_document(doc)
+    catalog = catalog_for(doc)
+    user = user if getattr(user, "is_authenticated", False) else None
+    design = instance or PoolDesign(team=team, created_by=user)
+    if instance is not None:
+        design = PoolDesign.objects.select_for_update().get(pk=instance.pk)
+        design.revision += 1
+        design.vdevs.all().delete()
+        design.datasets.all().delete()
+    design.team = team
+    design.name = spec.name
+    design.description = spec.description or ""
+    design.openzfs_version = spec.version
+    design.disk_partitioning = spec.disk_partitioning.value if spec.disk_partitioning else ""
+    design.extra = dict(spec.extra)
+    design.updated_by = user
+    design.save()
+    VdevGroup.objects.bulk_create([_vdev_row(design, i, raw, catalog) for i, raw in enumerate(doc["vdevs"])])
+    raw_datasets = doc.get("datasets") or []
+    DatasetPlan.objects.bulk_create(
+        [_dataset_row(design, i, raw, ds) for i, (raw, ds) in enumerate(zip(raw_datasets, spec.datasets, strict=True))]
+    )
+    if instance is not None:
+        instance.refresh_from_db()
+        return instance
+    return design
+
+
+_VDEV_FIELDS = (
+    "ashift",
+    "draid_data",
+    "draid_spares",
+    "reserved_per_disk_bytes",
+    "expanded_from_width",
+    "logical_bytes_written_before",
+)
+
+
+def _vdev_row(design: PoolDesign, position: int, raw: Mapping[str, Any], catalog: dict[str, CatalogDisk]) -> VdevGroup:
+    """A vdev group row from the document's (already validated) vdev object."""
+    single = "disks" not in raw
+    disks = [raw["disk"]] if single else list(raw["disks"])
+    refs = [d["catalog"] for d in disks if isinstance(d, dict) and d.get("catalog") in catalog]
+    return VdevGroup(
+        design=design,
+        position=position,
+        role=raw["role"],
+        layout=raw["layout"],
+        width=raw["width"],
+        count=raw.get("count") if raw.get("count") is not None else 1,
+        disk_partitioning=raw.get("disk_partitioning") or "",
+        catalog_disk=catalog[refs[0]] if refs else None,
+        disks=disks,
+        single_disk=single,
+        extra={k: v for k, v in raw.items() if k not in _VDEV_KEYS},
+        **{f: raw.get(f) for f in _VDEV_FIELDS},
+    )
+
+
+def _dataset_row(design: PoolDesign, position: int, raw: Mapping[str, Any], ds: Any) -> DatasetPlan:
+    return DatasetPlan(
+        design=design,
+        position=position,
+        name=ds.name,
+        type=ds.type.value,
+        recordsize=ds.recordsize,
+        volblocksize=ds.volblocksize,
+        volsize=ds.volsize,
+        quota=ds.quota,
+        special_small_blocks=ds.special_small_blocks,
+        compression=ds.compression or "",
+        copies=ds.copies,
+        sync=ds.sync.value if ds.sync else "",
+        contents=raw.get("contents"),
+        extra={k: v for k, v in raw.items() if k not in _DATASET_KEYS},
+    )
+
+
+def estimate_design(design: PoolDesign) -> dict[str, Any]:
+    """The ``zfsplanner.estimate/1`` document of a stored design (figures as the core gives them)."""
+    return estimate(design.to_spec())
+
+
+def get_design_for_user(request: HttpRequest, pk: int) -> tuple[PoolDesign, bool]:
+    """The design if the user is in its team (else 404), and whether they may change it."""
+    design = get_object_or_404(PoolDesign.objects.for_user(request.user).select_related("team"), pk=pk)
+    return design, design.team.can_write(request.user)
+
+
+def writable_teams(user: Any) -> Any:
+    """Teams in which ``user`` is an owner or editor."""
+    if not getattr(user, "is_authenticated", False):
+        return Team.objects.none()
+    return Team.objects.filter(memberships__user=user, memberships__role__in=WRITE_ROLES).distinct()
+
+
+
+def export_filename(design: PoolDesign) -> str:
+    """``tank-r3.json``: the pool name (made file-safe) and the revision."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in design.name)
+    return f"{safe}-r{design.revision}.json"
+
+
+def estimate_or_error(design: PoolDesign) -> tuple[dict[str, Any] | None, str | None]:
+    """The estimate, or the reason there is none (a stored design the core now rejects)."""
+    try:
+        return estimate_design(design), None
+    except InvalidDesign as exc:
+        return None, str(exc)

@@ -1,0 +1,103 @@
+"""Formatting estimate figures for the pages.
+
+Bytes are shown in binary units (TiB, as ``zpool``/``zfs`` count them) with the decimal
+figure (TB, as on drive labels) next to it; ``None`` reads "not computed yet", never 0.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+
+from zfsplanner.core.units import format_iec, format_si, zfs_nicenum
+
+register = template.Library()
+
+NOT_COMPUTED = format_html('<span class="muted not-computed">not computed yet</span>')
+KNOWN_SECTIONS = ("format", "design", "pool", "vdevs", "datasets", "risks", "efficiency")
+
+
+@register.filter
+def size(value: Any) -> str:
+    """``12.73 TiB · 14.00 TB`` with the exact byte count on hover."""
+    if value is None:
+        return NOT_COMPUTED
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return str(value)
+    return format_html(
+        '<span class="num" title="{} bytes">{}</span> <span class="muted">· {}</span>',
+        f"{int(value):,}",
+        format_iec(value),
+        format_si(value),
+    )
+
+
+@register.filter
+def zfs_size(value: Any) -> str:
+    """What ``zpool list``/``zfs list`` print without ``-p`` (``76.4T``)."""
+    if value is None:
+        return NOT_COMPUTED
+    return zfs_nicenum(value)
+
+
+@register.simple_tag
+def fmt(key: str, value: Any) -> str:
+    """A figure formatted by what its key says it is (``*_bytes``, ``*fraction``, …)."""
+    if value is None:
+        return NOT_COMPUTED
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if key.endswith("_bytes") and isinstance(value, int | float):
+        return size(value)
+    if (key.endswith("fraction") or key == "efficiency") and isinstance(value, int | float):
+        return f"{100 * value:.1f} %"
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    if isinstance(value, dict | list):
+        return json.dumps(value)
+    return str(value)
+
+
+@register.filter
+def columns(rows: Any) -> list[str]:
+    """Every key of a list of objects, in first-seen order."""
+    seen: dict[str, None] = {}
+    for row in rows or []:
+        if isinstance(row, Mapping):
+            seen.update(dict.fromkeys(row))
+    return list(seen)
+
+
+@register.filter
+def get(mapping: Any, key: str) -> Any:
+    return mapping.get(key) if isinstance(mapping, Mapping) else None
+
+
+@register.filter
+def label(key: str) -> str:
+    return key.removesuffix("_bytes").replace("_", " ")
+
+
+@register.filter
+def extra_sections(estimate: Any) -> list[dict[str, Any]]:
+    """Top-level estimate entries the page doesn't know by name, for generic display."""
+    out = []
+    for key, value in (estimate or {}).items():
+        if key in KNOWN_SECTIONS:
+            continue
+        if isinstance(value, list) and value and all(isinstance(r, Mapping) for r in value):
+            out.append({"key": key, "kind": "rows", "value": value})
+        elif isinstance(value, Mapping):
+            out.append({"key": key, "kind": "mapping", "value": value})
+        else:
+            out.append({"key": key, "kind": "value", "value": value})
+    return out
+
+
+@register.filter
+def severity_class(severity: Any) -> str:
+    return {"critical": "critical", "error": "critical", "warning": "warning"}.get(str(severity), "info")
