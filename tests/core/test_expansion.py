@@ -111,3 +111,17 @@ def test_it_refuses_a_group_that_was_not_expanded():
     assert exc.value.errors[0][0] == "vdevs[0].expanded_from_width"
     with pytest.raises(InvalidDesign):
         expansion_report(raidz1(5, expanded_from_width=4), 3)
+
+
+def test_expansion_needs_openzfs_2_3():
+    doc = {
+        "name": "tank",
+        "openzfs_version": "2.2",
+        "vdevs": [
+            {"role": "data", "layout": "raidz1", "width": 5, "expanded_from_width": 4, "disk": {"size_bytes": TB4}}
+        ],
+    }
+    with pytest.raises(InvalidDesign) as exc:
+        pool_capacity(parse_design(doc))
+    assert exc.value.errors[0][0] == "vdevs[0].expanded_from_width"
+    assert "2.3" in exc.value.errors[0][1]

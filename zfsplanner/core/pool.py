@@ -555,6 +555,16 @@ def _group_shape(design: Design, gi: int, group: VdevGroup, version: tuple[int, 
     else:
         if group.is_raidz:
             original_width = group.expanded_from_width
+            if original_width is not None and version < (2, 3):
+                raise InvalidDesign(
+                    [
+                        (
+                            f"vdevs[{gi}].expanded_from_width",
+                            f"RAIDZ expansion (zpool attach to a raidz vdev) needs OpenZFS 2.3 or later, "
+                            f"not {design.version}",
+                        )
+                    ]
+                )
             shift_width = original_width or group.width
             asize = group.width * leaf
             shift = metaslab_shift(shift_width * leaf)

@@ -26,11 +26,10 @@ def capacity_chart(estimate: Mapping[str, Any]) -> dict[str, Any]:
     pool = estimate.get("pool") or {}
     labels = [label for key, label in POOL_BARS if key in pool]
     data = [pool[key] for key, _ in POOL_BARS if key in pool]
-    datasets = [{"label": "pool", "data": data}]
     ds_rows = [d for d in estimate.get("datasets") or [] if isinstance(d, Mapping)]
+    datasets = [{"label": "pool", "data": data + [None] * len(ds_rows)}]
     if ds_rows:
         labels += [str(d.get("name")) for d in ds_rows]
-        datasets[0]["data"] += [None] * len(ds_rows)
         datasets.append({"label": "zfs USED", "data": [None] * len(data) + [d.get("zfs_used_bytes") for d in ds_rows]})
     return {"type": "bar", "title": "Capacity", "labels": labels, "datasets": datasets, "unit": "bytes"}
 

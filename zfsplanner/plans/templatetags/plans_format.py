@@ -101,3 +101,13 @@ def extra_sections(estimate: Any) -> list[dict[str, Any]]:
 @register.filter
 def severity_class(severity: Any) -> str:
     return {"critical": "critical", "error": "critical", "warning": "warning"}.get(str(severity), "info")
+
+
+@register.filter
+def role_for(team: Any, user: Any) -> str:
+    return team.role_of(user) or ""
+
+
+@register.filter
+def can_write_for(team: Any, user: Any) -> bool:
+    return bool(team.can_write(user))

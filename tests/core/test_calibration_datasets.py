@@ -1,0 +1,119 @@
+"""Dataset USED against real OpenZFS 2.3.2 (shared/calibration/openzfs-2.3.2.json).
+
+Each entry is a 5-wide raidz1 at ashift 9 after writing N incompressible files of one
+size (compression=off), or a filled 256 MiB zvol. We predict the dataset's USED growth,
+logicalused growth and the pool's ALLOC growth.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import SHARED
+from zfsplanner.core.dataset import AllocTarget, dataset_usage, zvol_volsize_to_reservation
+from zfsplanner.core.design import Contents, Dataset, DatasetType, Layout
+from zfsplanner.core.units import parse_zfs_size
+
+CALIBRATION = json.loads((SHARED / "calibration" / "openzfs-2.3.2.json").read_text())
+WRITTEN = CALIBRATION["written_datasets"]
+FILES = [e for e in WRITTEN if e["kind"] == "files"]
+ZVOLS = [e for e in WRITTEN if e["kind"] == "zvol"]
+RAIDZ1_5 = [AllocTarget.for_vdev(Layout.RAIDZ1, 5, 9)]
+# The pool's ALLOC also grows by MOS and space-map updates (about 0.2 MB here), which
+# belong to the pool, not the dataset.
+POOL_ALLOC_TOLERANCE = 0.02
+
+
+def _id(e: dict) -> str:
+    if e["kind"] == "zvol":
+        return f"zvol-{e['volblocksize']}"
+    return f"rs{e['recordsize']}-{e['file_count']}x{e['file_size']}"
+
+
+def _files_usage(e: dict):
+    ds = Dataset(
+        name="tank/fs",
+        recordsize=parse_zfs_size(e["recordsize"]),
+        compression="off",
+        contents=Contents(
+            logical_bytes=e["file_count"] * e["file_size"],
+            file_count=e["file_count"],
+            file_size_histogram=((e["file_size"], e["file_count"]),),
+        ),
+    )
+    return dataset_usage(ds, version="2.3", normal=RAIDZ1_5, spa_min_alloc=512, spa_gcd_alloc=512)
+
+
+def _zvol_usage(e: dict):
+    ds = Dataset(
+        name="tank/vol",
+        type=DatasetType.VOLUME,
+        volblocksize=parse_zfs_size(e["volblocksize"]),
+        volsize=e["volsize"],
+        compression="off",
+        contents=Contents(logical_bytes=e["volsize"]),
+    )
+    return dataset_usage(ds, version="2.3", normal=RAIDZ1_5, spa_min_alloc=512, spa_gcd_alloc=512)
+
+
+def test_the_calibration_has_the_expected_entries():
+    assert len(FILES) == 21 and len(ZVOLS) == 3
+
+
+def test_it_reproduces_the_empty_dataset_used():
+    e = FILES[0]
+    usage = _files_usage(e)
+    assert usage.empty_used_bytes == e["dataset_before"]["used"]
+
+
+@pytest.mark.parametrize("entry", FILES, ids=_id)
+def test_file_dataset_used_growth_is_within_one_percent(entry):
+    usage = _files_usage(entry)
+    measured = entry["dataset_after"]["used"] - entry["dataset_before"]["used"]
+    predicted = usage.zfs_used_bytes - usage.empty_used_bytes
+    assert predicted == pytest.approx(measured, rel=0.01)
+
+
+@pytest.mark.parametrize("entry", FILES, ids=_id)
+def test_file_dataset_logicalused_growth_is_within_one_percent(entry):
+    usage = _files_usage(entry)
+    measured = entry["dataset_after"]["logicalused"] - entry["dataset_before"]["logicalused"]
+    predicted = usage.logicalused_bytes - entry["dataset_before"]["logicalused"]
+    assert predicted == pytest.approx(measured, rel=0.01)
+
+
+@pytest.mark.parametrize("entry", FILES, ids=_id)
+def test_file_dataset_pool_alloc_growth(entry):
+    usage = _files_usage(entry)
+    base_raw = usage.empty_used_bytes * 512 // RAIDZ1_5[0].deflate_ratio  # the empty dataset existed before
+    predicted = usage.data_allocated_bytes + usage.metadata_allocated_bytes - base_raw
+    assert predicted == pytest.approx(entry["pool_alloc_delta"], rel=POOL_ALLOC_TOLERANCE)
+
+
+@pytest.mark.parametrize("entry", ZVOLS, ids=_id)
+def test_zvol_used_is_its_refreservation(entry):
+    usage = _zvol_usage(entry)
+    assert usage.refreservation_bytes == entry["zvol_after"]["refreservation"]
+    assert usage.zfs_used_bytes == pytest.approx(entry["zvol_after"]["used"], rel=0.01)
+
+
+@pytest.mark.parametrize("entry", ZVOLS, ids=_id)
+def test_zvol_referenced_and_logical_are_within_one_percent(entry):
+    usage = _zvol_usage(entry)
+    assert usage.referenced_bytes == pytest.approx(entry["zvol_after"]["referenced"], rel=0.01)
+    assert usage.logicalused_bytes == pytest.approx(entry["zvol_after"]["logicalreferenced"], rel=0.01)
+
+
+@pytest.mark.parametrize("entry", ZVOLS, ids=_id)
+def test_zvol_pool_alloc_growth(entry):
+    usage = _zvol_usage(entry)
+    predicted = usage.data_allocated_bytes + usage.metadata_allocated_bytes
+    assert predicted == pytest.approx(entry["pool_alloc_delta"], rel=POOL_ALLOC_TOLERANCE)
+
+
+@pytest.mark.parametrize("entry", ZVOLS, ids=_id)
+def test_refreservation_formula_matches_libzfs_exactly(entry):
+    vbs = parse_zfs_size(entry["volblocksize"])
+    assert zvol_volsize_to_reservation(entry["volsize"], vbs, 1, RAIDZ1_5) == entry["zvol_after"]["refreservation"]
