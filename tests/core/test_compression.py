@@ -88,8 +88,10 @@ def test_metadata_is_never_embedded():
 
 
 def test_zero_blocks_become_holes_only_with_compression():
-    assert stored_block(128 * K, None, algorithm="lz4", version="2.3", min_alloc=4096, gcd_alloc=4096,
-                        all_zero=True).kind == BlockKind.HOLE
+    assert (
+        stored_block(128 * K, None, algorithm="lz4", version="2.3", min_alloc=4096, gcd_alloc=4096, all_zero=True).kind
+        == BlockKind.HOLE
+    )
     off = stored_block(128 * K, None, algorithm="off", version="2.3", min_alloc=4096, gcd_alloc=4096, all_zero=True)
     assert off.kind == BlockKind.UNCOMPRESSED and off.alloc_psize == 128 * K
 
@@ -167,8 +169,26 @@ def test_measuring_random_data_keeps_every_block_uncompressed():
 def _text(n: int) -> bytes:
     rng = random.Random(4)
     words = [
-        "pool", "vdev", "raidz", "mirror", "special", "dataset", "record", "block", "parity", "sector",
-        "metaslab", "compression", "snapshot", "the", "a", "of", "and", "is", "to", "with",
+        "pool",
+        "vdev",
+        "raidz",
+        "mirror",
+        "special",
+        "dataset",
+        "record",
+        "block",
+        "parity",
+        "sector",
+        "metaslab",
+        "compression",
+        "snapshot",
+        "the",
+        "a",
+        "of",
+        "and",
+        "is",
+        "to",
+        "with",
     ]
     out = []
     size = 0

@@ -19,15 +19,23 @@ def test_it_matches_the_golden_file(path):
 
 def test_cdm8_rows_are_converted_from_decimal_megabytes():
     doc = parsed(WD_BLUE)
-    r = result_by_name(doc, "SEQ1M Q8T1 read")  # SEQ    1MiB (Q=  8, T= 1):   531.458 MB/s [    506.8 IOPS] < 15726.77 us>
+    r = result_by_name(
+        doc, "SEQ1M Q8T1 read"
+    )  # SEQ    1MiB (Q=  8, T= 1):   531.458 MB/s [    506.8 IOPS] < 15726.77 us>
     assert r["bandwidth_bytes_per_s"] == 531_458_000
     assert r["iops"] == 506.8
     assert r["latency_mean_us"] == 15726.77
     assert r["latency_max_us"] is None
     assert (r["op"], r["pattern"], r["block_size_bytes"], r["queue_depth"], r["threads"]) == (
-        "read", "sequential", 1048576, 8, 1,
+        "read",
+        "sequential",
+        1048576,
+        8,
+        1,
     )
-    w = result_by_name(doc, "RND4K Q1T1 write")  # RND    4KiB (Q=  1, T= 1):    99.900 MB/s [  24389.6 IOPS] <    40.73 us>
+    w = result_by_name(
+        doc, "RND4K Q1T1 write"
+    )  # RND    4KiB (Q=  1, T= 1):    99.900 MB/s [  24389.6 IOPS] <    40.73 us>
     assert w["bandwidth_bytes_per_s"] == 99_900_000
     assert w["latency_mean_us"] == 40.73
 
@@ -46,7 +54,10 @@ def test_cdm8_footer_goes_to_meta():
 def test_cdm8_nvme_style_rows_keep_their_own_shapes():
     doc = parsed(CDM / "cdmparser_cdm-8.0.2-x64_default_Crucial-P2.txt")
     assert [r["name"] for r in doc["results"][:4]] == [
-        "SEQ1M Q8T1 read", "SEQ128K Q32T1 read", "RND4K Q32T16 read", "RND4K Q1T1 read",
+        "SEQ1M Q8T1 read",
+        "SEQ128K Q32T1 read",
+        "RND4K Q32T16 read",
+        "RND4K Q1T1 read",
     ]
     assert result_by_name(doc, "RND4K Q32T16 write")["bandwidth_bytes_per_s"] == 1_795_237_000
 
@@ -54,7 +65,9 @@ def test_cdm8_nvme_style_rows_keep_their_own_shapes():
 def test_cdm7_crlf_and_sequential_random_words():
     doc = parsed(CDM / "EXCERPT_cdm-7.0.0_crlf_from-java-string-literal.txt")
     assert doc["source"]["tool_version"] == "7.0.0"
-    r = result_by_name(doc, "RND4K Q32T16 read")  # Random 4KiB (Q= 32, T=16):     0.851 MB/s [    207.8 IOPS] <635043.04 us>
+    r = result_by_name(
+        doc, "RND4K Q32T16 read"
+    )  # Random 4KiB (Q= 32, T=16):     0.851 MB/s [    207.8 IOPS] <635043.04 us>
     assert r["bandwidth_bytes_per_s"] == 851_000 and r["latency_mean_us"] == 635043.04
     assert doc["meta"]["interval_s"] == 5
 
@@ -62,8 +75,14 @@ def test_cdm7_crlf_and_sequential_random_words():
 def test_cdm6_old_row_names_map_to_the_common_grammar():
     doc = parsed(CDM / "EXCERPT_cdm-6.0.2_from-amorphousdiskmark-comment.txt")
     assert [r["name"] for r in doc["results"]] == [
-        "SEQ128K Q32T1 read", "SEQ128K Q32T1 write", "RND4K Q8T8 read", "RND4K Q8T8 write",
-        "RND4K Q32T1 read", "RND4K Q32T1 write", "RND4K Q1T1 read", "RND4K Q1T1 write",
+        "SEQ128K Q32T1 read",
+        "SEQ128K Q32T1 write",
+        "RND4K Q8T8 read",
+        "RND4K Q8T8 write",
+        "RND4K Q32T1 read",
+        "RND4K Q32T1 write",
+        "RND4K Q1T1 read",
+        "RND4K Q1T1 write",
     ]
     assert result_by_name(doc, "RND4K Q8T8 read")["iops"] == 96167.0
     assert doc["meta"]["test_size_bytes"] == 1024 * 1024**2
@@ -76,13 +95,20 @@ def test_cdm5_sequential_t1_row_is_seq1m_q1t1():
 
 
 @pytest.mark.parametrize(
-    "name", ["EXCERPT_cdm-3.0.2_aligned_from-cpp-comment.txt", "EXCERPT_cdm-3.0.3_whitespace-collapsed_from-blog-markdown.txt"]
+    "name",
+    ["EXCERPT_cdm-3.0.2_aligned_from-cpp-comment.txt", "EXCERPT_cdm-3.0.3_whitespace-collapsed_from-blog-markdown.txt"],
 )
 def test_cdm3_rows_aligned_or_collapsed(name):
     doc = parsed(CDM / name)
     assert [r["name"] for r in doc["results"]] == [
-        "SEQ1M Q1T1 read", "SEQ1M Q1T1 write", "RND512K Q1T1 read", "RND512K Q1T1 write",
-        "RND4K Q1T1 read", "RND4K Q1T1 write", "RND4K Q32T1 read", "RND4K Q32T1 write",
+        "SEQ1M Q1T1 read",
+        "SEQ1M Q1T1 write",
+        "RND512K Q1T1 read",
+        "RND512K Q1T1 write",
+        "RND4K Q1T1 read",
+        "RND4K Q1T1 write",
+        "RND4K Q32T1 read",
+        "RND4K Q32T1 write",
     ]
 
 
@@ -138,7 +164,8 @@ def test_shift_jis_with_a_japanese_comment():
 def test_mix_block_rows_are_mixed_op():
     text = WD_BLUE.read_text().replace(
         "Profile: Default",
-        "[Mix] Read 70%/Write 30%\n  SEQ    1MiB (Q=  8, T= 1):   500.000 MB/s [    476.8 IOPS] < 16000.00 us>\n\nProfile: Default",
+        "[Mix] Read 70%/Write 30%\n"
+        "  SEQ    1MiB (Q=  8, T= 1):   500.000 MB/s [    476.8 IOPS] < 16000.00 us>\n\nProfile: Default",
     )
     doc = parse(text.encode()).to_dict()
     r = result_by_name(doc, "SEQ1M Q8T1 R70W30 mixed")
@@ -146,7 +173,9 @@ def test_mix_block_rows_are_mixed_op():
 
 
 def test_unfinished_rows_are_null_not_zero():
-    text = WD_BLUE.read_text().replace("99.900 MB/s [  24389.6 IOPS] <    40.73 us>", "0.000 MB/s [      0.0 IOPS] <     0.00 us>")
+    text = WD_BLUE.read_text().replace(
+        "99.900 MB/s [  24389.6 IOPS] <    40.73 us>", "0.000 MB/s [      0.0 IOPS] <     0.00 us>"
+    )
     r = result_by_name(parse(text.encode()).to_dict(), "RND4K Q1T1 write")
     assert r["bandwidth_bytes_per_s"] is None and r["iops"] is None and r["latency_mean_us"] is None
 

@@ -160,3 +160,13 @@ def test_jobs_must_be_a_list():
     with pytest.raises(ParseError) as exc:
         parse(b'{"fio version": "fio-3.33", "jobs": {}}')
     assert exc.value.where == "$.jobs"
+
+
+def test_an_error_after_json_plus_bins_reports_the_files_own_line():
+    path = FIO / "generated_fio-3.33_cdm-like.jsonplus.json"
+    lines = path.read_bytes().split(b"\n")
+    target = next(i for i, line in enumerate(lines) if b'"bw_min"' in line and i > 200)
+    lines[target] = lines[target].replace(b":", b"::", 1)
+    with pytest.raises(ParseError) as exc:
+        parse(b"\n".join(lines))
+    assert exc.value.where.startswith(f"line {target + 1},")

@@ -49,8 +49,14 @@ def test_fio3_generated_normal_output_lines_up_with_cdm_names():
     doc = parsed(TXT / "generated_fio-3.33_cdm-like_normal.txt")
     cdm = parsed(SAMPLES / "crystaldiskmark" / "cdmparser_cdm-8.0.1-x64_default_WD-Blue.txt")
     assert [r["name"] for r in doc["results"]] == [
-        "SEQ1M Q8T1 read", "SEQ1M Q8T1 write", "SEQ1M Q1T1 read", "SEQ1M Q1T1 write",
-        "RND4K Q32T1 read", "RND4K Q32T1 write", "RND4K Q1T1 read", "RND4K Q1T1 write",
+        "SEQ1M Q8T1 read",
+        "SEQ1M Q8T1 write",
+        "SEQ1M Q1T1 read",
+        "SEQ1M Q1T1 write",
+        "RND4K Q32T1 read",
+        "RND4K Q32T1 write",
+        "RND4K Q1T1 read",
+        "RND4K Q1T1 write",
     ]
     assert {r["name"] for r in doc["results"]} == {r["name"] for r in cdm["results"]}
     assert result_by_name(doc, "SEQ1M Q8T1 read")["threads"] == 1

@@ -31,24 +31,52 @@ COMMAND = ".venv/bin/python -c 'from tests.perf.bench_parsers import run; print(
 def _latency(rng: random.Random, mean_ns: float, bins: int) -> dict[str, Any]:
     keys = sorted({int(mean_ns * rng.lognormvariate(0, 0.6)) + 1 for _ in range(bins)})
     counts = {str(k): rng.randint(1, 5000) for k in keys}
-    pct = {f"{p:.6f}": int(mean_ns * (0.5 + p / 50)) for p in (1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99)}
+    pct = {
+        f"{p:.6f}": int(mean_ns * (0.5 + p / 50))
+        for p in (1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99)
+    }
     return {
-        "min": int(mean_ns / 3), "max": int(mean_ns * 40), "mean": mean_ns, "stddev": mean_ns / 4,
-        "N": sum(counts.values()), "percentile": pct, "bins": counts,
+        "min": int(mean_ns / 3),
+        "max": int(mean_ns * 40),
+        "mean": mean_ns,
+        "stddev": mean_ns / 4,
+        "N": sum(counts.values()),
+        "percentile": pct,
+        "bins": counts,
     }
 
 
 def _direction(rng: random.Random, active: bool, bins: int) -> dict[str, Any]:
     bw = rng.randint(10_000, 2_000_000) if active else 0
-    lat = _latency(rng, rng.uniform(50_000, 900_000), bins) if active else {"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0}
+    lat = (
+        _latency(rng, rng.uniform(50_000, 900_000), bins)
+        if active
+        else {"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0}
+    )
     return {
-        "io_bytes": bw * 60 * 1024, "io_kbytes": bw * 60, "bw_bytes": bw * 1024, "bw": bw,
-        "iops": bw / 4.0, "runtime": 60000 if active else 0, "total_ios": bw * 15 if active else 0,
-        "short_ios": 0, "drop_ios": 0,
+        "io_bytes": bw * 60 * 1024,
+        "io_kbytes": bw * 60,
+        "bw_bytes": bw * 1024,
+        "bw": bw,
+        "iops": bw / 4.0,
+        "runtime": 60000 if active else 0,
+        "total_ios": bw * 15 if active else 0,
+        "short_ios": 0,
+        "drop_ios": 0,
         "slat_ns": {"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0},
-        "clat_ns": lat, "lat_ns": {k: v for k, v in lat.items() if k not in ("percentile", "bins")},
-        "bw_min": bw // 2, "bw_max": bw * 2, "bw_agg": 100.0, "bw_mean": float(bw), "bw_dev": 1.0, "bw_samples": 120,
-        "iops_min": 1, "iops_max": 2, "iops_mean": 1.5, "iops_stddev": 0.1, "iops_samples": 120,
+        "clat_ns": lat,
+        "lat_ns": {k: v for k, v in lat.items() if k not in ("percentile", "bins")},
+        "bw_min": bw // 2,
+        "bw_max": bw * 2,
+        "bw_agg": 100.0,
+        "bw_mean": float(bw),
+        "bw_dev": 1.0,
+        "bw_samples": 120,
+        "iops_min": 1,
+        "iops_max": 2,
+        "iops_mean": 1.5,
+        "iops_stddev": 0.1,
+        "iops_samples": 120,
     }
 
 
@@ -58,20 +86,48 @@ def make_document(target_bytes: int = TARGET_BYTES, seed: int = 7) -> bytes:
     templates = []
     for i in range(job_template_count):
         rw = ("randread", "randwrite", "randrw", "read")[i % 4]
-        templates.append({
-            "jobname": f"job{i}", "groupid": i, "error": 0, "eta": 0, "elapsed": 61,
-            "job options": {"rw": rw, "bs": ("4k", "64k", "1m")[i % 3], "iodepth": str(1 << (i % 6)), "numjobs": "1",
-                            "ioengine": "libaio", "direct": "1", "runtime": "60", "filename": "/dev/zvol/tank/bench"},
-            "read": _direction(rng, rw in ("randread", "randrw", "read"), 1400),
-            "write": _direction(rng, rw in ("randwrite", "randrw"), 1400),
-            "trim": _direction(rng, False, 0),
-            "sync": {"total_ios": 0, "lat_ns": {"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0}},
-            "job_runtime": 60000, "usr_cpu": 1.0, "sys_cpu": 2.0, "ctx": 1000, "majf": 0, "minf": 10,
-        })
-    one = len(orjson.dumps(templates[0], option=orjson.OPT_INDENT_2))
-    jobs = [dict(templates[i % job_template_count], jobname=f"job{i}", groupid=i) for i in range(max(1, target_bytes // one))]
-    doc = {"fio version": "fio-3.33", "timestamp": 1700000000, "timestamp_ms": 1700000000000,
-           "time": "Tue Nov 14 22:13:20 2023", "global options": {"group_reporting": "1"}, "jobs": jobs}
+        templates.append(
+            {
+                "jobname": f"job{i}",
+                "groupid": i,
+                "error": 0,
+                "eta": 0,
+                "elapsed": 61,
+                "job options": {
+                    "rw": rw,
+                    "bs": ("4k", "64k", "1m")[i % 3],
+                    "iodepth": str(1 << (i % 6)),
+                    "numjobs": "1",
+                    "ioengine": "libaio",
+                    "direct": "1",
+                    "runtime": "60",
+                    "filename": "/dev/zvol/tank/bench",
+                },
+                "read": _direction(rng, rw in ("randread", "randrw", "read"), 1400),
+                "write": _direction(rng, rw in ("randwrite", "randrw"), 1400),
+                "trim": _direction(rng, False, 0),
+                "sync": {"total_ios": 0, "lat_ns": {"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0}},
+                "job_runtime": 60000,
+                "usr_cpu": 1.0,
+                "sys_cpu": 2.0,
+                "ctx": 1000,
+                "majf": 0,
+                "minf": 10,
+            }
+        )
+    one = sum(len(orjson.dumps(t, option=orjson.OPT_INDENT_2)) for t in templates) // job_template_count
+    jobs = [
+        dict(templates[i % job_template_count], jobname=f"job{i}", groupid=i)
+        for i in range(max(1, target_bytes // one))
+    ]
+    doc = {
+        "fio version": "fio-3.33",
+        "timestamp": 1700000000,
+        "timestamp_ms": 1700000000000,
+        "time": "Tue Nov 14 22:13:20 2023",
+        "global options": {"group_reporting": "1"},
+        "jobs": jobs,
+    }
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
 
 

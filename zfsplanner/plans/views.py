@@ -37,7 +37,7 @@ NEW_DESIGN_TEMPLATE = {
 
 
 def _pretty(doc: dict) -> str:
-    return json.dumps(doc, indent=2)
+    return json.dumps(doc, indent=2, ensure_ascii=False)
 
 
 @login_required

@@ -13,7 +13,7 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 
-from zfsplanner.core.units import format_iec, format_si, zfs_nicenum
+from zfsplanner.core.units import UnitError, format_iec, format_si, parse_disk_size, zfs_nicenum
 
 register = template.Library()
 
@@ -111,3 +111,12 @@ def role_for(team: Any, user: Any) -> str:
 @register.filter
 def can_write_for(team: Any, user: Any) -> bool:
     return bool(team.can_write(user))
+
+
+@register.filter
+def disk_size(value: Any) -> str:
+    """A disk's ``size_bytes`` as the document gives it (bytes or ``"14TB"``), formatted."""
+    try:
+        return size(parse_disk_size(value))
+    except (UnitError, TypeError):
+        return str(value)

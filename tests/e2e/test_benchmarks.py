@@ -1,0 +1,53 @@
+"""Upload two logs in the browser, watch them reach "done", compare them in charts."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import SAMPLES
+from zfsplanner.celery import app as celery_app
+
+CDM = SAMPLES / "crystaldiskmark"
+FILES = [CDM / "cdmparser_cdm-8.0.1-x64_default_WD-Blue.txt", CDM / "cdmparser_cdm-8.0.2-x64_default_Crucial-P2.txt"]
+
+
+@pytest.fixture(autouse=True)
+def in_process_tasks(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = before
+
+
+def test_upload_two_logs_and_compare_them(page, login, alice):
+    login(alice)
+    page.goto("/benchmarks/")
+    page.wait_for_selector("form[data-upload-form][data-upload-state=idle]")
+    page.set_input_files("#upload-form input[type=file]", [str(p) for p in FILES])
+    page.wait_for_function("document.querySelectorAll('tr.run-row[data-status=done]').length === 2", timeout=20000)
+    assert page.locator("tr.run-row .upload-status").all_inner_texts() == ["Done", "Done"]
+
+    for box in page.locator("tr.run-row input[name=runs]").all():
+        box.check()
+    page.click("#compare-form button[type=submit]")
+    page.wait_for_url("**/benchmarks/compare/?runs=*")
+    page.wait_for_function(
+        "document.querySelectorAll('canvas[data-chart-state=ready]').length === 3", timeout=15000
+    )
+    assert page.locator("canvas[data-chart-state=error]").count() == 0
+    assert page.locator("section.chart[data-metric=bandwidth] canvas").get_attribute("data-chart-state") == "ready"
+    assert page.js_errors == []
+
+
+def test_a_failed_upload_shows_the_parser_message(page, login, alice, tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_bytes(b"just some notes\n")
+    login(alice)
+    page.goto("/benchmarks/")
+    page.wait_for_selector("form[data-upload-form][data-upload-state=idle]")
+    page.set_input_files("#upload-form input[type=file]", [str(bad)])
+    page.wait_for_selector("tr.run-row[data-status=failed]", timeout=20000)
+    assert "not a recognised benchmark log" in page.inner_text("tr.run-row[data-status=failed] .upload-error-text")
+    assert page.locator("tr.run-row[data-status=failed] button", has_text="Retry").count() == 1
+    assert page.js_errors == []

@@ -1,0 +1,303 @@
+"""The pages for owner, editor, viewer and outsider."""
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from tests.factories import PoolDesignFactory, design_document
+from zfsplanner.plans import charts
+from zfsplanner.plans.models import PoolDesign
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def web():
+    def make(user):
+        c = Client()
+        c.force_login(user)
+        return c
+
+    return make
+
+
+@pytest.fixture
+def design(team):
+    return PoolDesignFactory(team=team, name="tank", document=design_document("tank", description="the main pool"))
+
+
+# ------------------------------------------------------------------ home
+
+
+def test_home_needs_login(client):
+    response = client.get("/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_home_lists_the_teams_designs(design, alice, other_team, web):
+    PoolDesignFactory(team=other_team, name="secret")
+    response = web(alice).get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Alpha" in html
+    assert f'href="/designs/{design.pk}/"' in html
+    assert "1 × raidz2 of 6" in html
+    assert "secret" not in html
+    assert "Beta" not in html
+
+
+def test_home_filters_by_name(design, team, alice, web):
+    PoolDesignFactory(team=team, name="backup")
+    html = web(alice).get("/?q=back").content.decode()
+    assert "backup" in html
+    assert f'href="/designs/{design.pk}/"' not in html
+
+
+def test_viewers_get_no_create_or_import(design, bob, web):
+    html = web(bob).get("/").content.decode()
+    assert "New design" not in html
+    assert "Import a design" not in html
+
+
+# ------------------------------------------------------------------ detail
+
+
+def test_detail_shows_vdevs_datasets_and_estimate(design, alice, web):
+    response = web(alice).get(f"/designs/{design.pk}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "raidz2" in html
+    assert "tank/data" in html
+    assert "76.40 TiB" in html  # raw: 6 × 14,000,519,643,136 B = 84,003,117,858,816 B
+    assert "76.4T" in html  # as zpool list prints it
+    assert "84.00 TB" in html
+    assert "not computed yet" in html  # the figures the estimate leaves null
+    assert f'data-chart-url="/designs/{design.pk}/charts/capacity/"' in html
+    assert "vendor/chart.umd.js" in html
+    assert 'id="save-design"' in html
+
+
+def test_viewer_sees_no_edit_controls(design, bob, web):
+    html = web(bob).get(f"/designs/{design.pk}/").content.decode()
+    assert "Export JSON" in html
+    assert 'id="save-design"' not in html
+    assert 'id="edit-button"' not in html
+    assert "/delete/" not in html
+
+
+@pytest.mark.parametrize(
+    "path", ["", "export/", "charts/capacity/", "charts/efficiency/", "delete/"]
+)
+def test_outsider_gets_404(path, design, charlie, web):
+    assert web(charlie).get(f"/designs/{design.pk}/{path}").status_code == 404
+
+
+def test_htmx_request_gets_the_results_partial(design, alice, web):
+    response = web(alice).get(f"/designs/{design.pk}/", HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="results">')
+    assert "<html" not in html
+
+
+def test_risks_are_listed_with_severity_and_fix(design, alice, rf):
+    """The results partial renders whatever risks and extra sections an estimate carries."""
+    from django.template.loader import render_to_string
+
+    from zfsplanner.core.estimate import estimate_document
+
+    estimate = estimate_document(design_document("tank"))
+    estimate["risks"] = [
+        {"code": "slog-unmirrored", "severity": "warning", "title": "Single log device",
+         "detail": "A lone SLOG...", "fix": "Mirror the log vdev.", "reference": "https://openzfs.github.io/x"}
+    ]
+    estimate["md_raid"] = {"usable_bytes": 2 * 1024**4, "layout": "raid6"}
+    request = rf.get("/")
+    request.user = alice
+    html = render_to_string(
+        "plans/design_detail.html#results",
+        {"design": design, "can_write": False, "estimate": estimate, "form": None},
+        request=request,
+    )
+    assert 'data-code="slog-unmirrored"' in html
+    assert '<span class="badge warning">warning</span>' in html
+    assert "Mirror the log vdev." in html
+    assert 'href="https://openzfs.github.io/x"' in html
+    assert "md raid" in html
+    assert "2.00 TiB" in html
+    assert "raid6" in html
+
+
+def test_export_downloads_the_document(design, bob, web):
+    response = web(bob).get(f"/designs/{design.pk}/export/")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="tank-r1.json"'
+    assert json.loads(response.content) == design_document("tank", description="the main pool")
+
+
+# ------------------------------------------------------------------ edit
+
+
+def test_editor_saves_a_valid_document(design, erin, web):
+    doc = design_document("tank", description="changed")
+    response = web(erin).post(f"/designs/{design.pk}/edit/", {"document": json.dumps(doc), "revision": 1})
+    assert response.status_code == 302
+    design.refresh_from_db()
+    assert design.revision == 2
+    assert design.description == "changed"
+    assert design.updated_by == erin
+
+
+def test_htmx_save_returns_the_new_results(design, alice, web):
+    doc = design_document("tank", datasets=[])
+    response = web(alice).post(
+        f"/designs/{design.pk}/edit/", {"document": json.dumps(doc), "revision": 1}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    assert "revision 2" in response.content.decode()
+
+
+def test_invalid_document_is_422_naming_the_field(design, alice, web):
+    doc = design_document("tank")
+    doc["vdevs"][0]["layout"] = "raidz4"
+    response = web(alice).post(
+        f"/designs/{design.pk}/edit/", {"document": json.dumps(doc), "revision": 1}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "vdevs[0].layout" in html
+    assert "Nothing was saved" in html
+    assert "raidz4" in html  # the text the user typed is kept
+    design.refresh_from_db()
+    assert design.revision == 1
+    assert design.vdevs.get().layout == "raidz2"
+
+
+def test_invalid_json_is_422(design, alice, web):
+    response = web(alice).post(f"/designs/{design.pk}/edit/", {"document": '{"name": "tank",', "revision": 1})
+    assert response.status_code == 422
+    assert "not valid JSON" in response.content.decode()
+
+
+def test_stale_revision_is_refused(design, alice, erin, web):
+    web(erin).post(f"/designs/{design.pk}/edit/", {"document": json.dumps(design_document("tank")), "revision": 1})
+    response = web(alice).post(
+        f"/designs/{design.pk}/edit/", {"document": json.dumps(design_document("tank")), "revision": 1}
+    )
+    assert response.status_code == 409
+    design.refresh_from_db()
+    assert design.revision == 2
+
+
+def test_viewer_cannot_post_an_edit(design, bob, web):
+    response = web(bob).post(f"/designs/{design.pk}/edit/", {"document": json.dumps(design_document("tank"))})
+    assert response.status_code == 403
+    design.refresh_from_db()
+    assert design.revision == 1
+
+
+def test_outsider_cannot_post_an_edit(design, charlie, web):
+    response = web(charlie).post(f"/designs/{design.pk}/edit/", {"document": json.dumps(design_document("tank"))})
+    assert response.status_code == 404
+
+
+def test_edit_rejects_get(design, alice, web):
+    assert web(alice).get(f"/designs/{design.pk}/edit/").status_code == 405
+
+
+# ------------------------------------------------------------------ new / import / delete
+
+
+def test_new_design_is_created(team, alice, web):
+    doc = design_document("backup")
+    response = web(alice).post("/designs/new/", {"team": team.pk, "document": json.dumps(doc)})
+    design = PoolDesign.objects.get(name="backup")
+    assert response.status_code == 302
+    assert response["Location"] == f"/designs/{design.pk}/"
+    assert design.to_document() == doc
+
+
+def test_new_design_invalid_is_422_and_saves_nothing(team, alice, web):
+    doc = design_document("backup")
+    doc["datasets"][0]["name"] = "other/data"
+    response = web(alice).post("/designs/new/", {"team": team.pk, "document": json.dumps(doc)})
+    assert response.status_code == 422
+    assert "datasets[0].name" in response.content.decode()
+    assert not PoolDesign.objects.exists()
+
+
+def test_viewer_cannot_create_in_their_team(team, bob, web):
+    response = web(bob).post("/designs/new/", {"team": team.pk, "document": json.dumps(design_document())})
+    assert response.status_code == 422
+    assert not PoolDesign.objects.exists()
+
+
+def test_import_page_creates_a_design(team, alice, web):
+    upload = SimpleUploadedFile("tank.json", json.dumps(design_document("tank")).encode())
+    response = web(alice).post("/designs/import/", {"team": team.pk, "file": upload})
+    assert response.status_code == 302
+    assert PoolDesign.objects.get().to_document() == design_document("tank")
+
+
+def test_import_page_reports_bad_files(team, alice, web):
+    upload = SimpleUploadedFile("tank.json", b"\xff\xfe not json")
+    response = web(alice).post("/designs/import/", {"team": team.pk, "file": upload})
+    assert response.status_code == 422
+    assert "tank.json" in response.content.decode()
+    assert not PoolDesign.objects.exists()
+
+
+def test_delete_confirms_then_deletes(design, erin, web):
+    client = web(erin)
+    assert "Delete design tank?" in client.get(f"/designs/{design.pk}/delete/").content.decode()
+    response = client.post(f"/designs/{design.pk}/delete/")
+    assert response.status_code == 302
+    assert not PoolDesign.objects.exists()
+
+
+def test_viewer_cannot_delete(design, bob, web):
+    assert web(bob).post(f"/designs/{design.pk}/delete/").status_code == 403
+    assert PoolDesign.objects.exists()
+
+
+# ------------------------------------------------------------------ charts
+
+
+def test_capacity_chart_endpoint(design, bob, web):
+    response = web(bob).get(f"/designs/{design.pk}/charts/capacity/")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["type"] == "bar"
+    assert body["unit"] == "bytes"
+    assert body["labels"][0] == "raw (sum of disks)"
+    assert body["datasets"][0]["data"][0] == 6 * 14_000_519_643_136
+    assert all(len(d["data"]) == len(body["labels"]) for d in body["datasets"])
+
+
+def test_efficiency_chart_is_404_without_a_table(design, alice, web):
+    assert web(alice).get(f"/designs/{design.pk}/charts/efficiency/").status_code == 404
+
+
+def test_capacity_chart_keeps_nulls():
+    chart = charts.capacity_chart({"pool": {"raw_bytes": 10, "zpool_size_bytes": None}, "datasets": []})
+    assert chart["labels"] == ["raw (sum of disks)", "zpool SIZE"]
+    assert chart["datasets"] == [{"label": "pool", "data": [10, None]}]
+
+
+def test_efficiency_chart_from_rows():
+    est = {"efficiency": [{"block_size_bytes": 4096, "efficiency": 0.33}, {"block_size_bytes": 131072, "efficiency": 0.66}]}
+    chart = charts.efficiency_chart(est)
+    assert chart["labels"] == ["4K", "128K"]
+    assert chart["datasets"] == [{"label": "efficiency", "data": [0.33, 0.66]}]
+    assert chart["unit"] == "fraction"
+
+
+def test_efficiency_chart_from_mapping():
+    chart = charts.efficiency_chart({"efficiency": {"16384": 0.5, "1048576": 0.66}})
+    assert chart["labels"] == ["16K", "1M"]
+
+
+def test_efficiency_chart_absent():
+    assert charts.efficiency_chart({"pool": {}}) is None
