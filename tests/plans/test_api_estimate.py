@@ -17,7 +17,10 @@ def test_post_estimate_returns_the_core_estimate(alice, client_for):
 
 
 def test_post_estimate_resolves_catalog_references(alice, client_for):
-    doc = {"name": "tank", "vdevs": [{"role": "data", "layout": "mirror", "width": 2, "disk": {"catalog": "MN08ACA14T"}}]}
+    doc = {
+        "name": "tank",
+        "vdevs": [{"role": "data", "layout": "mirror", "width": 2, "disk": {"catalog": "MN08ACA14T"}}],
+    }
     response = client_for(alice).post("/api/estimate/", doc, format="json")
     assert response.status_code == 200
     assert response.json()["vdevs"][0]["layout"] == "mirror"

@@ -163,8 +163,14 @@ def test_only_staff_write_the_catalog(alice, client_for):
 
 def test_catalog_rejects_physical_below_logical(client_for):
     staff = UserFactory(username="root", is_staff=True)
-    disk = {"vendor": "E", "model": "EX-2", "capacity_bytes": 4096, "logical_sector_bytes": 4096,
-            "physical_sector_bytes": 512, "media": "hdd"}
+    disk = {
+        "vendor": "E",
+        "model": "EX-2",
+        "capacity_bytes": 4096,
+        "logical_sector_bytes": 4096,
+        "physical_sector_bytes": 512,
+        "media": "hdd",
+    }
     response = client_for(staff).post("/api/disks/", disk, format="json")
     assert response.status_code == 400
     assert "physical_sector_bytes" in response.json()

@@ -52,7 +52,10 @@ def test_several_files_give_an_array_in_order(design_file):
 
 
 def test_catalog_references_are_resolved(design_file):
-    doc = {"name": "tank", "vdevs": [{"role": "data", "layout": "raidz2", "width": 6, "disk": {"catalog": "ST14000NM001G"}}]}
+    doc = {
+        "name": "tank",
+        "vdevs": [{"role": "data", "layout": "raidz2", "width": 6, "disk": {"catalog": "ST14000NM001G"}}],
+    }
     code, out, _ = run(design_file(doc))
     assert code == 0
     assert json.loads(out)["pool"]["raw_bytes"] == 6 * 14_000_519_643_136

@@ -67,7 +67,9 @@ def test_non_canonical_spelling_exports_in_canonical_form(team, alice):
 
 
 def test_export_inlines_catalog_references_and_reimports_identically(team, alice, client_for):
-    doc = design_document(vdevs=[{"role": "data", "layout": "raidz2", "width": 6, "disk": {"catalog": "ST14000NM001G"}}])
+    doc = design_document(
+        vdevs=[{"role": "data", "layout": "raidz2", "width": 6, "disk": {"catalog": "ST14000NM001G"}}]
+    )
     first = save_design_document(team, doc, alice).to_document()
     assert first["vdevs"][0]["disk"]["size_bytes"] == 14_000_519_643_136
     second = save_design_document(team, first, alice).to_document()
@@ -76,9 +78,7 @@ def test_export_inlines_catalog_references_and_reimports_identically(team, alice
 
 def test_import_json_document_body(team, alice, client_for):
     doc = design_document()
-    response = client_for(alice).post(
-        "/api/designs/import/", {"team": team.pk, "document": doc}, format="json"
-    )
+    response = client_for(alice).post("/api/designs/import/", {"team": team.pk, "document": doc}, format="json")
     assert response.status_code == 201
     assert PoolDesign.objects.get(pk=response.json()["id"]).to_document() == doc
 

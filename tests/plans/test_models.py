@@ -132,4 +132,3 @@ def test_meta_keys_inside_a_document_are_rejected(team, alice):
     with pytest.raises(InvalidDesign) as exc:
         save_design_document(team, design_document(team=3), alice)
     assert exc.value.errors[0][0] == "team"
-

@@ -88,9 +88,7 @@ def test_viewer_sees_no_edit_controls(design, bob, web):
     assert "/delete/" not in html
 
 
-@pytest.mark.parametrize(
-    "path", ["", "export/", "charts/capacity/", "charts/efficiency/", "delete/"]
-)
+@pytest.mark.parametrize("path", ["", "export/", "charts/capacity/", "charts/efficiency/", "delete/"])
 def test_outsider_gets_404(path, design, charlie, web):
     assert web(charlie).get(f"/designs/{design.pk}/{path}").status_code == 404
 
@@ -110,8 +108,14 @@ def test_risks_are_listed_with_severity_and_fix(design, alice, rf):
 
     estimate = estimate_document(design_document("tank"))
     estimate["risks"] = [
-        {"code": "slog-unmirrored", "severity": "warning", "title": "Single log device",
-         "detail": "A lone SLOG...", "fix": "Mirror the log vdev.", "reference": "https://openzfs.github.io/x"}
+        {
+            "code": "slog-unmirrored",
+            "severity": "warning",
+            "title": "Single log device",
+            "detail": "A lone SLOG...",
+            "fix": "Mirror the log vdev.",
+            "reference": "https://openzfs.github.io/x",
+        }
     ]
     estimate["md_raid"] = {"usable_bytes": 2 * 1024**4, "layout": "raid6"}
     request = rf.get("/")
@@ -287,7 +291,9 @@ def test_capacity_chart_keeps_nulls():
 
 
 def test_efficiency_chart_from_rows():
-    est = {"efficiency": [{"block_size_bytes": 4096, "efficiency": 0.33}, {"block_size_bytes": 131072, "efficiency": 0.66}]}
+    est = {
+        "efficiency": [{"block_size_bytes": 4096, "efficiency": 0.33}, {"block_size_bytes": 131072, "efficiency": 0.66}]
+    }
     chart = charts.efficiency_chart(est)
     assert chart["labels"] == ["4K", "128K"]
     assert chart["datasets"] == [{"label": "efficiency", "data": [0.33, 0.66]}]

@@ -1,17 +1,34 @@
 """Assemble the ``zfsplanner.estimate/1`` document from the calculation modules.
 
-Every figure the core cannot compute is ``None`` (JSON ``null``), never a guess.
+The spec's fields come first (``spec/design-format.md``, "Estimate"); every figure carries
+its unit in its name (``*_bytes`` are bytes). Extra keys explain where figures come from:
+per-vdev metaslab geometry, the md RAID comparison, the efficiency-by-block-size tables
+and, for a widened RAIDZ vdev, the expansion report.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any
 
-from .design import Design, Role, parse_design
+from .dataset import AllocTarget, DatasetError, DatasetUsage, dataset_usage
+from .design import Design, InvalidDesign, Role, parse_design
+from .efficiency import efficiency_table
+from .mdraid import md_raid_comparison
+from .pool import PoolCapacity, VdevCapacity, expansion_report, pool_capacity
+from .risk import DatasetFigure, RiskFigures, assess, risk_to_document
+from .units import format_iec, format_si, zfs_nicenum
 
 FORMAT = "zfsplanner.estimate/1"
 
-FAULT_TOLERANCE_NONE = 0
+UNITS_NOTE = {
+    "bytes": "Every *_bytes figure is a whole number of bytes.",
+    "zpool_zfs": (
+        "zpool list and zfs list print powers of 1024 with one-letter suffixes: 21.8T means 21.8 TiB "
+        "(2^40 bytes). Drive labels use powers of 1000: 14TB is 14 x 10^12 bytes (12.7 TiB)."
+    ),
+}
 
 
 def estimate_document(doc: Any) -> dict[str, Any]:
@@ -19,51 +36,213 @@ def estimate_document(doc: Any) -> dict[str, Any]:
     return estimate(parse_design(doc))
 
 
-def estimate(design: Design) -> dict[str, Any]:
-    vdevs = []
-    index = 0
-    for group in design.vdevs:
-        for _ in range(group.count):
-            vdevs.append(
-                {
-                    "role": group.role.value,
-                    "index": index,
-                    "layout": group.layout.value,
-                    "width": group.width,
-                    "ashift": group.ashift,
-                    "zpool_size_bytes": None,
-                    "fault_tolerance": None,
-                    "removable": None,
-                }
+def display(n: int) -> dict[str, str]:
+    """One size three ways: the drive-label unit, the binary unit, and as zpool/zfs print it."""
+    return {"si": format_si(n), "iec": format_iec(n), "zfs": zfs_nicenum(n)}
+
+
+def _targets(vdevs: Sequence[VdevCapacity], role: Role) -> list[AllocTarget]:
+    chosen = [v for v in vdevs if v.role == role]
+    total = sum(v.dspace_bytes for v in chosen) or 1
+    return [
+        AllocTarget(v.layout, v.width, v.ashift, v.draid_data, v.deflate_ratio, v.dspace_bytes / total)
+        for v in chosen
+    ]
+
+
+def _datasets(design: Design, pool: PoolCapacity) -> list[DatasetUsage]:
+    normal = _targets(pool.vdevs, Role.DATA)
+    special = _targets(pool.vdevs, Role.SPECIAL)
+    usages: list[DatasetUsage] = []
+    on_special = 0
+    for i, ds in enumerate(design.datasets):
+        try:
+            usage = dataset_usage(
+                ds,
+                version=design.version,
+                normal=normal,
+                special=special,
+                spa_min_alloc=pool.spa_min_alloc,
+                spa_gcd_alloc=pool.spa_gcd_alloc,
+                special_usable_bytes=pool.special_size_bytes if special else None,
+                special_allocated_before=on_special,
             )
-            index += 1
-    datasets = [
-        {
-            "name": ds.name,
-            "logical_bytes": ds.contents.logical_bytes if ds.contents else None,
-            "compressratio": None,
-            "data_allocated_bytes": None,
-            "metadata_allocated_bytes": None,
-            "special_allocated_bytes": None,
-            "normal_allocated_bytes": None,
-            "zfs_used_bytes": None,
-            "raidz_overhead_fraction": None,
-        }
-        for ds in design.datasets
+        except DatasetError as exc:
+            raise InvalidDesign([(f"datasets[{i}]", str(exc))]) from exc
+        on_special += usage.special_allocated_bytes
+        usages.append(usage)
+    return usages
+
+
+def _vdev_doc(v: VdevCapacity) -> dict[str, Any]:
+    return {
+        "role": v.role.value,
+        "index": v.index,
+        "layout": v.layout.value,
+        "width": v.width,
+        "ashift": v.ashift,
+        "zpool_size_bytes": v.zpool_size_bytes,
+        "fault_tolerance": v.fault_tolerance,
+        "removable": v.removable,
+        "group_index": v.group_index,
+        "ashift_source": v.ashift_source,
+        "raw_bytes": v.raw_bytes,
+        "leaf_asize_bytes": v.leaf_asize,
+        "asize_bytes": v.asize,
+        "metaslab_shift": v.ms_shift,
+        "metaslab_count": v.ms_count,
+        "deflate_ratio": v.deflate_ratio,
+        "dspace_bytes": v.dspace_bytes,
+        "embedded_log": v.embedded_log,
+        "draid": (
+            {"data": v.draid_data, "spares": v.draid_spares, "groups": v.draid_groups}
+            if v.draid_data is not None
+            else None
+        ),
+        "original_width": v.original_width,
+        "notes": list(v.notes),
+    }
+
+
+def _dataset_doc(u: DatasetUsage) -> dict[str, Any]:
+    return {
+        "name": u.name,
+        "logical_bytes": u.logical_bytes,
+        "compressratio": u.compressratio,
+        "data_allocated_bytes": u.data_allocated_bytes,
+        "metadata_allocated_bytes": u.metadata_allocated_bytes,
+        "special_allocated_bytes": u.special_allocated_bytes,
+        "normal_allocated_bytes": u.normal_allocated_bytes,
+        "zfs_used_bytes": u.zfs_used_bytes,
+        "raidz_overhead_fraction": u.raidz_overhead_fraction,
+        "nominal_parity_fraction": u.nominal_parity_fraction,
+        "block_size_bytes": u.block_size_bytes,
+        "compression": u.compression,
+        "copies": u.copies,
+        "logicalused_bytes": u.logicalused_bytes,
+        "referenced_bytes": u.referenced_bytes,
+        "refreservation_bytes": u.refreservation_bytes,
+        "notes": list(u.notes),
+    }
+
+
+def _efficiency(design: Design, pool: PoolCapacity) -> list[dict[str, Any]]:
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for v in pool.vdevs:
+        if v.role not in (Role.DATA, Role.SPECIAL, Role.DEDUP):
+            continue
+        key = (v.layout, v.width, v.ashift, v.draid_data)
+        if key in seen:
+            continue
+        seen.add(key)
+        rows = efficiency_table(v.layout, v.width, v.ashift, v.draid_data)
+        out.append(
+            {
+                "group_index": v.group_index,
+                "role": v.role.value,
+                "layout": v.layout.value,
+                "width": v.width,
+                "ashift": v.ashift,
+                "draid_data": v.draid_data,
+                "rows": [asdict(r) for r in rows],
+            }
+        )
+    return out
+
+
+def _md_raid(design: Design) -> list[dict[str, Any]]:
+    out = []
+    for gi, group in enumerate(design.vdevs):
+        if group.role != Role.DATA:
+            continue
+        disks = [d.size_bytes for d in group.disks] * group.count
+        rows = md_raid_comparison(disks, reserved_per_disk_bytes=group.reserved_per_disk_bytes or 0)
+        out.append(
+            {
+                "group_index": gi,
+                "disks": len(disks),
+                "rows": [
+                    {
+                        "level": r.level.value,
+                        "disks": r.disks,
+                        "usable_bytes": r.usable_bytes,
+                        "fault_tolerance": r.fault_tolerance,
+                        "data_offset_bytes": r.data_offset_bytes,
+                        "notes": list(r.notes),
+                    }
+                    for r in rows
+                ],
+            }
+        )
+    return out
+
+
+def estimate(design: Design) -> dict[str, Any]:
+    pool = pool_capacity(design)
+    usages = _datasets(design, pool)
+    planned_used = sum(u.zfs_used_bytes for u in usages)
+    allocated = sum(u.data_allocated_bytes + u.metadata_allocated_bytes for u in usages)
+    special_planned = sum(u.special_allocated_bytes for u in usages)
+    usable = pool.zfs_avail_bytes + pool.initial_used_bytes
+    figures = RiskFigures(
+        zfs_avail_bytes=pool.zfs_avail_bytes,
+        planned_used_bytes=planned_used,
+        zpool_size_bytes=pool.zpool_size_bytes,
+        planned_allocated_bytes=allocated,
+        special_usable_bytes=pool.special_size_bytes or None,
+        special_planned_bytes=special_planned,
+        datasets=tuple(
+            DatasetFigure(
+                name=u.name,
+                index=i,
+                block_size_bytes=u.block_size_bytes,
+                raidz_overhead_fraction=u.raidz_overhead_fraction,
+                nominal_parity_fraction=u.nominal_parity_fraction,
+            )
+            for i, u in enumerate(usages)
+        ),
+    )
+    expansions = [
+        asdict(expansion_report(design, gi))
+        for gi, g in enumerate(design.vdevs)
+        if g.expanded_from_width is not None
     ]
     return {
         "format": FORMAT,
-        "design": {"name": design.name, "openzfs_version": design.version},
+        "design": {"name": design.name, "openzfs_version": design.version, "disk_partitioning": design.partitioning},
         "pool": {
-            "raw_bytes": sum(d.size_bytes * g.count for g in design.vdevs if g.role != Role.SPARE for d in g.disks),
-            "zpool_size_bytes": None,
-            "zfs_avail_bytes": None,
-            "slop_bytes": None,
-            "special_size_bytes": None,
-            "allocated_bytes": None,
-            "used_fraction": None,
+            "raw_bytes": pool.raw_bytes,
+            "zpool_size_bytes": pool.zpool_size_bytes,
+            "zfs_avail_bytes": pool.zfs_avail_bytes,
+            "slop_bytes": pool.slop_bytes,
+            "special_size_bytes": pool.special_size_bytes,
+            "allocated_bytes": allocated,
+            "used_fraction": planned_used / usable if usable else None,
+            "zfs_used_bytes": planned_used,
+            "zfs_avail_after_bytes": max(pool.zfs_avail_bytes - planned_used, 0),
+            "normal_size_bytes": pool.normal_size_bytes,
+            "log_size_bytes": pool.log_size_bytes,
+            "cache_size_bytes": pool.cache_size_bytes,
+            "spare_raw_bytes": pool.spare_raw_bytes,
+            "normal_dspace_bytes": pool.normal_dspace_bytes,
+            "embedded_log_dspace_bytes": pool.elog_dspace_bytes,
+            "initial_used_bytes": pool.initial_used_bytes,
+            "special_allocated_bytes": special_planned,
+            "spa_min_alloc_bytes": pool.spa_min_alloc,
+            "display": {
+                "raw": display(pool.raw_bytes),
+                "zpool_size": display(pool.zpool_size_bytes),
+                "zfs_avail": display(pool.zfs_avail_bytes),
+                "slop": display(pool.slop_bytes),
+            },
+            "notes": list(pool.notes),
         },
-        "vdevs": vdevs,
-        "datasets": datasets,
-        "risks": [],
+        "vdevs": [_vdev_doc(v) for v in pool.vdevs],
+        "datasets": [_dataset_doc(u) for u in usages],
+        "risks": [risk_to_document(r) for r in assess(design, figures)],
+        "efficiency": _efficiency(design, pool),
+        "md_raid": _md_raid(design),
+        "raidz_expansion": expansions,
+        "units": UNITS_NOTE,
     }

@@ -42,9 +42,7 @@ def efficiency_chart(estimate: Mapping[str, Any]) -> dict[str, Any] | None:
     """
     table = estimate.get("efficiency")
     if isinstance(table, Mapping):
-        table = [
-            {"block": k, **(v if isinstance(v, Mapping) else {"efficiency": v})} for k, v in table.items()
-        ]
+        table = [{"block": k, **(v if isinstance(v, Mapping) else {"efficiency": v})} for k, v in table.items()]
     if not isinstance(table, list) or not table or not all(isinstance(r, Mapping) for r in table):
         return None
     key = next((k for k in ("block", *BLOCK_KEYS) if k in table[0]), None)

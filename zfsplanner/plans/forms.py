@@ -28,7 +28,7 @@ class DesignDocumentForm(forms.Form):
     team = forms.ModelChoiceField(queryset=Team.objects.none(), required=False, empty_label=None)
     document = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 24, "cols": 100, "spellcheck": "false", "class": "code"}),
-        help_text="A zfsplanner.design/1 document. Disks may reference the catalog: {\"catalog\": \"MN08ACA14T\"}.",
+        help_text='A zfsplanner.design/1 document. Disks may reference the catalog: {"catalog": "MN08ACA14T"}.',
     )
     revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
 

@@ -95,9 +95,7 @@ class PoolDesign(models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="designs")
     name = models.CharField("pool name", max_length=255)
     description = models.TextField(blank=True)
-    openzfs_version = models.CharField(
-        max_length=4, choices=OpenZFSVersion.choices, default=DEFAULT_OPENZFS_VERSION
-    )
+    openzfs_version = models.CharField(max_length=4, choices=OpenZFSVersion.choices, default=DEFAULT_OPENZFS_VERSION)
     disk_partitioning = models.CharField(
         max_length=20, choices=Partitioning.choices, blank=True, help_text="Blank: the format's default."
     )

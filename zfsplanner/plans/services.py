@@ -198,7 +198,6 @@ def writable_teams(user: Any) -> Any:
     return Team.objects.filter(memberships__user=user, memberships__role__in=WRITE_ROLES).distinct()
 
 
-
 def export_filename(design: PoolDesign) -> str:
     """``tank-r3.json``: the pool name (made file-safe) and the revision."""
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in design.name)

@@ -83,15 +83,22 @@ def design_import(request: HttpRequest) -> HttpResponse:
     return render(request, "plans/design_import.html", {"form": form})
 
 
-def _detail(request: HttpRequest, design: PoolDesign, can_write: bool, form: DesignDocumentForm | None = None,
-            status: int = 200) -> HttpResponse:
+def _detail(
+    request: HttpRequest, design: PoolDesign, can_write: bool, form: DesignDocumentForm | None = None, status: int = 200
+) -> HttpResponse:
     """The design page, or only its ``results`` partial for htmx."""
     estimate, estimate_error = estimate_or_error(design)
     if form is None and can_write:
         initial = {"document": _pretty(design.to_document()), "revision": design.revision}
         form = DesignDocumentForm(user=request.user, with_team=False, initial=initial)
-    context = {"design": design, "can_write": can_write, "estimate": estimate, "estimate_error": estimate_error,
-               "form": form, "has_efficiency": bool(estimate and charts.efficiency_chart(estimate))}
+    context = {
+        "design": design,
+        "can_write": can_write,
+        "estimate": estimate,
+        "estimate_error": estimate_error,
+        "form": form,
+        "has_efficiency": bool(estimate and charts.efficiency_chart(estimate)),
+    }
     template = "plans/design_detail.html"
     if getattr(request, "htmx", False) and not request.htmx.boosted:
         template += "#results"

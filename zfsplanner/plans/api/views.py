@@ -190,7 +190,9 @@ def _import_document(request: Request) -> dict[str, Any]:
         except UnicodeDecodeError as exc:
             raise InvalidDesignError([("file", f"{upload.name} is not UTF-8 text")]) from exc
         except json.JSONDecodeError as exc:
-            raise InvalidDesignError([("file", f"{upload.name}: invalid JSON at line {exc.lineno}: {exc.msg}")]) from exc
+            raise InvalidDesignError(
+                [("file", f"{upload.name}: invalid JSON at line {exc.lineno}: {exc.msg}")]
+            ) from exc
     elif isinstance(request.data.get("document"), dict):
         doc = request.data["document"]
     elif not hasattr(request.data, "getlist") and "vdevs" in request.data:  # a JSON body that is the document
@@ -216,9 +218,7 @@ class EstimateView(APIView):
                 request_only=True,
                 value={
                     "name": "tank",
-                    "vdevs": [
-                        {"role": "data", "layout": "raidz2", "width": 6, "disk": {"catalog": "ST14000NM001G"}}
-                    ],
+                    "vdevs": [{"role": "data", "layout": "raidz2", "width": 6, "disk": {"catalog": "ST14000NM001G"}}],
                 },
             )
         ],
@@ -228,4 +228,3 @@ class EstimateView(APIView):
             return Response(estimate(validate_document(request.data)))
         except InvalidDesign as exc:
             raise InvalidDesignError(exc.errors) from exc
-

@@ -18,7 +18,7 @@ from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import save_design_document
 
 DEMO_USERNAME = "demo"
-DEMO_PASSWORD = "zfsplanner-demo"  # local demo only; documented in docs/designs.md
+DEMO_PASSWORD = "zfsplanner-demo"  # noqa: S105 - local demo only; documented in docs/designs.md
 DEMO_TEAM_SLUG = "demo"
 
 # 72,208 JPEGs of an exported photo library, by typical file size (bytes, count).
@@ -84,9 +84,7 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
-        user, _ = get_user_model().objects.get_or_create(
-            username=DEMO_USERNAME, defaults={"email": "demo@example.com"}
-        )
+        user, _ = get_user_model().objects.get_or_create(username=DEMO_USERNAME, defaults={"email": "demo@example.com"})
         user.set_password(DEMO_PASSWORD)
         user.save()
         team, _ = Team.objects.get_or_create(slug=DEMO_TEAM_SLUG, defaults={"name": "Demo"})
@@ -100,6 +98,4 @@ class Command(BaseCommand):
             self.stdout.write(f"Reset the demo design {design.name!r} (revision {design.revision}).")
         else:
             self.stdout.write(f"The demo design {design.name!r} exists (revision {design.revision}); left as it is.")
-        self.stdout.write(
-            self.style.SUCCESS(f"Log in at http://127.0.0.1:8000 as {DEMO_USERNAME} / {DEMO_PASSWORD}")
-        )
+        self.stdout.write(self.style.SUCCESS(f"Log in at http://127.0.0.1:8000 as {DEMO_USERNAME} / {DEMO_PASSWORD}"))
