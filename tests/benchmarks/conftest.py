@@ -32,7 +32,8 @@ def eager_tasks(request):
     if request.node.get_closest_marker("services"):
         yield
         return
-    before = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
+    # The settings use the CELERY_ namespace, so the namespaced key is the one Celery reads.
+    before = celery_app.conf.CELERY_TASK_ALWAYS_EAGER
+    celery_app.conf.CELERY_TASK_ALWAYS_EAGER = True
     yield
-    celery_app.conf.task_always_eager = before
+    celery_app.conf.CELERY_TASK_ALWAYS_EAGER = before

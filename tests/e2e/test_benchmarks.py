@@ -14,10 +14,11 @@ FILES = [CDM / "cdmparser_cdm-8.0.1-x64_default_WD-Blue.txt", CDM / "cdmparser_c
 @pytest.fixture(autouse=True)
 def in_process_tasks(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
-    before = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
+    # The settings use the CELERY_ namespace, so the namespaced key is the one Celery reads.
+    before = celery_app.conf.CELERY_TASK_ALWAYS_EAGER
+    celery_app.conf.CELERY_TASK_ALWAYS_EAGER = True
     yield
-    celery_app.conf.task_always_eager = before
+    celery_app.conf.CELERY_TASK_ALWAYS_EAGER = before
 
 
 def _login_to_benchmarks(page, user):

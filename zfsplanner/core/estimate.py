@@ -9,12 +9,12 @@ and, for a widened RAIDZ vdev, the expansion report.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any
 
 from .dataset import AllocTarget, DatasetError, DatasetUsage, dataset_usage
 from .design import Design, InvalidDesign, Role, parse_design
-from .efficiency import efficiency_table
+from .efficiency import EfficiencyRow, efficiency_table
 from .mdraid import md_raid_comparison
 from .pool import PoolCapacity, VdevCapacity, expansion_report, pool_capacity
 from .risk import DatasetFigure, RiskFigures, assess, risk_to_document
@@ -126,6 +126,9 @@ def _dataset_doc(u: DatasetUsage) -> dict[str, Any]:
     }
 
 
+_ROW_FIELDS = tuple(f.name for f in fields(EfficiencyRow))
+
+
 def _efficiency(design: Design, pool: PoolCapacity) -> list[dict[str, Any]]:
     seen: set[tuple[Any, ...]] = set()
     out = []
@@ -145,7 +148,7 @@ def _efficiency(design: Design, pool: PoolCapacity) -> list[dict[str, Any]]:
                 "width": v.width,
                 "ashift": v.ashift,
                 "draid_data": v.draid_data,
-                "rows": [asdict(r) for r in rows],
+                "rows": [{name: getattr(r, name) for name in _ROW_FIELDS} for r in rows],
             }
         )
     return out

@@ -18,6 +18,7 @@ Assumptions, stated so they can be checked against ``mdadm --detail``:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -102,6 +103,7 @@ def md_raid_comparison(
     if min(devices) <= 0:
         raise ValueError("reserved_per_disk_bytes leaves nothing of the smallest disk")
     n = len(devices)
+    sizes = Counter(devices)  # large pools repeat a few disk sizes many times
     rows: list[MdRaidRow] = []
     for level in MdLevel:
         if n < MIN_DISKS[level]:
@@ -109,11 +111,11 @@ def md_raid_comparison(
         chunk = None if level == MdLevel.RAID1 else chunk_bytes
         offset = md_data_offset(devices[0], chunk)
         rounding = chunk if chunk else RAID1_ROUNDING
-        components = [rounddown(max(d - offset, 0), rounding) for d in devices]
-        smallest = min(components)
+        components = {d: rounddown(max(d - offset, 0), rounding) for d in sizes}
+        smallest = min(components.values())
         notes: list[str] = []
         if level == MdLevel.RAID0:
-            usable = sum(components)
+            usable = sum(c * sizes[d] for d, c in components.items())
         elif level == MdLevel.RAID1:
             usable = smallest
         elif level == MdLevel.RAID5:
@@ -124,7 +126,7 @@ def md_raid_comparison(
             assert chunk is not None
             usable = (smallest // chunk * n // 2) * chunk
             notes.append("near=2 layout: survives one failure for sure, more only if they hit different pairs")
-        if level != MdLevel.RAID0 and len(set(components)) > 1:
+        if level != MdLevel.RAID0 and len(set(components.values())) > 1:
             notes.append("members differ in size: each is used up to the smallest")
         if usable == 0:
             notes.append("the disks are too small for this level's metadata")
