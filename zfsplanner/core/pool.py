@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from math import gcd
 
 from .alloc import block_asize, deflate_ratio, min_alloc
-from .design import DEFAULT_OPENZFS_VERSION, Design, InvalidDesign, Layout, Partitioning, Role, VdevGroup
+from .design import DEFAULT_OPENZFS_VERSION, Design, Disk, InvalidDesign, Layout, Partitioning, Role, VdevGroup
 from .units import GIB, KIB, MIB, ceil_div, highbit, ilog2, rounddown, roundup
 
 # --------------------------------------------------------------------------- constants
@@ -394,6 +394,16 @@ def _disk_path(gi: int, group: VdevGroup, di: int) -> str:
     return f"vdevs[{gi}].disk.size_bytes" if group.single_disk else f"vdevs[{gi}].disks[{di}].size_bytes"
 
 
+def member_osize(design: Design, group: VdevGroup, disk: Disk) -> int:
+    """Bytes of one member disk that ZFS opens: after the Linux whole-disk partitioning
+    (when the design uses it) and the user's own reserved partition."""
+    if design.partitioning_of(group) == Partitioning.LINUX_WHOLE_DISK:
+        osize = linux_whole_disk_partition_bytes(disk.size_bytes, disk.logical_sector)
+    else:
+        osize = disk.size_bytes
+    return osize - (group.reserved_per_disk_bytes or 0)
+
+
 def _leaf_sizes(design: Design, gi: int, group: VdevGroup) -> list[int]:
     """Leaf asize of each member; raises :class:`InvalidDesign` for a disk that is too small."""
     partitioning = design.partitioning_of(group)
@@ -401,11 +411,7 @@ def _leaf_sizes(design: Design, gi: int, group: VdevGroup) -> list[int]:
     errors: list[tuple[str, str]] = []
     leaves: list[int] = []
     for di, disk in enumerate(group.disks):
-        if partitioning == Partitioning.LINUX_WHOLE_DISK:
-            osize = linux_whole_disk_partition_bytes(disk.size_bytes, disk.logical_sector)
-        else:
-            osize = disk.size_bytes
-        osize -= reserved
+        osize = member_osize(design, group, disk)
         if osize < SPA_MINDEVSIZE:
             if reserved and osize + reserved >= SPA_MINDEVSIZE:
                 path = f"vdevs[{gi}].reserved_per_disk_bytes"

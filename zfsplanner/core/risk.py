@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
 from .alloc import block_asize, deflate, deflate_ratio
 from .commands import draid_data_disks, resolved_ashift, vdev_type_word
-from .design import Dataset, DatasetType, Design, Layout, Media, Partitioning, Role, Sync, VdevGroup
-from .units import KIB, MIB, format_iec, format_si, highbit, is_power_of_two, rounddown, zfs_nicenum
+from .design import Dataset, DatasetType, Design, Layout, Media, Role, Sync, VdevGroup
+from .pool import leaf_asize as pool_leaf_asize
+from .pool import member_osize, metaslab_shift
+from .units import KIB, MIB, format_iec, format_si, is_power_of_two, rounddown, zfs_nicenum
 
 
 class Severity(StrEnum):
@@ -912,31 +914,9 @@ def rule_mixed_sizes(design: Design, figures: RiskFigures | None) -> Iterator[Ri
 
 
 def leaf_asize(design: Design, group: VdevGroup, size_bytes: int) -> int:
-    """Bytes ZFS can allocate on one member disk (reference §2.1, §2.2).
-
-    Linux whole disk (``zpool_label_disk()``): partition 1 starts at 1 MiB and ends before
-    the 8 MiB reserved partition and the backup GPT (33 sectors), rounded down to 1 MiB.
-    Then ``vdev_open()``: rounded down to 256 KiB, less 4.5 MiB of labels and boot area.
-    """
-    usable = size_bytes - (group.reserved_per_disk_bytes or 0)
-    if design.partitioning_of(group) == Partitioning.LINUX_WHOLE_DISK:
-        usable = rounddown(usable - MIB - 8 * MIB - 33 * 512, MIB)
-    return rounddown(usable, 256 * KIB) - 4 * MIB - 512 * KIB
-
-
-def metaslab_shift(asize: int) -> int:
-    """``vdev_metaslab_set_size()`` (module/zfs/vdev.c): about 200 metaslabs, 512 MiB to 16 GiB each."""
-    count = asize >> 29
-    if count < 16:
-        shift = highbit(asize // 16)
-    elif count > 200:
-        shift = highbit(asize // 200)
-    else:
-        shift = 29
-    shift = min(max(shift, 24), 34)
-    if shift == 34 and (asize >> 34) > 131072:
-        shift = highbit(asize // 131072)
-    return shift
+    """Bytes ZFS can allocate on one member disk of ``size_bytes`` in ``group`` (reference §2.1, §2.2)."""
+    disk = replace(group.disks[0], size_bytes=size_bytes)
+    return pool_leaf_asize(member_osize(design, group, disk))
 
 
 def replacement_min_bytes(design: Design, group: VdevGroup) -> int:
