@@ -114,7 +114,9 @@ def chart_for(runs: Sequence[RunData], metric: str, test: str | None = None) -> 
     return bar_chart(runs, metric)
 
 
-def series_chart(runs: Sequence[RunData], metric: str | None = None, max_points: int = DEFAULT_SERIES_POINTS) -> dict[str, Any]:
+def series_chart(
+    runs: Sequence[RunData], metric: str | None = None, max_points: int = DEFAULT_SERIES_POINTS
+) -> dict[str, Any]:
     """Time series as a line chart with a numeric x axis in seconds, downsampled to ``max_points`` each."""
     max_points = max(2, min(int(max_points), MAX_SERIES_POINTS))
     all_series = [(run, s) for run in runs for s in run.series]

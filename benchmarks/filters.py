@@ -16,7 +16,7 @@ class BenchRunFilterSet(django_filters.FilterSet):
     target_kind = django_filters.ChoiceFilter(choices=TargetKind.choices)
     design = django_filters.NumberFilter(field_name="design_id")
     catalog_disk = django_filters.NumberFilter(field_name="catalog_disk_id")
-    ids = django_filters.BaseInFilter(field_name="pk", label="Run ids (comma-separated)")
+    ids = django_filters.BaseInFilter(field_name="id", label="Run ids (comma-separated)")
 
     class Meta:
         model = BenchRun

@@ -39,7 +39,9 @@ class RunSettingsForm(forms.Form):
     recordsize = forms.CharField(required=False, max_length=20, help_text="e.g. 128K (datasets)")
     volblocksize = forms.CharField(required=False, max_length=20, help_text="e.g. 16K (zvols)")
     zil = forms.ChoiceField(label="ZIL", choices=[("", "—"), *ZilLocation.choices], required=False)
-    slog_device = forms.CharField(label="SLOG device", required=False, max_length=200, help_text="e.g. SSD, HDD, Optane")
+    slog_device = forms.CharField(
+        label="SLOG device", required=False, max_length=200, help_text="e.g. SSD, HDD, Optane"
+    )
     tunables = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="name=value a line, e.g. zfs_nocacheflush=1"
     )

@@ -21,7 +21,16 @@ from zfsplanner.core.units import UnitError, format_zfs_size, is_power_of_two, p
 
 from .models import SyncSetting, ZilLocation
 
-KNOWN_KEYS = ("sync", "compression", "recordsize_bytes", "volblocksize_bytes", "zil", "slog_device", "tunables", "extra")
+KNOWN_KEYS = (
+    "sync",
+    "compression",
+    "recordsize_bytes",
+    "volblocksize_bytes",
+    "zil",
+    "slog_device",
+    "tunables",
+    "extra",
+)
 _TUNABLE_NAME = re.compile(r"^[A-Za-z0-9_.:-]{1,80}$")
 _MIN_BLOCK = 512
 _MAX_BLOCK = 16 * 1024 * 1024

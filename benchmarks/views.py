@@ -31,7 +31,10 @@ def _htmx_partial(request: HttpRequest) -> bool:
 
 
 def _row_context(request: HttpRequest, upload: BenchUpload, **extra: Any) -> dict[str, Any]:
-    return {"run": upload.run, "writable_team_ids": {upload.team_id} if upload.team.can_write(request.user) else set()} | extra
+    return {
+        "run": upload.run,
+        "writable_team_ids": {upload.team_id} if upload.team.can_write(request.user) else set(),
+    } | extra
 
 
 @login_required
@@ -165,7 +168,9 @@ def run_edit(request: HttpRequest, pk: int) -> HttpResponse:
             form.save()
             messages.success(request, "Run details saved.")
             return redirect("benchmarks:run-detail", run.pk)
-        template = "benchmarks/benchrun_form.html#run-form" if _htmx_partial(request) else "benchmarks/benchrun_form.html"
+        template = (
+            "benchmarks/benchrun_form.html#run-form" if _htmx_partial(request) else "benchmarks/benchrun_form.html"
+        )
         return render(request, template, {"run": run, "form": form}, status=422)
     return render(request, "benchmarks/benchrun_form.html", {"run": run, "form": form})
 
@@ -188,9 +193,12 @@ def compare(request: HttpRequest) -> HttpResponse:
         "candidates": done.order_by("-created")[:LIST_LIMIT],
         "runs_param": runs_param,
         "charts": [
-            {"metric": m, "title": charts.METRICS[m].title if m in charts.METRICS else "Latency percentiles",
-             "url": f"{chart_base}?runs={runs_param}&metric={m}",
-             "csv": f"{reverse('benchmarks-api:chart-csv')}?runs={runs_param}&metric={m}"}
+            {
+                "metric": m,
+                "title": charts.METRICS[m].title if m in charts.METRICS else "Latency percentiles",
+                "url": f"{chart_base}?runs={runs_param}&metric={m}",
+                "csv": f"{reverse('benchmarks-api:chart-csv')}?runs={runs_param}&metric={m}",
+            }
             for m in _available_metrics(charts.run_data(chosen))
         ],
     }

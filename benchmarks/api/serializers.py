@@ -68,7 +68,9 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
     status = serializers.CharField(source="upload.status", read_only=True)
     display_label = serializers.CharField(read_only=True)
     settings = RunSettingsField(required=False)
-    catalog_disk = serializers.PrimaryKeyRelatedField(queryset=CatalogDisk.objects.all(), allow_null=True, required=False)
+    catalog_disk = serializers.PrimaryKeyRelatedField(
+        queryset=CatalogDisk.objects.all(), allow_null=True, required=False
+    )
     design = serializers.PrimaryKeyRelatedField(queryset=PoolDesign.objects.all(), allow_null=True, required=False)
 
     class Meta:
@@ -108,7 +110,9 @@ class UploadCreateSerializer(RunMetadataMixin, serializers.Serializer):
     files = serializers.ListField(child=serializers.FileField(allow_empty_file=False), required=False)
     file = serializers.FileField(required=False, allow_empty_file=False)
     label = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    catalog_disk = serializers.PrimaryKeyRelatedField(queryset=CatalogDisk.objects.all(), allow_null=True, required=False)
+    catalog_disk = serializers.PrimaryKeyRelatedField(
+        queryset=CatalogDisk.objects.all(), allow_null=True, required=False
+    )
     design = serializers.PrimaryKeyRelatedField(queryset=PoolDesign.objects.all(), allow_null=True, required=False)
     target_kind = serializers.ChoiceField(choices=TargetKind.choices, required=False, allow_blank=True)
     target = serializers.CharField(required=False, allow_blank=True, max_length=255)
@@ -130,7 +134,9 @@ class UploadCreateSerializer(RunMetadataMixin, serializers.Serializer):
         if attrs.get("file"):
             files.append(attrs.pop("file"))
         if not files:
-            raise serializers.ValidationError({"files": "send one or more files as multipart field 'files' (or 'file')"})
+            raise serializers.ValidationError(
+                {"files": "send one or more files as multipart field 'files' (or 'file')"}
+            )
         attrs["files"] = files
         if "team" not in attrs:
             teams = list(writable_teams(self.context["request"].user)[:2])

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -55,6 +56,13 @@ class BenchRunViewSet(
     def get_queryset(self) -> Any:
         return BenchRun.objects.for_user(self.request.user).select_related("upload", "team")
 
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("metric", str, description="bandwidth, iops or latency (default: the first one)"),
+            OpenApiParameter("max_points", int, description="Points per series after downsampling (default 1000)"),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+    )
     @action(detail=True, renderer_classes=CHART_RENDERERS)
     def series(self, request: Request, pk: Any = None, format: str | None = None) -> Response:
         """Time series of the run's fio logs: ``?metric=bandwidth|iops|latency&max_points=1000``."""
@@ -88,6 +96,7 @@ class BenchUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
     def get_serializer_class(self) -> Any:
         return UploadCreateSerializer if self.action == "create" else BenchUploadSerializer
 
+    @extend_schema(request={"multipart/form-data": UploadCreateSerializer}, responses={201: OpenApiTypes.OBJECT})
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         incoming = UploadCreateSerializer(data=request.data, context={"request": request})
         incoming.is_valid(raise_exception=True)
@@ -100,14 +109,18 @@ class BenchUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
         any_new = any(not s.duplicate for s in stored)
         return Response({"uploads": body}, status=status.HTTP_201_CREATED if any_new else status.HTTP_200_OK)
 
+    @extend_schema(request=None, responses={202: BenchUploadSerializer, 409: OpenApiTypes.OBJECT})
     @action(detail=True, methods=["post"])
     def retry(self, request: Request, pk: Any = None) -> Response:
         """Parse the stored bytes again (after a failure or a parser update)."""
         upload = self.get_object()
         if not services.retry_upload(upload):
             return Response(
-                {"detail": f"upload {upload.pk} is {upload.status}; only done, failed or stuck uploads can be retried",
-                 **BenchUploadSerializer(upload).data},
+                {
+                    "detail": f"upload {upload.pk} is {upload.status}; "
+                    "only done, failed or stuck uploads can be retried",
+                    **BenchUploadSerializer(upload).data,
+                },
                 status=status.HTTP_409_CONFLICT,
             )
         upload.refresh_from_db()
@@ -119,6 +132,14 @@ class ChartView(APIView):
 
     renderer_classes = CHART_RENDERERS
 
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("runs", str, required=True, description="Run ids, comma-separated: 1,2"),
+            OpenApiParameter("metric", str, enum=list(charts.CHART_METRICS), description="Default: bandwidth"),
+            OpenApiParameter("test", str, description="Percentiles of this test name only"),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+    )
     def get(self, request: Request, format: str | None = None) -> Response:
         try:
             ids = parse_run_ids(request.query_params.getlist("runs"))
@@ -126,13 +147,12 @@ class ChartView(APIView):
             raise ValidationError({"runs": str(exc)}) from exc
         metric = request.query_params.get("metric", "bandwidth")
         if metric not in charts.CHART_METRICS:
-            raise ValidationError({"metric": f"unknown metric {metric!r}; use one of {', '.join(charts.CHART_METRICS)}"})
+            raise ValidationError(
+                {"metric": f"unknown metric {metric!r}; use one of {', '.join(charts.CHART_METRICS)}"}
+            )
         if not ids:
             raise ValidationError({"runs": "pick at least one run: runs=1,2"})
-        try:
-            runs = runs_for_user(request, ids)
-        except Http404:
-            raise
+        runs = runs_for_user(request, ids)  # 404 for any run the user cannot see
         chart = charts.chart_for(charts.run_data(runs), metric, request.query_params.get("test") or None)
         chart["runs"] = [{"id": r.pk, "label": r.display_label} for r in runs]
         return Response(chart)

@@ -7,20 +7,45 @@ import io
 
 import pytest
 
-from benchmarks.charts import RunData, bar_chart, chart_csv, chart_for, ChartError, percentile_chart, series_chart, unique_labels
+from benchmarks.charts import (
+    ChartError,
+    RunData,
+    bar_chart,
+    chart_csv,
+    chart_for,
+    percentile_chart,
+    series_chart,
+    unique_labels,
+)
 from benchmarks.tasks import parse_upload_task
 from tests.benchmarks.conftest import CDM_CRUCIAL, CDM_WD, FIO_BW_LOG, FIO_JSON
 from tests.factories import BenchRunFactory
 
-SSD = RunData("ZIL on SSD", [
-    {"name": "SEQ1M Q8T1 write", "bandwidth_bytes_per_s": 400e6, "iops": 381.0, "latency_mean_us": 20000.0,
-     "latency_percentiles_us": {"50": 100.0, "99": 900.0, "99.9": 2000.0}},
-    {"name": "RND4K Q1T1 write", "bandwidth_bytes_per_s": 20e6, "iops": 4882.8, "latency_mean_us": 200.0},
-])
-HDD = RunData("ZIL on HDD", [
-    {"name": "RND4K Q1T1 write", "bandwidth_bytes_per_s": 2e6, "iops": 488.3, "latency_mean_us": 2000.0,
-     "latency_percentiles_us": {"50": 1500.0, "99": 9000.0, "90": 4000.0}},
-])
+SSD = RunData(
+    "ZIL on SSD",
+    [
+        {
+            "name": "SEQ1M Q8T1 write",
+            "bandwidth_bytes_per_s": 400e6,
+            "iops": 381.0,
+            "latency_mean_us": 20000.0,
+            "latency_percentiles_us": {"50": 100.0, "99": 900.0, "99.9": 2000.0},
+        },
+        {"name": "RND4K Q1T1 write", "bandwidth_bytes_per_s": 20e6, "iops": 4882.8, "latency_mean_us": 200.0},
+    ],
+)
+HDD = RunData(
+    "ZIL on HDD",
+    [
+        {
+            "name": "RND4K Q1T1 write",
+            "bandwidth_bytes_per_s": 2e6,
+            "iops": 488.3,
+            "latency_mean_us": 2000.0,
+            "latency_percentiles_us": {"50": 1500.0, "99": 9000.0, "90": 4000.0},
+        },
+    ],
+)
 
 
 def test_bars_group_by_test_name_with_null_for_missing_tests():
@@ -66,8 +91,12 @@ def test_same_labels_get_the_run_id():
 
 def test_series_are_downsampled_to_max_points():
     points = [[t * 0.5, float(t % 10)] for t in range(5000)]
-    run = RunData("fio", series=[{"name": "bw read", "metric": "bandwidth", "unit": "bytes_per_s", "points": points,
-                                  "point_count": 5000}])
+    run = RunData(
+        "fio",
+        series=[
+            {"name": "bw read", "metric": "bandwidth", "unit": "bytes_per_s", "points": points, "point_count": 5000}
+        ],
+    )
     chart = series_chart([run], max_points=100)
     assert chart["type"] == "line" and chart["x_unit"] == "s" and chart["unit"] == "bytes_per_s"
     [ds] = chart["datasets"]
@@ -88,7 +117,9 @@ def test_csv_of_a_bar_chart_has_a_column_per_run():
 
 
 def test_csv_of_a_series_is_long_form():
-    run = RunData("fio", series=[{"name": "lat", "metric": "latency", "unit": "us", "points": [[0.5, 10.0], [1.0, 12.5]]}])
+    run = RunData(
+        "fio", series=[{"name": "lat", "metric": "latency", "unit": "us", "points": [[0.5, 10.0], [1.0, 12.5]]}]
+    )
     assert chart_csv(series_chart([run])) == "series,x (s),y (us)\nlat,0.5,10\nlat,1,12.5\n"
 
 
@@ -96,7 +127,9 @@ def test_csv_of_a_series_is_long_form():
 
 
 def _parsed_run(team, path, label):
-    run = BenchRunFactory(upload__team=team, upload__data=path.read_bytes(), upload__original_name=path.name, label=label)
+    run = BenchRunFactory(
+        upload__team=team, upload__data=path.read_bytes(), upload__original_name=path.name, label=label
+    )
     parse_upload_task(run.upload.pk)
     return run
 
@@ -121,7 +154,10 @@ def test_the_chart_endpoint_compares_runs(client_for, bob, team):
 @pytest.mark.django_db
 def test_the_chart_endpoint_serves_csv(client_for, bob, team):
     wd = _parsed_run(team, CDM_WD, "WD Blue")
-    for url in (f"/api/benchmarks/charts/?runs={wd.pk}&metric=iops&format=csv", f"/api/benchmarks/charts.csv?runs={wd.pk}&metric=iops"):
+    for url in (
+        f"/api/benchmarks/charts/?runs={wd.pk}&metric=iops&format=csv",
+        f"/api/benchmarks/charts.csv?runs={wd.pk}&metric=iops",
+    ):
         r = client_for(bob).get(url)
         assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
         lines = r.content.decode().splitlines()

@@ -13,11 +13,15 @@ URL = "/api/benchmark-uploads/"
 
 def _post(client, capture, team, name="a.txt"):
     with capture(execute=True):
-        return client.post(URL, {"team": team, "file": SimpleUploadedFile(name, CDM_WD.read_bytes())}, format="multipart")
+        return client.post(
+            URL, {"team": team, "file": SimpleUploadedFile(name, CDM_WD.read_bytes())}, format="multipart"
+        )
 
 
 @pytest.mark.django_db
-def test_the_same_file_twice_points_to_the_first_upload(client_for, alice, media_root, django_capture_on_commit_callbacks):
+def test_the_same_file_twice_points_to_the_first_upload(
+    client_for, alice, media_root, django_capture_on_commit_callbacks
+):
     first = _post(client_for(alice), django_capture_on_commit_callbacks, "alpha").json()["uploads"][0]
     r = _post(client_for(alice), django_capture_on_commit_callbacks, "alpha", name="renamed copy.txt")
     assert r.status_code == 200
@@ -52,8 +56,14 @@ def test_a_duplicate_inside_one_request_is_recognised(client_for, alice, django_
 def test_the_page_says_the_file_was_already_uploaded(client_for, alice, django_capture_on_commit_callbacks):
     c = client_for(alice)
     with django_capture_on_commit_callbacks(execute=True):
-        c.post("/benchmarks/upload/", {"team": alice.memberships.get().team_id, "files": SimpleUploadedFile("a.txt", CDM_WD.read_bytes())})
-    r = c.post("/benchmarks/upload/", {"team": alice.memberships.get().team_id, "files": SimpleUploadedFile("a.txt", CDM_WD.read_bytes())},
-               HTTP_HX_REQUEST="true")
+        c.post(
+            "/benchmarks/upload/",
+            {"team": alice.memberships.get().team_id, "files": SimpleUploadedFile("a.txt", CDM_WD.read_bytes())},
+        )
+    r = c.post(
+        "/benchmarks/upload/",
+        {"team": alice.memberships.get().team_id, "files": SimpleUploadedFile("a.txt", CDM_WD.read_bytes())},
+        HTTP_HX_REQUEST="true",
+    )
     assert r.status_code == 200
     assert "was already uploaded as #" in r.content.decode()

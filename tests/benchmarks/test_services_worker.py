@@ -55,8 +55,11 @@ def test_an_upload_is_parsed_by_a_real_worker(worker, client_for, alice):
 
 def test_a_failed_parse_and_its_retry_through_the_worker(worker, client_for, alice):
     client = client_for(alice)
-    r = client.post("/api/benchmark-uploads/", {"team": "alpha", "file": SimpleUploadedFile("x.txt", b"nothing here\n")},
-                    format="multipart")
+    r = client.post(
+        "/api/benchmark-uploads/",
+        {"team": "alpha", "file": SimpleUploadedFile("x.txt", b"nothing here\n")},
+        format="multipart",
+    )
     upload_id = r.json()["uploads"][0]["id"]
     assert _wait_until_finished(client, [upload_id]) == ["failed"]
     assert "not a recognised benchmark log" in client.get(f"/api/benchmark-uploads/{upload_id}/").json()["error"]

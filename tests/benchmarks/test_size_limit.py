@@ -40,7 +40,9 @@ def test_a_file_over_the_limit_is_refused_while_streaming(client_for, alice, sma
 def test_a_request_announcing_too_many_bytes_is_refused_before_reading(client_for, alice, small_limit, media_root):
     body = encode_multipart(BOUNDARY, {"team": "alpha", "file": SimpleUploadedFile("a.txt", b"x" * 10)})
     client = client_for(alice)
-    r = client.generic("POST", URL, body, content_type=MULTIPART_CONTENT, CONTENT_LENGTH=str(small_limit + 2 * 1024 * 1024))
+    r = client.generic(
+        "POST", URL, body, content_type=MULTIPART_CONTENT, CONTENT_LENGTH=str(small_limit + 2 * 1024 * 1024)
+    )
     assert r.status_code == 413
     assert "The request body (2,098,152 bytes) is larger than the upload limit" in r.json()["detail"]
     assert BenchUpload.objects.count() == 0
@@ -50,15 +52,19 @@ def test_a_request_announcing_too_many_bytes_is_refused_before_reading(client_fo
 def test_a_file_at_the_limit_is_accepted(client_for, alice, settings, django_capture_on_commit_callbacks):
     settings.BENCHMARK_UPLOAD_MAX_BYTES = len(CDM_WD.read_bytes())
     with django_capture_on_commit_callbacks(execute=True):
-        r = client_for(alice).post(URL, {"team": "alpha", "file": SimpleUploadedFile("a.txt", CDM_WD.read_bytes())},
-                                   format="multipart")
+        r = client_for(alice).post(
+            URL, {"team": "alpha", "file": SimpleUploadedFile("a.txt", CDM_WD.read_bytes())}, format="multipart"
+        )
     assert r.status_code == 201
 
 
 @pytest.mark.django_db
 def test_the_page_refuses_a_file_over_the_limit(client_for, alice, team, small_limit):
-    r = client_for(alice).post("/benchmarks/upload/", {"team": team.pk, "files": SimpleUploadedFile("big.txt", CDM_WD.read_bytes())},
-                               HTTP_HX_REQUEST="true")
+    r = client_for(alice).post(
+        "/benchmarks/upload/",
+        {"team": team.pk, "files": SimpleUploadedFile("big.txt", CDM_WD.read_bytes())},
+        HTTP_HX_REQUEST="true",
+    )
     assert r.status_code == 413
     assert "is larger than the upload limit of 1,000 bytes" in r.content.decode()
     assert BenchUpload.objects.count() == 0

@@ -54,17 +54,33 @@ def test_it_accepts_many_files_in_one_request(client_for, alice, team, django_ca
 
 @pytest.mark.django_db
 def test_it_keeps_run_metadata_from_the_upload(client_for, alice, django_capture_on_commit_callbacks):
-    settings = {"sync": "always", "recordsize_bytes": "16K", "zil": "slog", "slog_device": "SSD",
-                "tunables": {"zfs_nocacheflush": 1}}
-    data = {"team": "alpha", "file": _file(CDM_WD), "label": "RAID-Z 3+1 iSCSI, ZIL on SSD",
-            "target_kind": "iscsi_lun", "target": "tank/lun0", "settings": json.dumps(settings)}
+    settings = {
+        "sync": "always",
+        "recordsize_bytes": "16K",
+        "zil": "slog",
+        "slog_device": "SSD",
+        "tunables": {"zfs_nocacheflush": 1},
+    }
+    data = {
+        "team": "alpha",
+        "file": _file(CDM_WD),
+        "label": "RAID-Z 3+1 iSCSI, ZIL on SSD",
+        "target_kind": "iscsi_lun",
+        "target": "tank/lun0",
+        "settings": json.dumps(settings),
+    }
     r = _post(client_for(alice), django_capture_on_commit_callbacks, data)
     assert r.status_code == 201, r.content
     run = BenchRun.objects.get(upload_id=r.json()["uploads"][0]["id"])
     assert run.label == "RAID-Z 3+1 iSCSI, ZIL on SSD"
     assert run.target_kind == "iscsi_lun"
-    assert run.settings == {"sync": "always", "recordsize_bytes": 16384, "zil": "slog", "slog_device": "SSD",
-                            "tunables": {"zfs_nocacheflush": "1"}}
+    assert run.settings == {
+        "sync": "always",
+        "recordsize_bytes": 16384,
+        "zil": "slog",
+        "slog_device": "SSD",
+        "tunables": {"zfs_nocacheflush": "1"},
+    }
 
 
 @pytest.mark.django_db
@@ -139,7 +155,9 @@ def test_retry_reparses_the_stored_bytes(client_for, alice, django_capture_on_co
 
 @pytest.mark.django_db
 def test_retry_refuses_a_pending_upload(client_for, alice, django_capture_on_commit_callbacks):
-    r = client_for(alice).post(URL, {"team": "alpha", "file": _file(CDM_WD)}, format="multipart")  # not committed: stays pending
+    r = client_for(alice).post(
+        URL, {"team": "alpha", "file": _file(CDM_WD)}, format="multipart"
+    )  # not committed: stays pending
     upload_id = r.json()["uploads"][0]["id"]
     r = client_for(alice).post(f"{URL}{upload_id}/retry/")
     assert r.status_code == 409
@@ -147,7 +165,9 @@ def test_retry_refuses_a_pending_upload(client_for, alice, django_capture_on_com
 
 
 @pytest.mark.django_db
-def test_a_viewer_cannot_retry_and_an_outsider_cannot_see(client_for, alice, bob, charlie, django_capture_on_commit_callbacks):
+def test_a_viewer_cannot_retry_and_an_outsider_cannot_see(
+    client_for, alice, bob, charlie, django_capture_on_commit_callbacks
+):
     r = _post(client_for(alice), django_capture_on_commit_callbacks, {"team": "alpha", "file": _file(CDM_WD)})
     upload_id = r.json()["uploads"][0]["id"]
     assert client_for(bob).get(f"{URL}{upload_id}/").status_code == 200
@@ -157,7 +177,9 @@ def test_a_viewer_cannot_retry_and_an_outsider_cannot_see(client_for, alice, bob
 
 
 @pytest.mark.django_db
-def test_the_run_api_returns_the_normalized_document(client_for, alice, bob, charlie, django_capture_on_commit_callbacks):
+def test_the_run_api_returns_the_normalized_document(
+    client_for, alice, bob, charlie, django_capture_on_commit_callbacks
+):
     r = _post(client_for(alice), django_capture_on_commit_callbacks, {"team": "alpha", "file": _file(CDM_WD)})
     run_id = r.json()["uploads"][0]["run"]
     body = client_for(bob).get(f"/api/benchmarks/{run_id}/").json()
@@ -174,12 +196,15 @@ def test_the_run_api_returns_the_normalized_document(client_for, alice, bob, cha
 
 
 @pytest.mark.django_db
-def test_run_metadata_can_be_updated_by_an_editor_only(client_for, alice, erin, bob, django_capture_on_commit_callbacks):
+def test_run_metadata_can_be_updated_by_an_editor_only(
+    client_for, alice, erin, bob, django_capture_on_commit_callbacks
+):
     r = _post(client_for(alice), django_capture_on_commit_callbacks, {"team": "alpha", "file": _file(CDM_WD)})
     run_id = r.json()["uploads"][0]["run"]
     url = f"/api/benchmarks/{run_id}/"
-    r = client_for(erin).patch(url, {"label": "ZIL disabled", "settings": {"sync": "disabled", "zil": "disabled"}},
-                               format="json")
+    r = client_for(erin).patch(
+        url, {"label": "ZIL disabled", "settings": {"sync": "disabled", "zil": "disabled"}}, format="json"
+    )
     assert r.status_code == 200, r.content
     assert BenchRun.objects.get(pk=run_id).settings == {"sync": "disabled", "zil": "disabled"}
     assert client_for(bob).patch(url, {"label": "x"}, format="json").status_code == 403

@@ -19,14 +19,16 @@ def _client(user):
 
 
 def _parsed(team, path=CDM_WD, label="WD Blue"):
-    run = BenchRunFactory(upload__team=team, upload__data=path.read_bytes(), upload__original_name=path.name, label=label)
+    run = BenchRunFactory(
+        upload__team=team, upload__data=path.read_bytes(), upload__original_name=path.name, label=label
+    )
     parse_upload_task(run.upload.pk)
     return run
 
 
 @pytest.mark.django_db
 def test_the_list_shows_team_runs_to_members_only(team, alice, bob, charlie):
-    run = _parsed(team)
+    _parsed(team)
     assert "WD Blue" in _client(bob).get("/benchmarks/").content.decode()
     page = _client(charlie).get("/benchmarks/").content.decode()
     assert "WD Blue" not in page and "No benchmark runs yet" in page
@@ -47,8 +49,13 @@ def test_anonymous_users_are_sent_to_login(team):
 @pytest.mark.django_db
 def test_uploading_from_the_page_returns_polling_rows(team, erin, django_capture_on_commit_callbacks):
     c = _client(erin)
-    files = [SimpleUploadedFile(CDM_WD.name, CDM_WD.read_bytes()), SimpleUploadedFile(CDM_CRUCIAL.name, CDM_CRUCIAL.read_bytes())]
-    r = c.post("/benchmarks/upload/", {"team": team.pk, "files": files, "label": "", "sync": "always"}, HTTP_HX_REQUEST="true")
+    files = [
+        SimpleUploadedFile(CDM_WD.name, CDM_WD.read_bytes()),
+        SimpleUploadedFile(CDM_CRUCIAL.name, CDM_CRUCIAL.read_bytes()),
+    ]
+    r = c.post(
+        "/benchmarks/upload/", {"team": team.pk, "files": files, "label": "", "sync": "always"}, HTTP_HX_REQUEST="true"
+    )
     assert r.status_code == 200
     html = r.content.decode()
     uploads = list(BenchUpload.objects.order_by("pk"))
@@ -73,9 +80,11 @@ def test_uploading_without_javascript_redirects_with_messages(team, alice, djang
 
 @pytest.mark.django_db
 def test_an_invalid_upload_form_comes_back_with_422(team, alice):
-    r = _client(alice).post("/benchmarks/upload/", {"team": team.pk, "recordsize": "100K",
-                                                    "files": SimpleUploadedFile("a.txt", CDM_WD.read_bytes())},
-                            HTTP_HX_REQUEST="true")
+    r = _client(alice).post(
+        "/benchmarks/upload/",
+        {"team": team.pk, "recordsize": "100K", "files": SimpleUploadedFile("a.txt", CDM_WD.read_bytes())},
+        HTTP_HX_REQUEST="true",
+    )
     assert r.status_code == 422
     assert "recordsize" in r.content.decode()
     assert BenchUpload.objects.count() == 0
@@ -83,7 +92,9 @@ def test_an_invalid_upload_form_comes_back_with_422(team, alice):
 
 @pytest.mark.django_db
 def test_a_viewer_cannot_upload_from_the_page(team, bob):
-    r = _client(bob).post("/benchmarks/upload/", {"team": team.pk, "files": SimpleUploadedFile("a.txt", CDM_WD.read_bytes())})
+    r = _client(bob).post(
+        "/benchmarks/upload/", {"team": team.pk, "files": SimpleUploadedFile("a.txt", CDM_WD.read_bytes())}
+    )
     assert r.status_code == 403
     assert BenchUpload.objects.count() == 0
 
@@ -116,7 +127,9 @@ def test_the_status_partial_polls_until_finished(team, bob, charlie):
 
 
 @pytest.mark.django_db
-def test_a_failed_upload_shows_the_message_and_can_be_retried(team, alice, bob, charlie, django_capture_on_commit_callbacks):
+def test_a_failed_upload_shows_the_message_and_can_be_retried(
+    team, alice, bob, charlie, django_capture_on_commit_callbacks
+):
     run = BenchRunFactory(upload__team=team, upload__data=b"not a benchmark\n")
     parse_upload_task(run.upload.pk)
     r = _client(alice).get(f"/benchmarks/uploads/{run.upload.pk}/status/", HTTP_HX_REQUEST="true")
@@ -168,14 +181,27 @@ def test_editing_run_metadata(team, erin, bob, charlie):
     url = f"/benchmarks/{run.pk}/edit/"
     assert _client(bob).get(url).status_code == 403
     assert _client(charlie).get(url).status_code == 404
-    r = _client(erin).post(url, {"label": "RAID-Z 3+1 iSCSI, ZIL disabled", "target_kind": "iscsi_lun", "target": "tank/lun0",
-                                 "sync": "disabled", "zil": "disabled", "volblocksize": "16K",
-                                 "tunables": "zfs_nocacheflush=1"})
+    r = _client(erin).post(
+        url,
+        {
+            "label": "RAID-Z 3+1 iSCSI, ZIL disabled",
+            "target_kind": "iscsi_lun",
+            "target": "tank/lun0",
+            "sync": "disabled",
+            "zil": "disabled",
+            "volblocksize": "16K",
+            "tunables": "zfs_nocacheflush=1",
+        },
+    )
     assert r.status_code == 302
     run.refresh_from_db()
     assert run.label == "RAID-Z 3+1 iSCSI, ZIL disabled"
-    assert run.settings == {"sync": "disabled", "zil": "disabled", "volblocksize_bytes": 16384,
-                            "tunables": {"zfs_nocacheflush": "1"}}
+    assert run.settings == {
+        "sync": "disabled",
+        "zil": "disabled",
+        "volblocksize_bytes": 16384,
+        "tunables": {"zfs_nocacheflush": "1"},
+    }
     page = _client(erin).get(url).content.decode()
     assert 'value="16K"' in page and "zfs_nocacheflush=1" in page
 
@@ -183,7 +209,9 @@ def test_editing_run_metadata(team, erin, bob, charlie):
 @pytest.mark.django_db
 def test_an_invalid_edit_comes_back_with_422(team, erin):
     run = _parsed(team)
-    r = _client(erin).post(f"/benchmarks/{run.pk}/edit/", {"label": "x", "tunables": "no equals sign"}, HTTP_HX_REQUEST="true")
+    r = _client(erin).post(
+        f"/benchmarks/{run.pk}/edit/", {"label": "x", "tunables": "no equals sign"}, HTTP_HX_REQUEST="true"
+    )
     assert r.status_code == 422
     assert "is not name=value" in r.content.decode()
     run.refresh_from_db()

@@ -40,9 +40,7 @@ def test_upload_two_logs_and_compare_them(page, alice):
         box.check()
     page.click("#compare-form button[type=submit]")
     page.wait_for_url("**/benchmarks/compare/?runs=*")
-    page.wait_for_function(
-        "document.querySelectorAll('canvas[data-chart-state=ready]').length === 3", timeout=15000
-    )
+    page.wait_for_function("document.querySelectorAll('canvas[data-chart-state=ready]').length === 3", timeout=15000)
     assert page.locator("canvas[data-chart-state=error]").count() == 0
     assert page.locator("section.chart[data-metric=bandwidth] canvas").get_attribute("data-chart-state") == "ready"
     assert page.js_errors == []

@@ -5,6 +5,8 @@ import json
 import pytest
 
 from tests.factories import PoolDesignFactory, design_document
+from zfsplanner.core.estimate import estimate_document
+from zfsplanner.core.units import format_iec
 from zfsplanner.plans.models import PoolDesign
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,9 +32,12 @@ def test_owner_opens_a_design_and_sees_the_estimate(page, login, alice, design):
     assert page.locator("h1").inner_text() == "tank"
     pool = page.locator("table.pool")
     assert "76.40 TiB" in pool.inner_text()
-    assert "not computed yet" in pool.inner_text()
+    size = estimate_document(design_document("tank"))["pool"]["zpool_size_bytes"]
+    size_row = page.locator("table.pool tr[data-key='zpool_size_bytes']").inner_text()
+    assert (format_iec(size) if size is not None else "not computed yet") in size_row
     assert page.locator("section.risks h2").inner_text() == "Risks"
     page.wait_for_selector("canvas[data-chart-state='ready']")
+    assert page.locator("canvas[data-chart-state='error']").count() == 0
     assert page.js_errors == []
 
 

@@ -7,6 +7,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from tests.factories import PoolDesignFactory, design_document
+from zfsplanner.core.estimate import estimate_document
+from zfsplanner.core.units import format_iec, zfs_nicenum
 from zfsplanner.plans import charts
 from zfsplanner.plans.models import PoolDesign
 
@@ -74,7 +76,13 @@ def test_detail_shows_vdevs_datasets_and_estimate(design, alice, web):
     assert "76.40 TiB" in html  # raw: 6 × 14,000,519,643,136 B = 84,003,117,858,816 B
     assert "76.4T" in html  # as zpool list prints it
     assert "84.00 TB" in html
-    assert "not computed yet" in html  # the figures the estimate leaves null
+    pool = estimate_document(design_document("tank", description="the main pool"))["pool"]
+    for key in ("zpool_size_bytes", "zfs_avail_bytes"):
+        if pool[key] is None:
+            assert "not computed yet" in html
+        else:
+            assert format_iec(pool[key]) in html
+            assert zfs_nicenum(pool[key]) in html
     assert f'data-chart-url="/designs/{design.pk}/charts/capacity/"' in html
     assert "vendor/chart.umd.js" in html
     assert 'id="save-design"' in html
@@ -103,8 +111,6 @@ def test_htmx_request_gets_the_results_partial(design, alice, web):
 def test_risks_are_listed_with_severity_and_fix(design, alice, rf):
     """The results partial renders whatever risks and extra sections an estimate carries."""
     from django.template.loader import render_to_string
-
-    from zfsplanner.core.estimate import estimate_document
 
     estimate = estimate_document(design_document("tank"))
     estimate["risks"] = [
@@ -280,8 +286,36 @@ def test_capacity_chart_endpoint(design, bob, web):
     assert all(len(d["data"]) == len(body["labels"]) for d in body["datasets"])
 
 
-def test_efficiency_chart_is_404_without_a_table(design, alice, web):
-    assert web(alice).get(f"/designs/{design.pk}/charts/efficiency/").status_code == 404
+def test_efficiency_chart_endpoint_follows_the_estimate(design, alice, web):
+    response = web(alice).get(f"/designs/{design.pk}/charts/efficiency/")
+    expected = charts.efficiency_chart(estimate_document(design_document("tank", description="the main pool")))
+    if expected is None:
+        assert response.status_code == 404
+    else:
+        assert response.status_code == 200
+        assert response.json() == expected
+        assert response.json()["datasets"][0]["label"] == "data raidz2 of 6"
+
+
+def test_efficiency_chart_from_vdev_groups():
+    est = {
+        "efficiency": [
+            {
+                "role": "data",
+                "layout": "raidz2",
+                "width": 6,
+                "rows": [{"block_size": 4096, "efficiency": 0.33}, {"block_size": 131072, "efficiency": 0.66}],
+            },
+            {"role": "special", "layout": "mirror", "width": 2, "rows": [{"block_size": 4096, "efficiency": 0.5}]},
+        ]
+    }
+    chart = charts.efficiency_chart(est)
+    assert chart["labels"] == ["4K", "128K"]
+    assert chart["datasets"] == [
+        {"label": "data raidz2 of 6", "data": [0.33, 0.66]},
+        {"label": "special mirror of 2", "data": [0.5, None]},
+    ]
+    assert chart["unit"] == "fraction"
 
 
 def test_capacity_chart_keeps_nulls():

@@ -37,27 +37,60 @@ def capacity_chart(estimate: Mapping[str, Any]) -> dict[str, Any]:
 def efficiency_chart(estimate: Mapping[str, Any]) -> dict[str, Any] | None:
     """The estimate's ``efficiency`` table by block size, or None when the estimate has none.
 
-    Accepts a list of rows (``[{"block_size_bytes": 4096, "efficiency": 0.5, ...}]``, every
-    other numeric column becomes a series) or a mapping of block size to number or row.
+    Takes one series per vdev group (``[{"role", "layout", "width", "rows": [{"block_size",
+    "efficiency", ...}]}]``), or flat rows (every numeric column becomes a series), or a
+    mapping of block size to a number.
     """
-    table = estimate.get("efficiency")
+    groups = _efficiency_groups(estimate.get("efficiency"))
+    if not groups:
+        return None
+    labels: dict[Any, None] = {}
+    for _, rows in groups:
+        labels.update(dict.fromkeys(_block(r) for r in rows))
+    datasets = []
+    for name, rows in groups:
+        by_block = {_block(r): r for r in rows}
+        series = ["efficiency"] if any("efficiency" in r for r in rows) else _numeric_columns(rows)
+        for col in series:
+            label = name if len(series) == 1 else f"{name} {col.replace('_', ' ')}"
+            datasets.append({"label": label, "data": [by_block.get(b, {}).get(col) for b in labels]})
+    values = [v for d in datasets for v in d["data"] if _is_number(v)]
+    if not values:
+        return None
+    return {
+        "type": "bar",
+        "title": "Space efficiency by block size (data / allocated)",
+        "labels": [_block_label(b) for b in labels],
+        "datasets": datasets,
+        "unit": "fraction" if all(0 <= v <= 1 for v in values) else "",
+        "x_label": "block size",
+    }
+
+
+def _efficiency_groups(table: Any) -> list[tuple[str, list[Mapping[str, Any]]]]:
     if isinstance(table, Mapping):
         table = [{"block": k, **(v if isinstance(v, Mapping) else {"efficiency": v})} for k, v in table.items()]
     if not isinstance(table, list) or not table or not all(isinstance(r, Mapping) for r in table):
-        return None
-    key = next((k for k in ("block", *BLOCK_KEYS) if k in table[0]), None)
-    series = [k for k in table[0] if k != key and _is_number(table[0][k])]
-    if not series:
-        return None
-    values = [r.get(s) for r in table for s in series if _is_number(r.get(s))]
-    unit = "fraction" if values and all(0 <= v <= 1 for v in values) else ""
-    return {
-        "type": "bar",
-        "title": "Space efficiency by block size",
-        "labels": [_block_label(r.get(key)) if key else str(i) for i, r in enumerate(table)],
-        "datasets": [{"label": s.replace("_", " "), "data": [r.get(s) for r in table]} for s in series],
-        "unit": unit,
-    }
+        return []
+    if all(isinstance(g.get("rows"), list) for g in table):
+        return [(_group_label(g), [r for r in g["rows"] if isinstance(r, Mapping)]) for g in table]
+    return [("efficiency", table)]
+
+
+def _group_label(group: Mapping[str, Any]) -> str:
+    parts = [str(group[k]) for k in ("role", "layout") if group.get(k)]
+    if group.get("width"):
+        parts.append(f"of {group['width']}")
+    return " ".join(parts) or f"group {group.get('group_index', '')}".strip()
+
+
+def _block(row: Mapping[str, Any]) -> Any:
+    return next((row[k] for k in ("block", *BLOCK_KEYS) if k in row), None)
+
+
+def _numeric_columns(rows: list[Mapping[str, Any]]) -> list[str]:
+    keys = ("block", *BLOCK_KEYS)
+    return [k for k in rows[0] if k not in keys and _is_number(rows[0][k])] if rows else []
 
 
 def _is_number(v: Any) -> bool:

@@ -12,12 +12,13 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from zfsplanner.core.units import UnitError, format_iec, format_si, parse_disk_size, zfs_nicenum
 
 register = template.Library()
 
-NOT_COMPUTED = format_html('<span class="muted not-computed">not computed yet</span>')
+NOT_COMPUTED = mark_safe('<span class="muted not-computed">not computed yet</span>')  # noqa: S308 - constant
 KNOWN_SECTIONS = ("format", "design", "pool", "vdevs", "datasets", "risks", "efficiency")
 
 
@@ -73,6 +74,17 @@ def columns(rows: Any) -> list[str]:
 
 
 @register.filter
+def scalar_columns(rows: Any) -> list[str]:
+    """Like ``columns`` but only keys whose values are plain figures (no lists or objects)."""
+    return [c for c in columns(rows) if not any(isinstance(r.get(c), dict | list) for r in rows)]
+
+
+@register.filter
+def is_scalar(value: Any) -> bool:
+    return not isinstance(value, dict | list)
+
+
+@register.filter
 def get(mapping: Any, key: str) -> Any:
     return mapping.get(key) if isinstance(mapping, Mapping) else None
 
@@ -87,10 +99,11 @@ def extra_sections(estimate: Any) -> list[dict[str, Any]]:
     """Top-level estimate entries the page doesn't know by name, for generic display."""
     out = []
     for key, value in (estimate or {}).items():
-        if key in KNOWN_SECTIONS:
+        if key in KNOWN_SECTIONS or value in (None, [], {}):
             continue
         if isinstance(value, list) and value and all(isinstance(r, Mapping) for r in value):
-            out.append({"key": key, "kind": "rows", "value": value})
+            nested = all(isinstance(r.get("rows"), list) for r in value)
+            out.append({"key": key, "kind": "groups" if nested else "rows", "value": value})
         elif isinstance(value, Mapping):
             out.append({"key": key, "kind": "mapping", "value": value})
         else:
