@@ -120,6 +120,8 @@ MEDIA_URL = "media/"
 
 # Benchmark uploads
 BENCHMARK_UPLOAD_MAX_BYTES = env.int("BENCHMARK_UPLOAD_MAX_BYTES", default=200 * 1000 * 1000)
+# Largest sample file accepted for measuring compression (kept in memory while measured).
+COMPRESSION_SAMPLE_MAX_BYTES = env.int("COMPRESSION_SAMPLE_MAX_BYTES", default=64 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=10 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 

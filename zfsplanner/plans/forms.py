@@ -1,15 +1,20 @@
-"""HTML forms: a design document pasted as JSON, or uploaded as a file."""
+"""HTML forms: a design document pasted as JSON or uploaded as a file, share links, compression samples."""
 
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import forms
+from django.conf import settings
+from django.utils import timezone
 
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design import InvalidDesign
 
+from .choices import OpenZFSVersion
+from .samples import check_algorithm, check_recordsize, too_big_message
 from .services import META_KEYS, validate_document, writable_teams
 
 
@@ -77,3 +82,65 @@ class DesignImportForm(forms.Form):
         except InvalidDesign as exc:
             raise forms.ValidationError([f"{f}: {m}" if f else m for f, m in exc.errors]) from exc
         return doc
+
+
+class ShareLinkForm(forms.Form):
+    """A new read-only link; it works until revoked, or until it expires."""
+
+    EXPIRY_CHOICES = [("", "never (until revoked)"), ("1", "in 1 day"), ("7", "in 7 days"), ("30", "in 30 days")]
+
+    expires_in_days = forms.TypedChoiceField(
+        label="Expires", choices=EXPIRY_CHOICES, coerce=int, empty_value=None, required=False
+    )
+
+    def expires(self) -> datetime | None:
+        days = self.cleaned_data.get("expires_in_days")
+        return timezone.now() + timedelta(days=days) if days else None
+
+
+class CompressionSampleForm(forms.Form):
+    """A sample file and the settings to compress it with (the dataset's and pool's by default)."""
+
+    dataset = forms.CharField(widget=forms.HiddenInput)
+    file = forms.FileField(label="Sample file", help_text="A representative part of the data.")
+    algorithm = forms.CharField(max_length=20, help_text="lz4, zstd, zstd-9, gzip-6, zle, off…")
+    recordsize = forms.CharField(max_length=12, help_text="128K, 1M…")
+    ashift = forms.IntegerField(min_value=9, max_value=16)
+    openzfs_version = forms.ChoiceField(label="OpenZFS", choices=OpenZFSVersion.choices)
+
+    def __init__(self, *args: Any, too_big: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.too_big = too_big
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > settings.COMPRESSION_SAMPLE_MAX_BYTES:
+            raise forms.ValidationError(too_big_message())
+        return upload
+
+    def clean_recordsize(self) -> int:
+        try:
+            return check_recordsize(self.cleaned_data["recordsize"])
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.too_big:
+            self.errors.pop("file", None)
+            self.add_error("file", too_big_message())
+        if "algorithm" in cleaned and "openzfs_version" in cleaned:
+            try:
+                cleaned["algorithm"] = check_algorithm(cleaned["algorithm"], cleaned["openzfs_version"])
+            except ValueError as exc:
+                self.add_error("algorithm", str(exc))
+        return cleaned
+
+
+class MeasuredRatioForm(forms.Form):
+    """'Use this ratio': what a measurement found, to store in the dataset's contents."""
+
+    dataset = forms.CharField(widget=forms.HiddenInput)
+    ratio = forms.FloatField(min_value=1.0, widget=forms.HiddenInput)
+    algorithm = forms.CharField(max_length=20, widget=forms.HiddenInput)
+    recordsize = forms.IntegerField(min_value=512, widget=forms.HiddenInput)

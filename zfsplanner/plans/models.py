@@ -9,10 +9,12 @@ Writing goes through ``services.save_design_document`` only.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from zfsplanner.accounts.models import Team
 from zfsplanner.core import design as core
@@ -265,3 +267,45 @@ class DatasetPlan(models.Model):
             out["contents"] = self.contents
         out.update(self.extra)
         return out
+
+
+def new_share_token() -> str:
+    """32 URL-safe characters from 24 random bytes (``secrets``): not guessable, not sequential."""
+    return secrets.token_urlsafe(24)
+
+
+class ShareLinkQuerySet(models.QuerySet["ShareLink"]):
+    def active(self) -> ShareLinkQuerySet:
+        """Links that still open the design: not revoked and not past ``expires``."""
+        return self.filter(revoked=False).filter(models.Q(expires__isnull=True) | models.Q(expires__gt=timezone.now()))
+
+
+class ShareLink(models.Model):
+    """A read-only link to a design that works without logging in, until revoked or expired."""
+
+    design = models.ForeignKey(PoolDesign, on_delete=models.CASCADE, related_name="share_links")
+    token = models.CharField(max_length=64, unique=True, default=new_share_token, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField(null=True, blank=True, help_text="Blank: the link works until it is revoked.")
+    revoked = models.BooleanField(default=False)
+
+    objects = ShareLinkQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"share link {self.pk} of {self.design}"
+
+    @property
+    def is_active(self) -> bool:
+        return not self.revoked and (self.expires is None or self.expires > timezone.now())
+
+    @property
+    def state(self) -> str:
+        if self.revoked:
+            return "revoked"
+        return "active" if self.is_active else "expired"
