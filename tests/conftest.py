@@ -72,14 +72,17 @@ def client_for():
 
 @pytest.fixture(autouse=True)
 def _celery_mode(request):
-    """Tasks run in-process except in tests marked ``services``, which use the real broker."""
+    """Tasks run in-process except in tests marked ``services``, which use the real broker.
+
+    The settings are read with the ``CELERY_`` namespace, so that is the key Celery consults.
+    """
     from zfsplanner.celery import app
 
-    old = app.conf.task_always_eager
+    old = app.conf.CELERY_TASK_ALWAYS_EAGER
     uses_broker = request.node.get_closest_marker("services") is not None
-    app.conf.task_always_eager = not (uses_broker and settings.CELERY_BROKER_URL)
+    app.conf.CELERY_TASK_ALWAYS_EAGER = not (uses_broker and settings.CELERY_BROKER_URL)
     yield
-    app.conf.task_always_eager = old
+    app.conf.CELERY_TASK_ALWAYS_EAGER = old
 
 
 @pytest.fixture

@@ -8,23 +8,19 @@ from __future__ import annotations
 import time
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from benchmarks.models import BenchResult, BenchUpload, UploadStatus
 from tests.benchmarks.conftest import CDM_CRUCIAL, CDM_WD
-from zfsplanner.celery import app as celery_app
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def worker():
-    if not settings.CELERY_BROKER_URL or celery_app.conf.task_always_eager:
-        pytest.fail("set CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/5) to run the services suite")
-    with start_worker(celery_app, perform_ping_check=False, shutdown_timeout=30):
-        yield
+def worker(celery_worker_process):
+    """A separate ``celery worker`` process on Redis and the test database (tests/conftest.py)."""
+    return celery_worker_process
 
 
 def _wait_until_finished(client, ids, timeout=60.0):

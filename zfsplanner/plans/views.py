@@ -3,28 +3,44 @@
 Every view reaches a design through ``get_design_for_user`` (404 outside the team);
 changes need an owner or editor (403 otherwise). htmx requests get the ``results``
 partial; invalid input comes back re-rendered with status 422 and nothing saved.
+Share links (managed here, opened without login) are in ``share_views.py``.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from zfsplanner.accounts.models import Team
 
+from zfsplanner.core.compression import default_compression
+from zfsplanner.core.units import format_zfs_size
+
 from . import charts
+from .choices import DatasetType
 from .filters import PoolDesignFilterSet
-from .forms import DesignDocumentForm, DesignImportForm
+from .forms import CompressionSampleForm, DesignDocumentForm, DesignImportForm, MeasuredRatioForm, ShareLinkForm
 from .models import PoolDesign
-from .services import estimate_or_error, export_filename, get_design_for_user, save_design_document
+from .samples import SampleUploadHandler, install_sample_handler, measure_sample
+from .services import (
+    apply_measured_ratio,
+    commands_or_none,
+    design_ashift,
+    estimate_or_error,
+    export_filename,
+    get_design_for_user,
+    save_design_document,
+)
 
 UNPROCESSABLE = 422
 NEW_DESIGN_TEMPLATE = {
@@ -87,22 +103,53 @@ def _detail(
     request: HttpRequest, design: PoolDesign, can_write: bool, form: DesignDocumentForm | None = None, status: int = 200
 ) -> HttpResponse:
     """The design page, or only its ``results`` partial for htmx."""
-    estimate, estimate_error = estimate_or_error(design)
     if form is None and can_write:
         initial = {"document": _pretty(design.to_document()), "revision": design.revision}
         form = DesignDocumentForm(user=request.user, with_team=False, initial=initial)
     context = {
-        "design": design,
+        **_design_context(design, "plans:chart-capacity", "plans:chart-efficiency", design.pk),
         "can_write": can_write,
-        "estimate": estimate,
-        "estimate_error": estimate_error,
         "form": form,
-        "has_efficiency": bool(estimate and charts.efficiency_chart(estimate)),
+        "share_links": design.share_links.select_related("created_by"),
+        "share_form": ShareLinkForm(),
+        "samples": _sample_items(design),
     }
     template = "plans/design_detail.html"
     if getattr(request, "htmx", False) and not request.htmx.boosted:
         template += "#results"
     return render(request, template, context, status=status)
+
+
+def _design_context(design: PoolDesign, capacity_url: str, efficiency_url: str, key: object) -> dict[str, Any]:
+    """What the design page and the shared page both show: estimate, risks, commands, charts."""
+    estimate, estimate_error = estimate_or_error(design)
+    return {
+        "design": design,
+        "estimate": estimate,
+        "estimate_error": estimate_error,
+        "commands": commands_or_none(design),
+        "has_efficiency": bool(estimate and charts.efficiency_chart(estimate)),
+        "capacity_chart_url": reverse(capacity_url, args=[key]),
+        "efficiency_chart_url": reverse(efficiency_url, args=[key]),
+    }
+
+
+def _sample_items(design: PoolDesign) -> list[dict[str, Any]]:
+    """One "measure on a sample" form per filesystem dataset, set up with its compression and recordsize."""
+    ashift = design_ashift(design)
+    items = []
+    for index, ds in enumerate(design.datasets.all()):
+        if ds.type != DatasetType.FILESYSTEM:
+            continue
+        initial = {
+            "dataset": ds.name,
+            "algorithm": ds.compression or default_compression(design.openzfs_version),
+            "recordsize": format_zfs_size(ds.recordsize) if ds.recordsize else "128K",
+            "ashift": ashift,
+            "openzfs_version": design.openzfs_version,
+        }
+        items.append({"index": index, "ds": ds, "form": CompressionSampleForm(initial=initial, auto_id=f"id_m{index}_%s")})
+    return items
 
 
 @login_required
@@ -149,27 +196,99 @@ def design_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def design_export(request: HttpRequest, pk: int) -> HttpResponse:
     design, _ = get_design_for_user(request, pk)
-    response = HttpResponse(_pretty(design.to_document()) + "\n", content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="{export_filename(design)}"'
-    return response
+    return _export_response(design)
 
 
 @login_required
 @require_http_methods(["GET"])
 def chart_capacity(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
-    estimate, error = estimate_or_error(design)
-    if estimate is None:
-        return JsonResponse({"detail": error}, status=UNPROCESSABLE)
-    return JsonResponse(charts.capacity_chart(estimate))
+    return _capacity_chart(design)
 
 
 @login_required
 @require_http_methods(["GET"])
 def chart_efficiency(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
+    return _efficiency_chart(design)
+
+
+def _capacity_chart(design: PoolDesign) -> JsonResponse:
+    estimate, error = estimate_or_error(design)
+    if estimate is None:
+        return JsonResponse({"detail": error}, status=UNPROCESSABLE)
+    return JsonResponse(charts.capacity_chart(estimate))
+
+
+def _efficiency_chart(design: PoolDesign) -> JsonResponse:
     estimate, _ = estimate_or_error(design)
     chart = charts.efficiency_chart(estimate) if estimate else None
     if chart is None:
         return JsonResponse({"detail": "The estimate has no efficiency table for this design."}, status=404)
     return JsonResponse(chart)
+
+
+def _export_response(design: PoolDesign) -> HttpResponse:
+    response = HttpResponse(_pretty(design.to_document()) + "\n", content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{export_filename(design)}"'
+    return response
+
+
+@csrf_exempt
+@login_required
+@require_http_methods(["POST"])
+def design_measure(request: HttpRequest, pk: int) -> HttpResponse:
+    """Measure compression on an uploaded sample (streamed, at most COMPRESSION_SAMPLE_MAX_BYTES)."""
+    handler = install_sample_handler(request)  # before CSRF or anything else reads the body
+    return _design_measure(request, pk, handler)
+
+
+@csrf_protect
+def _design_measure(request: HttpRequest, pk: int, handler: SampleUploadHandler) -> HttpResponse:
+    design, can_write = get_design_for_user(request, pk)
+    items = {item["ds"].name: item for item in _sample_items(design)}
+    item = items.get(request.POST.get("dataset", ""))
+    if item is None:
+        raise Http404("The design has no filesystem dataset of that name.")
+    auto_id = f"id_m{item['index']}_%s"
+    form = item["form"] = CompressionSampleForm(request.POST, request.FILES, too_big=handler.too_big, auto_id=auto_id)
+    status = UNPROCESSABLE
+    if form.is_valid():
+        d = form.cleaned_data
+        item["result"] = measure_sample(
+            d["file"].read(), d["algorithm"], d["recordsize"], d["ashift"], d["openzfs_version"]
+        )
+        item["ratio_form"] = MeasuredRatioForm(initial=_ratio_initial(item["ds"].name, item["result"]))
+        status = 200
+    context = {"design": design, "can_write": can_write, "item": item}
+    return render(request, "plans/design_detail.html#measure", context, status=status)
+
+
+def _ratio_initial(dataset: str, result: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "dataset": dataset,
+        "ratio": result["compressor_ratio"],
+        "algorithm": result["algorithm"],
+        "recordsize": result["recordsize"],
+    }
+
+
+@login_required
+@require_http_methods(["POST"])
+def design_use_ratio(request: HttpRequest, pk: int) -> HttpResponse:
+    """Store a measured ratio as the dataset's ``contents.compressibility`` (owners and editors)."""
+    design, can_write = get_design_for_user(request, pk)
+    if not can_write:
+        raise PermissionDenied("Only owners and editors of the team can change this design.")
+    form = MeasuredRatioForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest(form.errors.as_text(), content_type="text/plain")
+    d = form.cleaned_data
+    try:
+        design = apply_measured_ratio(design, d["dataset"], d["ratio"], d["algorithm"], d["recordsize"], request.user)
+    except LookupError as exc:
+        raise Http404(str(exc)) from exc
+    messages.success(request, f"{d['dataset']}: compressibility set to {d['ratio']:.2f}x (revision {design.revision}).")
+    if request.htmx:
+        return _detail(request, design, can_write)
+    return redirect("plans:design-detail", pk=design.pk)
