@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django import template
 
+from zfsplanner.core.units import format_si
+
 register = template.Library()
 
 
@@ -27,3 +29,9 @@ def micros(value: float | None) -> str:
 @register.filter
 def per_s(value: float | None) -> str:
     return "–" if value is None else f"{value:,.0f}/s"
+
+
+@register.filter
+def size_si(value: int | None) -> str:
+    """A file size in decimal units with the unit said right (Django's filesizeformat labels KiB as KB)."""
+    return "–" if value is None else format_si(value)

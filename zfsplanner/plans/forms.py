@@ -103,9 +103,9 @@ class CompressionSampleForm(forms.Form):
 
     dataset = forms.CharField(widget=forms.HiddenInput)
     file = forms.FileField(label="Sample file", help_text="A representative part of the data.")
-    algorithm = forms.CharField(max_length=20, help_text="lz4, zstd, zstd-9, gzip-6, zle, off…")
-    recordsize = forms.CharField(max_length=12, help_text="128K, 1M…")
-    ashift = forms.IntegerField(min_value=9, max_value=16)
+    algorithm = forms.CharField(label="compression", max_length=20, help_text="lz4, zstd, zstd-9, gzip-6, zle, off…")
+    recordsize = forms.CharField(label="recordsize", max_length=12, help_text="128K, 1M…")
+    ashift = forms.IntegerField(label="ashift", min_value=9, max_value=16)
     openzfs_version = forms.ChoiceField(label="OpenZFS", choices=OpenZFSVersion.choices)
 
     def __init__(self, *args: Any, too_big: bool = False, **kwargs: Any) -> None:

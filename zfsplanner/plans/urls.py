@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import share_views, views
 
 app_name = "plans"
 
@@ -14,4 +14,12 @@ urlpatterns = [
     path("designs/<int:pk>/export/", views.design_export, name="design-export"),
     path("designs/<int:pk>/charts/capacity/", views.chart_capacity, name="chart-capacity"),
     path("designs/<int:pk>/charts/efficiency/", views.chart_efficiency, name="chart-efficiency"),
+    path("designs/<int:pk>/measure/", views.design_measure, name="design-measure"),
+    path("designs/<int:pk>/use-ratio/", views.design_use_ratio, name="design-use-ratio"),
+    path("designs/<int:pk>/share-links/", share_views.share_link_create, name="share-link-create"),
+    path("designs/<int:pk>/share-links/<int:link_id>/revoke/", share_views.share_link_revoke, name="share-link-revoke"),
+    path("share/<str:token>/", share_views.share_detail, name="share-detail"),
+    path("share/<str:token>/export/", share_views.share_export, name="share-export"),
+    path("share/<str:token>/charts/capacity/", share_views.share_chart_capacity, name="share-chart-capacity"),
+    path("share/<str:token>/charts/efficiency/", share_views.share_chart_efficiency, name="share-chart-efficiency"),
 ]

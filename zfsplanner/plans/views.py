@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -22,9 +23,8 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from zfsplanner.accounts.models import Team
-
 from zfsplanner.core.compression import default_compression
-from zfsplanner.core.units import format_zfs_size
+from zfsplanner.core.units import format_iec, format_zfs_size
 
 from . import charts
 from .choices import DatasetType
@@ -107,12 +107,13 @@ def _detail(
         initial = {"document": _pretty(design.to_document()), "revision": design.revision}
         form = DesignDocumentForm(user=request.user, with_team=False, initial=initial)
     context = {
-        **_design_context(design, "plans:chart-capacity", "plans:chart-efficiency", design.pk),
+        **design_context(design, "plans:chart-capacity", "plans:chart-efficiency", design.pk),
         "can_write": can_write,
         "form": form,
         "share_links": design.share_links.select_related("created_by"),
         "share_form": ShareLinkForm(),
         "samples": _sample_items(design),
+        "sample_limit": format_iec(settings.COMPRESSION_SAMPLE_MAX_BYTES),
     }
     template = "plans/design_detail.html"
     if getattr(request, "htmx", False) and not request.htmx.boosted:
@@ -120,7 +121,7 @@ def _detail(
     return render(request, template, context, status=status)
 
 
-def _design_context(design: PoolDesign, capacity_url: str, efficiency_url: str, key: object) -> dict[str, Any]:
+def design_context(design: PoolDesign, capacity_url: str, efficiency_url: str, key: object) -> dict[str, Any]:
     """What the design page and the shared page both show: estimate, risks, commands, charts."""
     estimate, estimate_error = estimate_or_error(design)
     return {
@@ -148,7 +149,9 @@ def _sample_items(design: PoolDesign) -> list[dict[str, Any]]:
             "ashift": ashift,
             "openzfs_version": design.openzfs_version,
         }
-        items.append({"index": index, "ds": ds, "form": CompressionSampleForm(initial=initial, auto_id=f"id_m{index}_%s")})
+        items.append(
+            {"index": index, "ds": ds, "form": CompressionSampleForm(initial=initial, auto_id=f"id_m{index}_%s")}
+        )
     return items
 
 
@@ -196,31 +199,31 @@ def design_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def design_export(request: HttpRequest, pk: int) -> HttpResponse:
     design, _ = get_design_for_user(request, pk)
-    return _export_response(design)
+    return export_response(design)
 
 
 @login_required
 @require_http_methods(["GET"])
 def chart_capacity(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
-    return _capacity_chart(design)
+    return capacity_chart_response(design)
 
 
 @login_required
 @require_http_methods(["GET"])
 def chart_efficiency(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
-    return _efficiency_chart(design)
+    return efficiency_chart_response(design)
 
 
-def _capacity_chart(design: PoolDesign) -> JsonResponse:
+def capacity_chart_response(design: PoolDesign) -> JsonResponse:
     estimate, error = estimate_or_error(design)
     if estimate is None:
         return JsonResponse({"detail": error}, status=UNPROCESSABLE)
     return JsonResponse(charts.capacity_chart(estimate))
 
 
-def _efficiency_chart(design: PoolDesign) -> JsonResponse:
+def efficiency_chart_response(design: PoolDesign) -> JsonResponse:
     estimate, _ = estimate_or_error(design)
     chart = charts.efficiency_chart(estimate) if estimate else None
     if chart is None:
@@ -228,7 +231,7 @@ def _efficiency_chart(design: PoolDesign) -> JsonResponse:
     return JsonResponse(chart)
 
 
-def _export_response(design: PoolDesign) -> HttpResponse:
+def export_response(design: PoolDesign) -> HttpResponse:
     response = HttpResponse(_pretty(design.to_document()) + "\n", content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{export_filename(design)}"'
     return response

@@ -9,9 +9,12 @@ beside the document keys. Every error about a design comes back in one shape::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.text import slugify
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException
@@ -20,7 +23,8 @@ from zfsplanner.accounts.models import Membership, Role, Team
 from zfsplanner.core.design import FORMAT, InvalidDesign
 
 from ..choices import OpenZFSVersion, Partitioning
-from ..models import CatalogDisk, PoolDesign
+from ..models import CatalogDisk, PoolDesign, ShareLink
+from ..samples import check_algorithm, check_recordsize
 from ..services import META_KEYS, save_design_document, validate_document, writable_teams
 
 
@@ -210,3 +214,115 @@ class MembershipSerializer(serializers.ModelSerializer):
         model = Membership
         fields = ["user_id", "username", "role", "created"]
         read_only_fields = ["created"]
+
+
+class ShareLinkSerializer(serializers.ModelSerializer):
+    """A read-only link to a design. ``url`` opens it without login; ``export_url`` downloads its JSON."""
+
+    url = serializers.SerializerMethodField()
+    export_url = serializers.SerializerMethodField()
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    active = serializers.BooleanField(source="is_active", read_only=True)
+    expires_in_days = serializers.IntegerField(
+        write_only=True, required=False, min_value=1, max_value=3650, help_text="Instead of expires: days from now."
+    )
+
+    class Meta:
+        model = ShareLink
+        fields = [
+            "id",
+            "token",
+            "url",
+            "export_url",
+            "created",
+            "created_by",
+            "expires",
+            "expires_in_days",
+            "revoked",
+            "active",
+        ]
+        read_only_fields = ["token", "created", "revoked"]
+
+    def get_url(self, link: ShareLink) -> str:
+        return self._absolute(reverse("plans:share-detail", args=[link.token]))
+
+    def get_export_url(self, link: ShareLink) -> str:
+        return self._absolute(reverse("plans:share-export", args=[link.token]))
+
+    def _absolute(self, path: str) -> str:
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        days = attrs.pop("expires_in_days", None)
+        if days is not None and attrs.get("expires") is not None:
+            raise serializers.ValidationError({"expires_in_days": "give expires or expires_in_days, not both"})
+        if days is not None:
+            attrs["expires"] = timezone.now() + timedelta(days=days)
+        if attrs.get("expires") is not None and attrs["expires"] <= timezone.now():
+            raise serializers.ValidationError({"expires": "must be in the future"})
+        return attrs
+
+
+class CommandsSerializer(serializers.Serializer):
+    commands = serializers.ListField(
+        child=serializers.CharField(), help_text="Every command, in the order to run them."
+    )
+    zpool_create = serializers.CharField()
+    zpool_add = serializers.ListField(child=serializers.CharField())
+    zpool_attach = serializers.ListField(child=serializers.CharField())
+    zfs_create = serializers.ListField(child=serializers.CharField())
+
+
+class CompressionSampleSerializer(serializers.Serializer):
+    """A sample file and how to compress it. ``recordsize`` takes ZFS sizes (``128K``, ``1M``) or bytes."""
+
+    file = serializers.FileField(allow_empty_file=False, help_text="The sample (multipart/form-data).")
+    algorithm = serializers.CharField(required=False, help_text="lz4, zstd, zstd-9, gzip-6, zle, off, on…")
+    recordsize = serializers.CharField(required=False, default="128K")
+    ashift = serializers.IntegerField(required=False, default=12, min_value=9, max_value=16)
+    openzfs_version = serializers.ChoiceField(choices=OpenZFSVersion.choices, required=False, default="2.3")
+
+    def validate_recordsize(self, value: str) -> int:
+        try:
+            return check_recordsize(value)
+        except ValueError as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            attrs["algorithm"] = check_algorithm(attrs.get("algorithm") or "", attrs["openzfs_version"])
+        except ValueError as exc:
+            raise serializers.ValidationError({"algorithm": str(exc)}) from exc
+        return attrs
+
+
+class PsizeRowSerializer(serializers.Serializer):
+    psize_bytes = serializers.IntegerField(help_text="Allocated size of a block (0: hole or embedded).")
+    blocks = serializers.IntegerField()
+
+
+class MeasuredCompressionSerializer(serializers.Serializer):
+    """What ``zfs get compressratio`` would print for the sample, and how its blocks were stored."""
+
+    algorithm = serializers.CharField()
+    recordsize = serializers.IntegerField()
+    recordsize_text = serializers.CharField()
+    ashift = serializers.IntegerField()
+    version = serializers.CharField()
+    sample_bytes = serializers.IntegerField()
+    blocks = serializers.IntegerField()
+    data_blocks = serializers.IntegerField(help_text="Blocks that are not holes.")
+    logical_bytes = serializers.IntegerField()
+    physical_bytes = serializers.IntegerField()
+    allocated_psize_bytes = serializers.IntegerField()
+    compressratio = serializers.FloatField(help_text="As zfs get compressratio prints it (from rounded psizes).")
+    compressor_ratio = serializers.FloatField(
+        help_text="Before rounding to sectors: the ratio a design's contents takes."
+    )
+    raw_fraction = serializers.FloatField()
+    compressed_blocks = serializers.IntegerField()
+    uncompressed_blocks = serializers.IntegerField()
+    embedded_blocks = serializers.IntegerField()
+    hole_blocks = serializers.IntegerField()
+    psize_histogram = PsizeRowSerializer(many=True)

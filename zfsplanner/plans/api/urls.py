@@ -14,5 +14,6 @@ router.register("designs", views.DesignViewSet, basename="design")
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="token"),
     path("estimate/", views.EstimateView.as_view(), name="estimate"),
+    path("compression/measure/", views.CompressionMeasureView.as_view(), name="compression-measure"),
     *router.urls,
 ]

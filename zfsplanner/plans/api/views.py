@@ -1,4 +1,5 @@
-"""REST API: teams and members, the disk catalog, designs (CRUD, import/export, estimate)."""
+"""REST API: teams and members, the disk catalog, designs (CRUD, import/export, estimate, commands,
+share links), and compression measured on a sample."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
-from rest_framework.renderers import JSONRenderer
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -24,14 +25,27 @@ from zfsplanner.core.estimate import estimate
 
 from ..filters import CatalogDiskFilterSet, PoolDesignFilterSet
 from ..models import CatalogDisk, PoolDesign
-from ..services import estimate_design, export_filename, validate_document
+from ..samples import install_sample_handler, measure_sample, too_big_message
+from ..services import (
+    commands_script,
+    create_share_link,
+    design_commands,
+    estimate_design,
+    export_filename,
+    revoke_share_link,
+    validate_document,
+)
 from .serializers import (
     CatalogDiskSerializer,
+    CommandsSerializer,
+    CompressionSampleSerializer,
     DesignErrorSerializer,
     DesignImportSerializer,
     DesignSerializer,
     InvalidDesignError,
+    MeasuredCompressionSerializer,
     MembershipSerializer,
+    ShareLinkSerializer,
     TeamSerializer,
 )
 
@@ -130,8 +144,61 @@ class TeamViewSet(viewsets.ModelViewSet):
             raise PermissionDenied("Only owners of the team manage its members.")
 
 
+class ScriptRenderer(BaseRenderer):
+    """``?format=txt``: the commands as a ``sh`` script (errors as one ``# detail`` line)."""
+
+    media_type = "text/plain"
+    format = "txt"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> str:
+        if isinstance(data, dict) and "commands" in data:
+            return commands_script(data)
+        detail = data.get("detail", data) if isinstance(data, dict) else data
+        return f"# {detail}\n"
+
+
+class ShareLinksMixin:
+    """``/api/designs/{id}/share-links/``: members list a design's links; owners and editors create and revoke."""
+
+    @extend_schema(
+        request=ShareLinkSerializer, responses={200: ShareLinkSerializer(many=True), 201: ShareLinkSerializer}
+    )
+    @action(
+        detail=True, methods=["get", "post", "delete"], url_path="share-links", serializer_class=ShareLinkSerializer
+    )
+    def share_links(self, request: Request, pk: str | None = None) -> Response:
+        """GET lists them; POST ``{"expires": iso or null}`` or ``{"expires_in_days": 7}`` creates one;
+        DELETE ``?id=`` (or ``{"id": ...}``) revokes one."""
+        design = self.get_object()  # type: ignore[attr-defined]
+        context = {"request": request}
+        if request.method == "GET":
+            return Response(
+                ShareLinkSerializer(design.share_links.select_related("created_by"), many=True, context=context).data
+            )
+        if request.method == "DELETE":
+            link_id = request.query_params.get("id") or request.data.get("id")
+            if not str(link_id or "").isdigit():
+                raise ValidationError({"id": "give the id of the link to revoke"})
+            return self._revoke(design, int(link_id))
+        serializer = ShareLinkSerializer(data=request.data, context=context)
+        serializer.is_valid(raise_exception=True)
+        link = create_share_link(design, request.user, expires=serializer.validated_data.get("expires"))
+        return Response(ShareLinkSerializer(link, context=context).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None})
+    @action(detail=True, methods=["delete"], url_path=r"share-links/(?P<link_id>[0-9]+)")
+    def share_link(self, request: Request, pk: str | None = None, link_id: str = "") -> Response:
+        """Revoke one link: it stays listed (``revoked: true``) and its URL answers 404 from now on."""
+        return self._revoke(self.get_object(), int(link_id))  # type: ignore[attr-defined]
+
+    def _revoke(self, design: PoolDesign, link_id: int) -> Response:
+        revoke_share_link(get_object_or_404(design.share_links, pk=link_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 @extend_schema(responses={200: DesignSerializer, 400: DESIGN_ERRORS})
-class DesignViewSet(viewsets.ModelViewSet):
+class DesignViewSet(ShareLinksMixin, viewsets.ModelViewSet):
     """Pool designs of your teams. The body is the design document plus ``team``."""
 
     serializer_class = DesignSerializer
@@ -161,6 +228,18 @@ class DesignViewSet(viewsets.ModelViewSet):
     def estimate(self, request: Request, pk: str | None = None) -> Response:
         """What ``zpool list``/``zfs list`` will print for this design, and its risks."""
         return Response(estimate_design(self.get_object()))
+
+    @extend_schema(responses={200: CommandsSerializer})
+    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, ScriptRenderer])
+    def commands(self, request: Request, pk: str | None = None) -> Response:
+        """The ``zpool create``/``zfs create`` commands that build the design (``?format=txt``: a sh script).
+
+        Device paths are placeholders (``/dev/disk/by-id/<model>-<n>``) to replace with real ones.
+        """
+        try:
+            return Response(design_commands(self.get_object()))
+        except InvalidDesign as exc:
+            raise InvalidDesignError(exc.errors) from exc
 
     @extend_schema(
         request={"multipart/form-data": DesignImportSerializer, "application/json": DesignImportSerializer},
@@ -228,3 +307,26 @@ class EstimateView(APIView):
             return Response(estimate(validate_document(request.data)))
         except InvalidDesign as exc:
             raise InvalidDesignError(exc.errors) from exc
+
+
+class CompressionMeasureView(APIView):
+    """Measure compression on a sample file: what ``zfs get compressratio`` would print, block by block."""
+
+    parser_classes = [MultiPartParser]
+
+    def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
+        self.sample_handler = install_sample_handler(request)  # before authentication reads the body
+        return super().initialize_request(request, *args, **kwargs)
+
+    @extend_schema(
+        request={"multipart/form-data": CompressionSampleSerializer},
+        responses={200: MeasuredCompressionSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        if self.sample_handler.too_big:
+            raise ValidationError({"file": [too_big_message()]})
+        serializer = CompressionSampleSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        d = serializer.validated_data
+        data = d["file"].read()
+        return Response(measure_sample(data, d["algorithm"], d["recordsize"], d["ashift"], d["openzfs_version"]))

@@ -1,0 +1,276 @@
+"""Compression measured on an uploaded sample: the API, the design page form, "Use this ratio"."""
+
+import io
+import os
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.files.uploadhandler import SkipFile
+from django.test import Client
+
+from tests.factories import PoolDesignFactory, design_document
+from zfsplanner.core.compression import measure_compression
+from zfsplanner.core.design import parse_design
+from zfsplanner.plans.models import PoolDesign
+from zfsplanner.plans.samples import SampleUploadHandler, compressor_ratio
+
+pytestmark = pytest.mark.django_db
+
+MEASURE = "/api/compression/measure/"
+
+
+def text_sample(n_bytes=300_000):
+    """Repetitive but not trivial text: compresses well, differently per algorithm."""
+    lines = [f"{i:08d} INFO request id={i * 7919 % 100003} path=/api/designs/{i % 97}/ status=200\n" for i in range(10**5)]
+    return "".join(lines).encode()[:n_bytes]
+
+
+def upload(data, name="sample.log"):
+    return SimpleUploadedFile(name, data, content_type="application/octet-stream")
+
+
+@pytest.fixture
+def design(team):
+    doc = design_document("tank")
+    doc["datasets"].append({"name": "tank/vm", "type": "volume", "volsize": "10G"})
+    doc["datasets"].append({"name": "tank/logs", "recordsize": "128K", "compression": "zstd"})
+    return PoolDesignFactory(team=team, name="tank", document=doc)
+
+
+# ------------------------------------------------------------------ API
+
+
+def test_api_measures_zstd_like_the_core(bob, client_for):
+    data = text_sample()
+    response = client_for(bob).post(
+        MEASURE,
+        {"file": upload(data), "algorithm": "zstd", "recordsize": "128K", "ashift": 12, "openzfs_version": "2.3"},
+        format="multipart",
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    expected = measure_compression(data, "zstd", 131072, 12, "2.3")
+    assert body["algorithm"] == "zstd-3"
+    assert body["compressratio"] == expected.compressratio > 2
+    assert body["sample_bytes"] == len(data)
+    assert body["blocks"] == expected.blocks == 3
+    assert body["logical_bytes"] == expected.logical_bytes
+    assert body["physical_bytes"] == expected.physical_bytes
+    assert body["compressed_blocks"] == expected.compressed_blocks
+    assert body["psize_histogram"] == [{"psize_bytes": p, "blocks": n} for p, n in expected.psize_histogram]
+    assert body["compressor_ratio"] == compressor_ratio(expected) >= body["compressratio"]
+
+
+def test_api_defaults_to_the_versions_default_compression(alice, client_for):
+    body = client_for(alice).post(MEASURE, {"file": upload(text_sample())}, format="multipart").json()
+    assert (body["algorithm"], body["recordsize"], body["ashift"], body["version"]) == ("lz4", 131072, 12, "2.3")
+    body = client_for(alice).post(MEASURE, {"file": upload(text_sample()), "openzfs_version": "2.1"}).json()
+    assert body["algorithm"] == "off"
+    assert body["compressratio"] == 1.0
+
+
+def test_api_random_data_is_stored_uncompressed(alice, client_for):
+    body = client_for(alice).post(MEASURE, {"file": upload(os.urandom(200_000)), "algorithm": "lz4"}).json()
+    assert body["compressratio"] == 1.0
+    assert body["uncompressed_blocks"] == body["blocks"] == 2
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("algorithm", "snappy"), ("algorithm", "lzjb"), ("algorithm", "zstd-99"), ("recordsize", "100K"),
+     ("recordsize", "32M"), ("recordsize", "big"), ("ashift", "8"), ("openzfs_version", "0.8")],
+)
+def test_api_bad_settings_are_400_naming_the_field(alice, client_for, field, value):
+    response = client_for(alice).post(MEASURE, {"file": upload(b"some data " * 100), field: value})
+    assert response.status_code == 400
+    assert list(response.json()) == [field]
+
+
+def test_api_an_empty_file_is_400(alice, client_for):
+    response = client_for(alice).post(MEASURE, {"file": upload(b""), "algorithm": "lz4"})
+    assert response.status_code == 400
+    assert "file" in response.json()
+
+
+def test_api_a_missing_file_is_400(alice, client_for):
+    response = client_for(alice).post(MEASURE, {"algorithm": "lz4"})
+    assert response.status_code == 400
+    assert "file" in response.json()
+
+
+def test_api_a_sample_over_the_limit_is_400(alice, client_for, settings):
+    settings.COMPRESSION_SAMPLE_MAX_BYTES = 100_000
+    response = client_for(alice).post(MEASURE, {"file": upload(text_sample(100_001)), "algorithm": "lz4"})
+    assert response.status_code == 400
+    assert "larger than" in response.json()["file"][0]
+    ok = client_for(alice).post(MEASURE, {"file": upload(text_sample(100_000)), "algorithm": "lz4"})
+    assert ok.status_code == 200
+    assert ok.json()["sample_bytes"] == 100_000
+
+
+def test_api_needs_a_login(api_client):
+    assert api_client.post(MEASURE, {"file": upload(b"x" * 1000)}).status_code in (401, 403)
+
+
+def test_api_accepts_a_token(alice, api_client):
+    from rest_framework.authtoken.models import Token
+
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    assert api_client.post(MEASURE, {"file": upload(text_sample()), "algorithm": "gzip-6"}).status_code == 200
+
+
+# ------------------------------------------------------------------ the upload handler
+
+
+def test_the_handler_keeps_no_more_than_the_limit():
+    handler = SampleUploadHandler(limit=1000)
+    handler.new_file("file", "a.bin", "application/octet-stream", None)
+    handler.receive_data_chunk(b"a" * 600, 0)
+    with pytest.raises(SkipFile):
+        handler.receive_data_chunk(b"b" * 600, 600)
+    assert handler.too_big
+    assert handler.buffer.getbuffer().nbytes == 0
+
+
+def test_the_handler_skips_a_part_that_declares_a_larger_size():
+    handler = SampleUploadHandler(limit=1000)
+    with pytest.raises(SkipFile):
+        handler.new_file("file", "a.bin", "application/octet-stream", 5000)
+    assert handler.too_big
+
+
+def test_the_handler_ignores_other_file_fields():
+    handler = SampleUploadHandler(limit=1000)
+    with pytest.raises(SkipFile):
+        handler.new_file("other", "a.bin", "application/octet-stream", None)
+    assert not handler.too_big
+
+
+def test_the_handler_returns_the_sample_in_memory():
+    handler = SampleUploadHandler(limit=1000)
+    handler.new_file("file", "a.bin", "text/plain", None)
+    handler.receive_data_chunk(b"hello ", 0)
+    handler.receive_data_chunk(b"world", 6)
+    f = handler.file_complete(11)
+    assert (f.name, f.size, f.read()) == ("a.bin", 11, b"hello world")
+    assert isinstance(f.file, io.BytesIO)
+
+
+# ------------------------------------------------------------------ the design page
+
+
+@pytest.fixture
+def web():
+    def make(user):
+        c = Client()
+        c.force_login(user)
+        return c
+
+    return make
+
+
+def measure(c, design, dataset="tank/logs", data=None, **fields):
+    body = {"dataset": dataset, "file": upload(text_sample() if data is None else data), "algorithm": "zstd",
+            "recordsize": "128K", "ashift": "12", "openzfs_version": "2.3", **fields}
+    return c.post(f"/designs/{design.pk}/measure/", body, HTTP_HX_REQUEST="true")
+
+
+def test_the_page_has_a_form_per_filesystem_dataset(design, bob, web):
+    html = web(bob).get(f"/designs/{design.pk}/").content.decode()
+    assert 'data-dataset="tank/data"' in html and 'data-dataset="tank/logs"' in html
+    assert 'data-dataset="tank/vm"' not in html  # a volume
+    logs = html[html.index('data-dataset="tank/logs"') :]
+    assert 'name="algorithm" value="zstd"' in logs
+    assert 'name="recordsize" value="128K"' in logs
+    assert 'name="ashift" value="12"' in logs
+    data = html[html.index('data-dataset="tank/data"') :]
+    assert 'name="algorithm" value="lz4"' in data and 'name="recordsize" value="1M"' in data
+
+
+def test_a_viewer_measures_a_sample(design, bob, web):
+    response = measure(web(bob), design)
+    assert response.status_code == 200
+    html = response.content.decode()
+    expected = measure_compression(text_sample(), "zstd", 131072, 12, "2.3")
+    assert html.lstrip().startswith('<div class="sample" id="measure-2"')
+    assert f"{expected.compressratio:.2f}x" in html
+    assert "psize-histogram" in html
+    assert f"{expected.blocks}: {expected.compressed_blocks} compressed" in html
+    assert "use-ratio" not in html  # viewers can't change the design
+
+
+def test_an_editor_gets_the_use_this_ratio_button(design, erin, web):
+    html = measure(web(erin), design).content.decode()
+    expected = compressor_ratio(measure_compression(text_sample(), "zstd", 131072, 12, "2.3"))
+    assert 'class="use-ratio"' in html
+    assert f'name="ratio" value="{expected}"' in html
+
+
+def test_an_invalid_measurement_is_422_naming_the_field(design, alice, web):
+    response = measure(web(alice), design, algorithm="snappy")
+    assert response.status_code == 422
+    assert "algorithm: " in response.content.decode()
+    response = measure(web(alice), design, data=b"")
+    assert response.status_code == 422
+    assert "file: " in response.content.decode()
+
+
+def test_a_sample_over_the_limit_is_422(design, alice, web, settings):
+    settings.COMPRESSION_SAMPLE_MAX_BYTES = 50_000
+    response = measure(web(alice), design, data=text_sample(60_000))
+    assert response.status_code == 422
+    assert "larger than 48.83 KiB" in response.content.decode()
+
+
+def test_an_unknown_or_volume_dataset_is_404(design, alice, web):
+    assert measure(web(alice), design, dataset="tank/nope").status_code == 404
+    assert measure(web(alice), design, dataset="tank/vm").status_code == 404
+
+
+def test_an_outsider_cannot_measure_on_the_design(design, charlie, web):
+    assert measure(web(charlie), design).status_code == 404
+
+
+def test_use_this_ratio_saves_a_new_revision(design, erin, web):
+    response = web(erin).post(
+        f"/designs/{design.pk}/use-ratio/",
+        {"dataset": "tank/logs", "ratio": "3.41", "algorithm": "zstd-3", "recordsize": "131072"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    assert 'id="revision">revision 2<' in response.content.decode()
+    fresh = PoolDesign.objects.get(pk=design.pk)
+    assert fresh.revision == 2
+    logs = fresh.datasets.get(name="tank/logs")
+    assert logs.contents == {"compressibility": {"ratio": 3.41, "algorithm": "zstd-3", "recordsize": "128K"}}
+    assert fresh.datasets.get(name="tank/data").contents == {"logical_bytes": 10**12}
+    assert parse_design(fresh.to_document()).datasets[2].contents.compressibility.ratio == 3.41
+
+
+def test_use_this_ratio_keeps_the_other_contents(design, alice, web):
+    web(alice).post(
+        f"/designs/{design.pk}/use-ratio/",
+        {"dataset": "tank/data", "ratio": "2.5", "algorithm": "lz4", "recordsize": "1048576"},
+    )
+    data = PoolDesign.objects.get(pk=design.pk).datasets.get(name="tank/data")
+    assert data.contents == {
+        "logical_bytes": 10**12,
+        "compressibility": {"ratio": 2.5, "algorithm": "lz4", "recordsize": "1M"},
+    }
+
+
+def test_a_viewer_cannot_use_a_ratio(design, bob, web):
+    response = web(bob).post(
+        f"/designs/{design.pk}/use-ratio/",
+        {"dataset": "tank/logs", "ratio": "3.0", "algorithm": "zstd-3", "recordsize": "131072"},
+    )
+    assert response.status_code == 403
+    assert PoolDesign.objects.get(pk=design.pk).revision == 1
+
+
+def test_use_this_ratio_rejects_a_ratio_below_one_or_an_unknown_dataset(design, alice, web):
+    c = web(alice)
+    bad = {"dataset": "tank/logs", "ratio": "0.5", "algorithm": "zstd-3", "recordsize": "131072"}
+    assert c.post(f"/designs/{design.pk}/use-ratio/", bad).status_code == 400
+    assert c.post(f"/designs/{design.pk}/use-ratio/", {**bad, "ratio": "2", "dataset": "tank/x"}).status_code == 404
+    assert PoolDesign.objects.get(pk=design.pk).revision == 1

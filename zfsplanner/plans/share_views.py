@@ -1,0 +1,95 @@
+"""Read-only share links: managed on the design page, opened by anyone who has the link.
+
+Owners and editors create and revoke links (htmx, ``share-links`` partial); viewers see
+them. ``/share/<token>/`` needs no login and only ever reads: GET only, no forms, no
+team details beyond its name. Unknown, revoked and expired tokens all answer 404.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from .forms import ShareLinkForm
+from .models import PoolDesign
+from .services import create_share_link, get_design_for_user, get_shared_design, revoke_share_link
+from .views import UNPROCESSABLE, capacity_chart_response, design_context, efficiency_chart_response, export_response
+
+
+def _writable_design(request: HttpRequest, pk: int) -> PoolDesign:
+    design, can_write = get_design_for_user(request, pk)
+    if not can_write:
+        raise PermissionDenied("Only owners and editors of the team can share this design or revoke links.")
+    return design
+
+
+def _links(
+    request: HttpRequest, design: PoolDesign, form: ShareLinkForm | None = None, status: int = 200
+) -> HttpResponse:
+    """The ``share-links`` card for htmx, else back to the design page."""
+    if not request.htmx:
+        return redirect("plans:design-detail", pk=design.pk)
+    context = {
+        "design": design,
+        "can_write": True,
+        "share_links": design.share_links.select_related("created_by"),
+        "share_form": form or ShareLinkForm(),
+    }
+    return render(request, "plans/design_detail.html#share-links", context, status=status)
+
+
+@login_required
+@require_http_methods(["POST"])
+def share_link_create(request: HttpRequest, pk: int) -> HttpResponse:
+    design = _writable_design(request, pk)
+    form = ShareLinkForm(request.POST)
+    if not form.is_valid():
+        return _links(request, design, form, status=UNPROCESSABLE)
+    create_share_link(design, request.user, expires=form.expires())
+    return _links(request, design)
+
+
+@login_required
+@require_http_methods(["POST"])
+def share_link_revoke(request: HttpRequest, pk: int, link_id: int) -> HttpResponse:
+    design = _writable_design(request, pk)
+    revoke_share_link(get_object_or_404(design.share_links, pk=link_id))
+    return _links(request, design)
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """Keep a shared page out of search engines, caches and other sites' Referer headers."""
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@never_cache
+@require_http_methods(["GET"])
+def share_detail(request: HttpRequest, token: str) -> HttpResponse:
+    design = get_shared_design(token)
+    context = design_context(design, "plans:share-chart-capacity", "plans:share-chart-efficiency", token)
+    context["token"] = token
+    return _private(render(request, "plans/share_detail.html", context))
+
+
+@never_cache
+@require_http_methods(["GET"])
+def share_export(request: HttpRequest, token: str) -> HttpResponse:
+    return _private(export_response(get_shared_design(token)))
+
+
+@never_cache
+@require_http_methods(["GET"])
+def share_chart_capacity(request: HttpRequest, token: str) -> JsonResponse:
+    return _private(capacity_chart_response(get_shared_design(token)))
+
+
+@never_cache
+@require_http_methods(["GET"])
+def share_chart_efficiency(request: HttpRequest, token: str) -> JsonResponse:
+    return _private(efficiency_chart_response(get_shared_design(token)))
