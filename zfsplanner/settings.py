@@ -19,7 +19,7 @@ if _env_file.exists():
 
 DEBUG = env.bool("DEBUG", default=True)
 
-_DEV_SECRET = "dev-only-insecure-key-change-me-0123456789abcdefghijklmnopqrstuvwxyz"
+_DEV_SECRET = "dev-only-insecure-key-change-me-0123456789abcdefghijklmnopqrstuvwxyz"  # noqa: S105 - DEBUG only
 SECRET_KEY = env.str("SECRET_KEY", default="" if not DEBUG else _DEV_SECRET)
 if not SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")

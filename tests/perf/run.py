@@ -28,7 +28,9 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.release()}"
+    return (
+        f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.release()}"
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -43,8 +45,15 @@ def main(argv: list[str]) -> int:
                 rows.append(row)
                 print(f"   {'ok  ' if row['ok'] else 'MISS'} {row['name']}: {row['result']} (target {row['target']})")
         except Exception:  # noqa: BLE001 - a broken benchmark is reported, the others still run
-            rows.append({"name": name, "result": "error: " + traceback.format_exc(limit=3).splitlines()[-1],
-                         "target": "-", "ok": False, "command": f"python tests/perf/run.py {name}"})
+            rows.append(
+                {
+                    "name": name,
+                    "result": "error: " + traceback.format_exc(limit=3).splitlines()[-1],
+                    "target": "-",
+                    "ok": False,
+                    "command": f"python tests/perf/run.py {name}",
+                }
+            )
             traceback.print_exc()
     if not argv:
         write_report(rows)
@@ -65,7 +74,9 @@ def write_report(rows: list[dict]) -> None:
         "|---|---|---|---|---|",
     ]
     for r in rows:
-        lines.append(f"| {r['name']} | {r['result']} | {r['target']} | {'yes' if r['ok'] else '**no**'} | `{r['command']}` |")
+        lines.append(
+            f"| {r['name']} | {r['result']} | {r['target']} | {'yes' if r['ok'] else '**no**'} | `{r['command']}` |"
+        )
     notes = ROOT / "docs" / "performance-notes.md"
     if notes.exists():
         lines += ["", notes.read_text().strip()]
