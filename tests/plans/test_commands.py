@@ -43,7 +43,12 @@ def test_it_matches_the_core_for_a_design_with_a_special_vdev_and_a_volume(team,
             "layout": "mirror",
             "width": 2,
             "ashift": 13,
-            "disk": {"size_bytes": 960197124096, "model": "MZ7L3960HCJR", "physical_sector_bytes": 4096, "media": "ssd"},
+            "disk": {
+                "size_bytes": 960197124096,
+                "model": "MZ7L3960HCJR",
+                "physical_sector_bytes": 4096,
+                "media": "ssd",
+            },
         }
     )
     doc["datasets"].append({"name": "tank/vm", "type": "volume", "volsize": "100G", "volblocksize": "16K"})

@@ -21,7 +21,9 @@ MEASURE = "/api/compression/measure/"
 
 def text_sample(n_bytes=300_000):
     """Repetitive but not trivial text: compresses well, differently per algorithm."""
-    lines = [f"{i:08d} INFO request id={i * 7919 % 100003} path=/api/designs/{i % 97}/ status=200\n" for i in range(10**5)]
+    lines = [
+        f"{i:08d} INFO request id={i * 7919 % 100003} path=/api/designs/{i % 97}/ status=200\n" for i in range(10**5)
+    ]
     return "".join(lines).encode()[:n_bytes]
 
 
@@ -70,15 +72,23 @@ def test_api_defaults_to_the_versions_default_compression(alice, client_for):
 
 
 def test_api_random_data_is_stored_uncompressed(alice, client_for):
-    body = client_for(alice).post(MEASURE, {"file": upload(os.urandom(200_000)), "algorithm": "lz4"}).json()
+    body = client_for(alice).post(MEASURE, {"file": upload(os.urandom(2 * 131072)), "algorithm": "lz4"}).json()
     assert body["compressratio"] == 1.0
     assert body["uncompressed_blocks"] == body["blocks"] == 2
 
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("algorithm", "snappy"), ("algorithm", "lzjb"), ("algorithm", "zstd-99"), ("recordsize", "100K"),
-     ("recordsize", "32M"), ("recordsize", "big"), ("ashift", "8"), ("openzfs_version", "0.8")],
+    [
+        ("algorithm", "snappy"),
+        ("algorithm", "lzjb"),
+        ("algorithm", "zstd-99"),
+        ("recordsize", "100K"),
+        ("recordsize", "32M"),
+        ("recordsize", "big"),
+        ("ashift", "8"),
+        ("openzfs_version", "0.8"),
+    ],
 )
 def test_api_bad_settings_are_400_naming_the_field(alice, client_for, field, value):
     response = client_for(alice).post(MEASURE, {"file": upload(b"some data " * 100), field: value})
@@ -170,8 +180,15 @@ def web():
 
 
 def measure(c, design, dataset="tank/logs", data=None, **fields):
-    body = {"dataset": dataset, "file": upload(text_sample() if data is None else data), "algorithm": "zstd",
-            "recordsize": "128K", "ashift": "12", "openzfs_version": "2.3", **fields}
+    body = {
+        "dataset": dataset,
+        "file": upload(text_sample() if data is None else data),
+        "algorithm": "zstd",
+        "recordsize": "128K",
+        "ashift": "12",
+        "openzfs_version": "2.3",
+        **fields,
+    }
     return c.post(f"/designs/{design.pk}/measure/", body, HTTP_HX_REQUEST="true")
 
 
@@ -274,3 +291,26 @@ def test_use_this_ratio_rejects_a_ratio_below_one_or_an_unknown_dataset(design, 
     assert c.post(f"/designs/{design.pk}/use-ratio/", bad).status_code == 400
     assert c.post(f"/designs/{design.pk}/use-ratio/", {**bad, "ratio": "2", "dataset": "tank/x"}).status_code == 404
     assert PoolDesign.objects.get(pk=design.pk).revision == 1
+
+
+def test_the_limit_holds_when_csrf_is_checked_from_the_body(design, alice, settings):
+    """The sample handler is installed before the CSRF check reads the form fields."""
+    settings.COMPRESSION_SAMPLE_MAX_BYTES = 50_000
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(alice)
+    c.get(f"/designs/{design.pk}/")
+    token = c.cookies["csrftoken"].value
+    body = {
+        "csrfmiddlewaretoken": token,
+        "dataset": "tank/logs",
+        "algorithm": "zstd",
+        "recordsize": "128K",
+        "ashift": "12",
+        "openzfs_version": "2.3",
+    }
+    too_big = c.post(f"/designs/{design.pk}/measure/", {**body, "file": upload(text_sample(60_000))})
+    assert too_big.status_code == 422
+    assert "larger than" in too_big.content.decode()
+    ok = c.post(f"/designs/{design.pk}/measure/", {**body, "file": upload(text_sample(40_000))})
+    assert ok.status_code == 200
+    assert c.post(f"/designs/{design.pk}/measure/", {**body, "csrfmiddlewaretoken": "x" * 64}).status_code == 403

@@ -48,7 +48,9 @@ def test_active_excludes_revoked_and_expired_links(design, alice):
     live = create_share_link(design, alice)
     later = create_share_link(design, alice, expires=timezone.now() + timedelta(days=1))
     ShareLink.objects.filter(pk=create_share_link(design, alice).pk).update(revoked=True)
-    ShareLink.objects.filter(pk=create_share_link(design, alice).pk).update(expires=timezone.now() - timedelta(seconds=1))
+    ShareLink.objects.filter(pk=create_share_link(design, alice).pk).update(
+        expires=timezone.now() - timedelta(seconds=1)
+    )
     assert set(ShareLink.objects.active()) == {live, later}
 
 
@@ -135,7 +137,7 @@ def test_anyone_with_the_link_sees_the_design_read_only(design, link, web):
     assert "<h1>tank</h1>" in html
     assert "the main pool" in html
     assert "Alpha" in html  # the team's name
-    assert 'class="card estimate"' in html and "table class=\"pool\"" in html
+    assert 'class="card estimate"' in html and 'table class="pool"' in html
     assert 'class="card risks"' in html
     assert "zpool create -o ashift=12 tank raidz2" in html
     assert f"/share/{link.token}/charts/capacity/" in html
@@ -143,8 +145,19 @@ def test_anyone_with_the_link_sees_the_design_read_only(design, link, web):
 
 def test_the_shared_page_has_no_edit_controls_or_team_details(design, link, alice, bob, web):
     html = web().get(f"/share/{link.token}/").content.decode()
-    for needle in ("<form method=\"post\"", "<textarea", "design-edit", "/edit/", "/delete/", "share-links", "Revoke",
-                   "alice", "bob", "csrfmiddlewaretoken", f"/designs/{design.pk}/"):
+    for needle in (
+        '<form method="post"',
+        "<textarea",
+        "design-edit",
+        "/edit/",
+        "/delete/",
+        "share-links",
+        "Revoke",
+        "alice",
+        "bob",
+        "csrfmiddlewaretoken",
+        f"/designs/{design.pk}/",
+    ):
         assert needle not in html, needle
 
 
@@ -176,7 +189,9 @@ def test_a_share_link_never_allows_writes(design, link, web):
     c = web()
     for method in ("post", "put", "patch", "delete"):
         for suffix in ("", "export/"):
-            response = getattr(c, method)(f"/share/{link.token}/{suffix}", json.dumps(doc), content_type="application/json")
+            response = getattr(c, method)(
+                f"/share/{link.token}/{suffix}", json.dumps(doc), content_type="application/json"
+            )
             assert response.status_code == 405, (method, suffix)
     # the token opens nothing else: the design's own pages and the API still need a login
     assert c.post(f"/designs/{design.pk}/edit/", {"document": json.dumps(doc)}).status_code == 302

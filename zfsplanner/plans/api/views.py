@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
@@ -161,8 +161,13 @@ class ScriptRenderer(BaseRenderer):
 class ShareLinksMixin:
     """``/api/designs/{id}/share-links/``: members list a design's links; owners and editors create and revoke."""
 
+    @extend_schema(methods=["GET"], responses={200: ShareLinkSerializer(many=True)})
+    @extend_schema(methods=["POST"], request=ShareLinkSerializer, responses={201: ShareLinkSerializer})
     @extend_schema(
-        request=ShareLinkSerializer, responses={200: ShareLinkSerializer(many=True), 201: ShareLinkSerializer}
+        methods=["DELETE"],
+        operation_id="designs_share_links_revoke_by_id",
+        parameters=[OpenApiParameter("id", int, OpenApiParameter.QUERY, description="Id of the link to revoke.")],
+        responses={204: None},
     )
     @action(
         detail=True, methods=["get", "post", "delete"], url_path="share-links", serializer_class=ShareLinkSerializer
@@ -186,7 +191,7 @@ class ShareLinksMixin:
         link = create_share_link(design, request.user, expires=serializer.validated_data.get("expires"))
         return Response(ShareLinkSerializer(link, context=context).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(operation_id="designs_share_links_revoke", request=None, responses={204: None})
     @action(detail=True, methods=["delete"], url_path=r"share-links/(?P<link_id>[0-9]+)")
     def share_link(self, request: Request, pk: str | None = None, link_id: str = "") -> Response:
         """Revoke one link: it stays listed (``revoked: true``) and its URL answers 404 from now on."""
@@ -323,9 +328,10 @@ class CompressionMeasureView(APIView):
         responses={200: MeasuredCompressionSerializer},
     )
     def post(self, request: Request) -> Response:
+        fields = request.data  # parses the upload through the sample handler
         if self.sample_handler.too_big:
             raise ValidationError({"file": [too_big_message()]})
-        serializer = CompressionSampleSerializer(data=request.data)
+        serializer = CompressionSampleSerializer(data=fields)
         serializer.is_valid(raise_exception=True)
         d = serializer.validated_data
         data = d["file"].read()
