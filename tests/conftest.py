@@ -19,7 +19,6 @@ from rest_framework.test import APIClient
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
 from zfsplanner.accounts.models import Role
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 SAMPLES = Path(__file__).resolve().parent / "parsers" / "samples"
 
 

@@ -8,15 +8,15 @@ logicalused growth and the pool's ALLOC growth.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from tests.conftest import SHARED
 from zfsplanner.core.dataset import AllocTarget, dataset_usage, zvol_volsize_to_reservation
 from zfsplanner.core.design import Contents, Dataset, DatasetType, Layout
 from zfsplanner.core.units import parse_zfs_size
 
-CALIBRATION = json.loads((SHARED / "calibration" / "openzfs-2.3.2.json").read_text())
+CALIBRATION = json.loads((Path(__file__).resolve().parent / "data" / "openzfs-2.3.2.json").read_text())
 WRITTEN = CALIBRATION["written_datasets"]
 FILES = [e for e in WRITTEN if e["kind"] == "files"]
 ZVOLS = [e for e in WRITTEN if e["kind"] == "zvol"]

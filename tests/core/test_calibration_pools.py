@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import SHARED
 from zfsplanner.core.design import parse_design
 from zfsplanner.core.pool import pool_capacity
 
-CALIBRATION = json.loads((SHARED / "calibration" / "openzfs-2.3.2.json").read_text())
+CALIBRATION = json.loads((Path(__file__).resolve().parent / "data" / "openzfs-2.3.2.json").read_text())
 POOLS: list[dict[str, Any]] = CALIBRATION["empty_pools"]
 
 
