@@ -97,6 +97,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+    # A file, not Django's shared in-memory database: the browser tests' live server answers
+    # several requests at once, and only a file database lets them wait for each other.
+    DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", str(BASE_DIR / ".test-db.sqlite3"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

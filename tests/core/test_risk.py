@@ -24,7 +24,7 @@ from zfsplanner.core.risk import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-SPEC = ROOT.parent / "shared" / "spec" / "design-format.md"
+SPEC = ROOT / "docs" / "spec" / "design-format.md"
 
 HDD14 = {
     "model": "ST14000NM001G",

@@ -9,7 +9,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_check(env_extra, *args):
-    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL")}
+    unset = ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     env.update(env_extra)
     return subprocess.run(
         [sys.executable, "manage.py", "check", *args], cwd=ROOT, env=env, capture_output=True, text=True

@@ -16,10 +16,18 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
+    """Browser tests talk to a live server in another thread, so they need committed data.
+
+    They are marked transactional (pytest-django then runs them after the ordinary database
+    tests) with serialized rollback, so the catalog that a data migration seeds is put back
+    after each of them.
+    """
     for item in items:
         if "tests/e2e/" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.django_db(transaction=True, serialized_rollback=True))
 
 
 @pytest.fixture(scope="session")
