@@ -130,3 +130,29 @@ def test_bigger_disks_never_hold_less(n, size):
     big = rows_by_level([size + 10 * GIB] * n)
     for level, row in small.items():
         assert big[level].usable_bytes >= row.usable_bytes
+
+
+# ``dumpe2fs -h`` of ``mkfs.ext4 -F`` (e2fsprogs 1.47.0, default /etc/mke2fs.conf) on files of
+# these sizes: (bytes, Block count, Overhead clusters). df's Size is (Block count - Overhead) × 4 KiB.
+MKE2FS_1_47 = [
+    (1073741824, 262144, 12949),
+    (10737418240, 2621440, 66747),
+    (85832663040, 20955240, 474522),
+    (214748364800, 52428800, 1100294),
+    (2199023255552, 536870912, 8709140),
+    (5497558138880, 1342177280, 10866454),
+]
+
+
+@pytest.mark.parametrize("size,blocks,overhead", MKE2FS_1_47)
+def test_ext4_overhead_matches_mke2fs(size, blocks, overhead):
+    from zfsplanner.core.mdraid import ext4_overhead_blocks
+
+    assert ext4_overhead_blocks(blocks, size) == overhead
+
+
+def test_raid5_of_three_40_gib_disks_holds_about_78_gib_under_ext4():
+    row = next(r for r in md_raid_comparison([40 * GIB] * 3) if r.level == MdLevel.RAID5)
+    assert 79.9 * GIB < row.usable_bytes < 80 * GIB  # the array
+    assert 78.0 * GIB < row.ext4_size_bytes < 78.3 * GIB  # what df -h shows after mkfs.ext4
+    assert row.ext4_avail_bytes == row.ext4_size_bytes - int(row.usable_bytes // 4096 * 0.05) * 4096

@@ -172,6 +172,8 @@ def _md_raid(design: Design) -> list[dict[str, Any]]:
                         "usable_bytes": r.usable_bytes,
                         "fault_tolerance": r.fault_tolerance,
                         "data_offset_bytes": r.data_offset_bytes,
+                        "ext4_size_bytes": r.ext4_size_bytes,
+                        "ext4_avail_bytes": r.ext4_avail_bytes,
                         "notes": list(r.notes),
                     }
                     for r in rows

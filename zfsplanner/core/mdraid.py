@@ -13,7 +13,10 @@ Assumptions, stated so they can be checked against ``mdadm --detail``:
 * members are whole disks or partitions given as they are (no partition table is modelled;
   pass ``reserved_per_disk_bytes`` to subtract one);
 * RAID 1 has no chunk; its member size is rounded down to 64 KiB;
-* nothing else (no LVM, no file system) sits on top.
+* no LVM sits between the array and the file system.
+
+Beside the array size, each row says what ``df`` shows after ``mkfs.ext4`` with its defaults
+(``ext4_df_size``): the comparison a user makes against ZFS's AVAIL.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .units import KIB, MIB, rounddown, roundup
+from .units import KIB, MIB, ceil_div, rounddown, roundup
 
 SECTOR = 512
 DEFAULT_CHUNK = 512 * KIB
@@ -54,6 +57,90 @@ class MdRaidRow:
     component_bytes: int  # usable part of the smallest member
     chunk_bytes: int | None
     notes: tuple[str, ...]
+    ext4_size_bytes: int | None = None  # df "Size" after mkfs.ext4 with its defaults
+    ext4_avail_bytes: int | None = None  # df "Avail": less the 5 % reserved for root
+
+
+EXT4_BLOCK = 4096
+EXT4_BLOCKS_PER_GROUP = 32768
+EXT4_INODE_SIZE = 256
+EXT4_DESC_SIZE = 64  # 64bit feature
+EXT4_ADDR_PER_BLOCK = EXT4_BLOCK // 4
+EXT4_RESERVED_RATIO = 0.05
+EXT4_MIN_DEFAULT_BYTES = 512 * MIB  # below this mke2fs uses the "small" type (1 KiB blocks)
+
+
+def ext4_journal_blocks(blocks: int) -> int:
+    """Default journal size in blocks (``ext2fs_default_journal_size()``, e2fsprogs ``mkjournal.c``)."""
+    for limit, size in (
+        (32768, 1024),
+        (256 * 1024, 4096),
+        (512 * 1024, 8192),
+        (4096 * 1024, 16384),
+        (8192 * 1024, 32768),
+        (16384 * 1024, 65536),
+        (32768 * 1024, 131072),
+    ):
+        if blocks < limit:
+            return size
+    return 262144
+
+
+def ext4_inode_ratio(size_bytes: int) -> int:
+    """Bytes per inode from ``/etc/mke2fs.conf``: default 16384, "big" (>= 4 TiB) 32768, "huge" (>= 16 TiB) 65536."""
+    if size_bytes >= 16 * 1024**4:
+        return 65536
+    if size_bytes >= 4 * 1024**4:
+        return 32768
+    return 16384
+
+
+def _sparse_super_groups(groups: int) -> int:
+    """Groups holding a superblock backup with ``sparse_super``: 0, 1 and powers of 3, 5 and 7."""
+    found = {g for g in (0, 1) if g < groups}
+    for base in (3, 5, 7):
+        g = base
+        while g < groups:
+            found.add(g)
+            g *= base
+    return len(found)
+
+
+def ext4_overhead_blocks(blocks: int, size_bytes: int) -> int:
+    """Blocks mkfs.ext4 (e2fsprogs 1.47 defaults) uses for metadata, as ``df`` leaves them out of Size.
+
+    Inode tables, block and inode bitmaps, superblock and group-descriptor copies (with the
+    ``resize_inode`` reserve, ``calc_reserved_gdt_blocks()`` in ``misc/mke2fs.c``) in the
+    ``sparse_super`` groups, and the journal — the kernel's ``ext4_calculate_overhead()``.
+    Checked against ``dumpe2fs -h`` "Overhead clusters" for 1 GiB to 5 TiB.
+    """
+    groups = ceil_div(blocks, EXT4_BLOCKS_PER_GROUP)
+    inodes_per_block = EXT4_BLOCK // EXT4_INODE_SIZE
+    inodes = blocks * EXT4_BLOCK // ext4_inode_ratio(size_bytes)
+    per_group = min(roundup(ceil_div(inodes, groups), inodes_per_block), EXT4_BLOCKS_PER_GROUP)
+    inode_tables = groups * per_group // inodes_per_block
+    desc_per_block = EXT4_BLOCK // EXT4_DESC_SIZE
+    desc_blocks = ceil_div(groups, desc_per_block)
+    max_blocks = min(blocks * 1024, 0xFFFFFFFF)
+    reserved_gdt = max(
+        0, min(ceil_div(ceil_div(max_blocks, EXT4_BLOCKS_PER_GROUP), desc_per_block) - desc_blocks, EXT4_ADDR_PER_BLOCK)
+    )
+    copies = _sparse_super_groups(groups) * (1 + desc_blocks + reserved_gdt)
+    return inode_tables + 2 * groups + copies + ext4_journal_blocks(blocks)
+
+
+def ext4_df_size(device_bytes: int) -> tuple[int, int] | None:
+    """(df Size, df Avail) in bytes of ext4 made with defaults on ``device_bytes``; None below 512 MiB.
+
+    Avail leaves out the 5 % reserved for root and ignores the few KiB of the root directory
+    and lost+found.
+    """
+    if device_bytes < EXT4_MIN_DEFAULT_BYTES:
+        return None
+    blocks = device_bytes // EXT4_BLOCK
+    size = (blocks - ext4_overhead_blocks(blocks, device_bytes)) * EXT4_BLOCK
+    reserved = int(blocks * EXT4_RESERVED_RATIO) * EXT4_BLOCK
+    return size, max(size - reserved, 0)
 
 
 def md_bitmap_space(device_bytes: int) -> int:
@@ -131,6 +218,7 @@ def md_raid_comparison(
         if usable == 0:
             notes.append("the disks are too small for this level's metadata")
         notes.append(f"data offset {offset // MIB} MiB per member (metadata 1.2, bitmap, reshape headroom)")
+        ext4 = ext4_df_size(usable)
         rows.append(
             MdRaidRow(
                 level=level,
@@ -141,6 +229,8 @@ def md_raid_comparison(
                 component_bytes=smallest,
                 chunk_bytes=chunk,
                 notes=tuple(notes),
+                ext4_size_bytes=ext4[0] if ext4 else None,
+                ext4_avail_bytes=ext4[1] if ext4 else None,
             )
         )
     return rows
