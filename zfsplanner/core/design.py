@@ -710,32 +710,36 @@ def parse_design(doc: Any) -> Design:
 # --------------------------------------------------------------------------- export
 
 
-def _put(out: dict[str, Any], key: str, value: Any) -> None:
-    if value is not None:
-        out[key] = value.value if isinstance(value, StrEnum) else value
-
-
 def disk_to_document(disk: Disk) -> dict[str, Any]:
     out: dict[str, Any] = {"size_bytes": disk.size_bytes}
     for f in fields(Disk):
         if f.name not in ("size_bytes", "extra"):
-            _put(out, f.name, getattr(disk, f.name))
+            put_optional(out, f.name, getattr(disk, f.name))
     out.update(disk.extra)
     return out
 
 
+VDEV_OPTIONAL_KEYS = (
+    "ashift",
+    "draid_data",
+    "draid_spares",
+    "disk_partitioning",
+    "reserved_per_disk_bytes",
+    "expanded_from_width",
+    "logical_bytes_written_before",
+)
+
+
+def put_optional(out: dict[str, Any], key: str, value: Any) -> None:
+    """Write ``key`` only when it has a value, so an export repeats what the document said."""
+    if value is not None:
+        out[key] = value.value if isinstance(value, StrEnum) else value
+
+
 def vdev_to_document(v: VdevGroup) -> dict[str, Any]:
     out: dict[str, Any] = {"role": v.role.value, "layout": v.layout.value, "width": v.width, "count": v.count}
-    for key in (
-        "ashift",
-        "draid_data",
-        "draid_spares",
-        "disk_partitioning",
-        "reserved_per_disk_bytes",
-        "expanded_from_width",
-        "logical_bytes_written_before",
-    ):
-        _put(out, key, getattr(v, key))
+    for key in VDEV_OPTIONAL_KEYS:
+        put_optional(out, key, getattr(v, key))
     if v.single_disk:
         out["disk"] = disk_to_document(v.disks[0])
     else:
@@ -750,16 +754,16 @@ def _size(n: int | None) -> str | int | None:
 
 def contents_to_document(c: Contents) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    _put(out, "logical_bytes", c.logical_bytes)
-    _put(out, "file_count", c.file_count)
+    put_optional(out, "logical_bytes", c.logical_bytes)
+    put_optional(out, "file_count", c.file_count)
     if c.file_size_histogram is not None:
         out["file_size_histogram"] = [[s, n] for s, n in c.file_size_histogram]
     if c.compressibility is not None:
         comp: dict[str, Any] = {}
-        _put(comp, "profile", c.compressibility.profile)
-        _put(comp, "ratio", c.compressibility.ratio)
-        _put(comp, "algorithm", c.compressibility.algorithm)
-        _put(comp, "recordsize", _size(c.compressibility.recordsize))
+        put_optional(comp, "profile", c.compressibility.profile)
+        put_optional(comp, "ratio", c.compressibility.ratio)
+        put_optional(comp, "algorithm", c.compressibility.algorithm)
+        put_optional(comp, "recordsize", _size(c.compressibility.recordsize))
         comp.update(c.compressibility.extra)
         out["compressibility"] = comp
     out.update(c.extra)
@@ -769,10 +773,10 @@ def contents_to_document(c: Contents) -> dict[str, Any]:
 def dataset_to_document(ds: Dataset) -> dict[str, Any]:
     out: dict[str, Any] = {"name": ds.name, "type": ds.type.value}
     for key in ("recordsize", "volblocksize", "volsize", "quota", "special_small_blocks"):
-        _put(out, key, _size(getattr(ds, key)))
-    _put(out, "compression", ds.compression)
-    _put(out, "copies", ds.copies)
-    _put(out, "sync", ds.sync)
+        put_optional(out, key, _size(getattr(ds, key)))
+    put_optional(out, "compression", ds.compression)
+    put_optional(out, "copies", ds.copies)
+    put_optional(out, "sync", ds.sync)
     if ds.contents is not None:
         out["contents"] = contents_to_document(ds.contents)
     out.update(ds.extra)
@@ -782,9 +786,9 @@ def dataset_to_document(ds: Dataset) -> dict[str, Any]:
 def design_to_document(design: Design) -> dict[str, Any]:
     """The design as a ``zfsplanner.design/1`` document (sizes in bytes or ZFS spelling)."""
     out: dict[str, Any] = {"format": FORMAT, "name": design.name}
-    _put(out, "description", design.description)
-    _put(out, "openzfs_version", design.openzfs_version)
-    _put(out, "disk_partitioning", design.disk_partitioning)
+    put_optional(out, "description", design.description)
+    put_optional(out, "openzfs_version", design.openzfs_version)
+    put_optional(out, "disk_partitioning", design.disk_partitioning)
     out["vdevs"] = [vdev_to_document(v) for v in design.vdevs]
     out["datasets"] = [dataset_to_document(d) for d in design.datasets]
     out.update(design.extra)

@@ -207,15 +207,7 @@ class VdevGroup(models.Model):
             if missing:
                 catalog.update({c.model: c for c in CatalogDisk.objects.filter(model__in=missing)})
         out: dict[str, Any] = {"role": self.role, "layout": self.layout, "width": self.width, "count": self.count}
-        for key in (
-            "ashift",
-            "draid_data",
-            "draid_spares",
-            "disk_partitioning",
-            "reserved_per_disk_bytes",
-            "expanded_from_width",
-            "logical_bytes_written_before",
-        ):
+        for key in core.VDEV_OPTIONAL_KEYS:
             _put(out, key, getattr(self, key))
         disks = [inline_disk(d, catalog) for d in self.disks]
         if self.single_disk:
