@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-services e2e bench lint typecheck migrate demo frontend clean
+.PHONY: run test test-services browser bench lint migrate demo frontend clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,12 +22,23 @@ demo: migrate
 run: demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-## The test suite (SQLite, in-process tasks; browser tests when /usr/bin/chromium exists).
-test: $(STAMP)
+## Chromium for the browser tests: installed with apt-get when it is missing and we may.
+browser:
+	@if ! command -v chromium >/dev/null 2>&1 && [ -z "$$CHROMIUM_PATH" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Chromium for the browser tests (apt-get install chromium)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "Chromium is missing: install it (apt-get install chromium) or set CHROMIUM_PATH."; \
+	  fi; \
+	fi
+
+## The test suite (SQLite, in-process tasks, browser tests in Chromium).
+test: $(STAMP) browser
 	$(PY) -m pytest -q
 
 ## The suite against PostgreSQL + Redis + a real Celery worker (DATABASE_URL, CELERY_BROKER_URL set).
-test-services: $(STAMP)
+test-services: $(STAMP) browser
 	$(PY) -m pytest -q -m "services or not services"
 
 ## Speed and memory benchmarks; writes docs/performance.md.
