@@ -8,6 +8,10 @@ from django.db.models import Q, QuerySet
 from .models import BenchRun, TargetKind, UploadStatus
 
 
+class NumberInFilter(django_filters.BaseInFilter, django_filters.NumberFilter):
+    """``1,2,3``: each item must be a number, so ``?ids=x`` is a 400 naming ``ids``, not a failed query."""
+
+
 class BenchRunFilterSet(django_filters.FilterSet):
     q = django_filters.CharFilter(method="search", label="Search")
     team = django_filters.CharFilter(field_name="team__slug", label="Team (slug)")
@@ -16,7 +20,7 @@ class BenchRunFilterSet(django_filters.FilterSet):
     target_kind = django_filters.ChoiceFilter(choices=TargetKind.choices)
     design = django_filters.NumberFilter(field_name="design_id")
     catalog_disk = django_filters.NumberFilter(field_name="catalog_disk_id")
-    ids = django_filters.BaseInFilter(field_name="id", label="Run ids (comma-separated)")
+    ids = NumberInFilter(field_name="id", label="Run ids (comma-separated)")
 
     class Meta:
         model = BenchRun

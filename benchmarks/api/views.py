@@ -49,6 +49,7 @@ class BenchRunViewSet(
 ):
     """Benchmark runs; ``result`` is the normalized document (benchmark-result-format)."""
 
+
     serializer_class = BenchRunSerializer
     filterset_class = BenchRunFilterSet
     permission_classes = [permissions.IsAuthenticated, CanWriteTeam]
@@ -77,6 +78,7 @@ class BenchRunViewSet(
 
 class BenchUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Uploads: POST one or many files (multipart), GET their status, POST ``{id}/retry/``."""
+
 
     serializer_class = BenchUploadSerializer
     permission_classes = [permissions.IsAuthenticated, CanWriteTeam]

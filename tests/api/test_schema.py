@@ -44,3 +44,15 @@ def test_import_accepts_a_file(schema):
 
 def test_docs_page_loads(alice, client_for):
     assert client_for(alice).get("/api/docs/").status_code == 200
+
+
+def test_responses_are_documented_as_they_are_sent(schema):
+    paths = schema["paths"]
+    assert set(paths["/api/designs/"]["post"]["responses"]) == {"201", "400"}
+    assert set(paths["/api/designs/{id}/"]["put"]["responses"]) == {"200", "400", "409"}
+    assert set(paths["/api/designs/{id}/"]["delete"]["responses"]) == {"204"}
+    assert "400" not in paths["/api/designs/"]["get"]["responses"]  # filter errors are not design errors
+    members = paths["/api/teams/{id}/members/"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert members["schema"]["type"] == "array"  # the list is not paginated
+    disk = schema["components"]["schemas"]["CatalogDisk"]["properties"]["datasheet_url"]
+    assert "format" not in disk  # "" is a valid value: no datasheet

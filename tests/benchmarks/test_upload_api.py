@@ -210,3 +210,26 @@ def test_run_metadata_can_be_updated_by_an_editor_only(
     assert client_for(bob).patch(url, {"label": "x"}, format="json").status_code == 403
     r = client_for(erin).patch(url, {"settings": {"colour": "blue"}}, format="json")
     assert r.status_code == 400 and "colour" in json.dumps(r.json())
+
+
+@pytest.mark.django_db
+def test_the_run_list_filters_by_ids_and_rejects_non_numbers(client_for, alice, django_capture_on_commit_callbacks):
+    r = _post(client_for(alice), django_capture_on_commit_callbacks, {"team": "alpha", "file": _file(CDM_WD)})
+    run_id = r.json()["uploads"][0]["run"]
+    client = client_for(alice)
+    assert [x["id"] for x in client.get(f"/api/benchmarks/?ids={run_id},{run_id + 1}").json()["results"]] == [run_id]
+    response = client.get("/api/benchmarks/?ids=['null', 'null']")
+    assert response.status_code == 400
+    assert "ids" in response.json()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/api/benchmark-uploads/", "/api/benchmarks/", "/api/designs/", "/api/teams/"])
+def test_list_pages_past_the_database_range_are_a_400_or_capped(client_for, alice, url):
+    client = client_for(alice)
+    capped = client.get(f"{url}?limit={10**40}")
+    assert capped.status_code == 200
+    assert capped.json()["count"] >= 0
+    response = client.get(f"{url}?offset={10**40}")
+    assert response.status_code == 400
+    assert "offset" in response.json()

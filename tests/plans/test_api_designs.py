@@ -170,3 +170,30 @@ def test_catalog_is_readable_by_members(alice, client_for):
     models = {d["model"] for d in response.json()["results"]}
     assert "MZQL21T9HCJR" in models
     assert all(d["media"] == "nvme" for d in response.json()["results"])
+
+
+def test_creating_from_a_null_body_names_the_document(team, alice, client_for):
+    response = client_for(alice).post("/api/designs/", "null", content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {"field": "", "message": "the body must be a JSON object: a design document with a team"}
+    ]
+    assert not PoolDesign.objects.exists()
+
+
+def test_replacing_with_broken_json_keeps_the_design(team, alice, client_for):
+    design = PoolDesignFactory(team=team, name="tank")
+    response = client_for(alice).put(f"/api/designs/{design.pk}/", "{nope", content_type="application/json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["errors"][0]["field"] == ""
+    assert "JSON parse error" in body["detail"]
+    design.refresh_from_db()
+    assert design.revision == 1
+
+
+def test_importing_a_json_list_is_a_400(team, alice, client_for):
+    response = client_for(alice).post("/api/designs/import/", [None, None], format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == ""
+    assert not PoolDesign.objects.exists()

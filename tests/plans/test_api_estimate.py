@@ -53,3 +53,11 @@ def test_design_estimate_matches_the_stateless_one(team, bob, client_for):
     response = client_for(bob).get(f"/api/designs/{design.pk}/estimate/")
     assert response.status_code == 200
     assert response.json() == estimate_document(design_document("tank"))
+
+
+def test_post_estimate_answers_broken_json_in_the_design_error_shape(alice, client_for):
+    response = client_for(alice).post("/api/estimate/", b"\x00", content_type="application/json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["errors"][0]["field"] == ""
+    assert "JSON parse error" in body["detail"]

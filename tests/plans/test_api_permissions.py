@@ -174,3 +174,21 @@ def test_catalog_rejects_physical_below_logical(client_for):
     response = client_for(staff).post("/api/disks/", disk, format="json")
     assert response.status_code == 400
     assert "physical_sector_bytes" in response.json()
+
+
+def test_catalog_reads_back_an_empty_datasheet_url_and_checks_a_given_one(client_for):
+    staff = UserFactory(username="root", is_staff=True)
+    disk = {"vendor": "E", "model": "EX-3", "capacity_bytes": 4096, "media": "hdd"}
+    created = client_for(staff).post("/api/disks/", disk, format="json")
+    assert created.status_code == 201, created.json()
+    assert created.json()["datasheet_url"] == ""
+    bad = client_for(staff).post("/api/disks/", {**disk, "model": "EX-4", "datasheet_url": "nope"}, format="json")
+    assert bad.status_code == 400
+    assert "datasheet_url" in bad.json()
+    assert not CatalogDisk.objects.filter(model="EX-4").exists()
+
+
+def test_the_member_list_is_a_plain_list(team, alice, bob, client_for):
+    response = client_for(alice).get(f"/api/teams/{team.pk}/members/")
+    assert response.status_code == 200
+    assert {m["username"] for m in response.json()} == {"alice", "bob"}

@@ -4,15 +4,22 @@ share links), and compression measured on a sample."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import ParseError, PermissionDenied, ValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -54,6 +61,16 @@ ESTIMATE_RESPONSE = OpenApiResponse(
     description="The zfsplanner.estimate/1 document: pool, vdevs, datasets, risks (null where not computed).",
 )
 DESIGN_ERRORS = OpenApiResponse(DesignErrorSerializer, description="Invalid design; each error names its field.")
+STALE_REVISION = OpenApiResponse(OpenApiTypes.OBJECT, description="The revision sent is stale: reload and retry.")
+
+
+class DesignErrorShapeMixin:
+    """A body that is not JSON at all answers in the design error shape too, like any other bad design."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, ParseError):
+            exc = InvalidDesignError([("", str(exc.detail))])
+        return super().handle_exception(exc)  # type: ignore[misc]
 
 
 class IsStaffOrReadOnly(permissions.BasePermission):
@@ -80,6 +97,7 @@ class CanManageTeam(permissions.BasePermission):
 class CatalogDiskViewSet(viewsets.ModelViewSet):
     """The disk catalog: any logged-in user reads it, staff change it."""
 
+
     queryset = CatalogDisk.objects.all()
     serializer_class = CatalogDiskSerializer
     filterset_class = CatalogDiskFilterSet
@@ -88,6 +106,7 @@ class CatalogDiskViewSet(viewsets.ModelViewSet):
 
 class TeamViewSet(viewsets.ModelViewSet):
     """Your teams. Creating a team makes you its owner; owners manage members."""
+
 
     serializer_class = TeamSerializer
     permission_classes = [permissions.IsAuthenticated, CanManageTeam]
@@ -99,8 +118,9 @@ class TeamViewSet(viewsets.ModelViewSet):
         team = serializer.save()
         Membership.objects.create(team=team, user=self.request.user, role=Role.OWNER)
 
-    @extend_schema(request=MembershipSerializer, responses=MembershipSerializer(many=True))
-    @action(detail=True, methods=["get", "post"], serializer_class=MembershipSerializer)
+    @extend_schema(methods=["GET"], responses={200: MembershipSerializer(many=True)})
+    @extend_schema(methods=["POST"], request=MembershipSerializer, responses={201: MembershipSerializer})
+    @action(detail=True, methods=["get", "post"], serializer_class=MembershipSerializer, pagination_class=None)
     def members(self, request: Request, pk: str | None = None) -> Response:
         """List members; owners add one with ``{"username": ..., "role": "viewer"}``."""
         team = self.get_object()
@@ -114,7 +134,8 @@ class TeamViewSet(viewsets.ModelViewSet):
         serializer.save(team=team)
         return Response(serializer.data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=MembershipSerializer, responses=MembershipSerializer)
+    @extend_schema(methods=["PUT", "PATCH"], request=MembershipSerializer, responses={200: MembershipSerializer})
+    @extend_schema(methods=["DELETE"], request=None, responses={204: None})
     @action(
         detail=True,
         methods=["put", "patch", "delete"],
@@ -202,9 +223,14 @@ class ShareLinksMixin:
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-@extend_schema(responses={200: DesignSerializer, 400: DESIGN_ERRORS})
-class DesignViewSet(ShareLinksMixin, viewsets.ModelViewSet):
+@extend_schema_view(
+    create=extend_schema(responses={201: DesignSerializer, 400: DESIGN_ERRORS}),
+    update=extend_schema(responses={200: DesignSerializer, 400: DESIGN_ERRORS, 409: STALE_REVISION}),
+    destroy=extend_schema(responses={204: None}),
+)
+class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSet):
     """Pool designs of your teams. The body is the design document plus ``team``."""
+
 
     serializer_class = DesignSerializer
     filterset_class = PoolDesignFilterSet
@@ -267,6 +293,8 @@ class DesignViewSet(ShareLinksMixin, viewsets.ModelViewSet):
 
 def _import_document(request: Request) -> dict[str, Any]:
     """The document of an import request (uploaded file, ``document`` key, or the body itself)."""
+    if not isinstance(request.data, Mapping):
+        raise InvalidDesignError([("", "the body must be a JSON object: {\"team\": ..., \"document\": {...}}")])
     upload = request.FILES.get("file")
     if upload is not None:
         try:
@@ -290,7 +318,7 @@ def _import_document(request: Request) -> dict[str, Any]:
     return doc
 
 
-class EstimateView(APIView):
+class EstimateView(DesignErrorShapeMixin, APIView):
     """Estimate a design document without saving it."""
 
     @extend_schema(
