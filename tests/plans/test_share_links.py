@@ -303,3 +303,18 @@ def test_api_cannot_revoke_a_link_of_another_design(design, team, alice, client_
     assert client_for(alice).delete(api_url(design, f"{foreign.pk}/")).status_code == 404
     foreign.refresh_from_db()
     assert not foreign.revoked
+
+
+def test_the_share_link_list_is_a_plain_list_as_the_schema_says(team, alice, client_for):
+    from rest_framework.test import APIClient
+
+    from tests.factories import PoolDesignFactory
+
+    design = PoolDesignFactory(team=team)
+    client = client_for(alice)
+    assert client.post(f"/api/designs/{design.pk}/share-links/", {}, format="json").status_code == 201
+    listed = client.get(f"/api/designs/{design.pk}/share-links/").json()
+    assert isinstance(listed, list) and len(listed) == 1
+    schema = APIClient().get("/api/schema/?format=json").json()
+    op = schema["paths"]["/api/designs/{id}/share-links/"]["get"]
+    assert op["responses"]["200"]["content"]["application/json"]["schema"]["type"] == "array"

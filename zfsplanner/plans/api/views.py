@@ -191,7 +191,11 @@ class ShareLinksMixin:
         responses={204: None},
     )
     @action(
-        detail=True, methods=["get", "post", "delete"], url_path="share-links", serializer_class=ShareLinkSerializer
+        detail=True,
+        methods=["get", "post", "delete"],
+        url_path="share-links",
+        serializer_class=ShareLinkSerializer,
+        pagination_class=None,
     )
     def share_links(self, request: Request, pk: str | None = None) -> Response:
         """GET lists them; POST ``{"expires": iso or null}`` or ``{"expires_in_days": 7}`` creates one;
