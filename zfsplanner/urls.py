@@ -15,5 +15,6 @@ urlpatterns = [
     path("api/", include("zfsplanner.plans.api.urls")),
     path("api/", include("benchmarks.api.urls")),
     path("benchmarks/", include("benchmarks.urls")),
+    path("", include("zfsplanner.accounts.urls")),
     path("", include("zfsplanner.plans.urls")),
 ]

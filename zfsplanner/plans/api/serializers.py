@@ -16,12 +16,12 @@ from django.contrib.auth import get_user_model
 from django.core.validators import URLValidator
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.text import slugify
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException
 from rest_framework.fields import empty
 
 from zfsplanner.accounts.models import Membership, Role, Team
+from zfsplanner.accounts.services import TeamError, team_slug
 from zfsplanner.core.design import FORMAT, InvalidDesign
 
 from ..choices import OpenZFSVersion, Partitioning
@@ -213,13 +213,15 @@ class TeamSerializer(serializers.ModelSerializer):
         return team.role_of(self.context["request"].user)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if self.instance is None and not attrs.get("slug"):
-            attrs["slug"] = slugify(attrs["name"])[:100]
-        slug = attrs.get("slug")
-        if slug and Team.objects.filter(slug=slug).exclude(pk=getattr(self.instance, "pk", None)).exists():
-            raise serializers.ValidationError({"slug": f"a team with slug {slug!r} already exists"})
-        if slug == "":
-            raise serializers.ValidationError({"name": "needs at least one letter or digit"})
+        if self.instance is None or "slug" in attrs:
+            try:
+                attrs["slug"] = team_slug(
+                    attrs.get("name", getattr(self.instance, "name", "")),
+                    attrs.get("slug"),
+                    exclude_pk=getattr(self.instance, "pk", None),
+                )
+            except TeamError as exc:
+                raise serializers.ValidationError({exc.field: exc.message}) from exc
         return attrs
 
 

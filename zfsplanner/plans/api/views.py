@@ -4,7 +4,8 @@ share links), and compression measured on a sample."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from django.db.models import QuerySet
@@ -26,7 +27,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from zfsplanner.accounts.models import Membership, Role, Team
+from zfsplanner.accounts import services as team_services
+from zfsplanner.accounts.models import Team
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.estimate import estimate
 
@@ -115,8 +117,10 @@ class TeamViewSet(viewsets.ModelViewSet):
         return Team.objects.for_user(self.request.user)
 
     def perform_create(self, serializer: TeamSerializer) -> None:
-        team = serializer.save()
-        Membership.objects.create(team=team, user=self.request.user, role=Role.OWNER)
+        with team_errors():
+            serializer.instance = team_services.create_team(
+                self.request.user, serializer.validated_data["name"], serializer.validated_data.get("slug")
+            )
 
     @extend_schema(methods=["GET"], responses={200: MembershipSerializer(many=True)})
     @extend_schema(methods=["POST"], request=MembershipSerializer, responses={201: MembershipSerializer})
@@ -126,13 +130,15 @@ class TeamViewSet(viewsets.ModelViewSet):
         team = self.get_object()
         if request.method == "GET":
             return Response(MembershipSerializer(team.memberships.select_related("user"), many=True).data)
-        self._require_owner(team)
-        serializer = MembershipSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        if team.memberships.filter(user=serializer.validated_data["user"]).exists():
-            raise ValidationError({"username": "is already a member of this team"})
-        serializer.save(team=team)
-        return Response(serializer.data, status=status.HTTP_201_CREATED)
+        with team_errors():
+            if not team.can_manage(request.user):
+                raise team_services.NotOwner("Only owners of the team manage its members.")
+            serializer = MembershipSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            membership = team_services.add_member(
+                team, request.user, serializer.validated_data["user"].username, serializer.validated_data["role"]
+            )
+        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["PUT", "PATCH"], request=MembershipSerializer, responses={200: MembershipSerializer})
     @extend_schema(methods=["DELETE"], request=None, responses={204: None})
@@ -145,24 +151,26 @@ class TeamViewSet(viewsets.ModelViewSet):
     def member(self, request: Request, pk: str | None = None, user_id: str = "") -> Response:
         """Owners change a member's role (``{"role": "editor"}``) or remove them."""
         team = self.get_object()
-        self._require_owner(team)
-        membership = get_object_or_404(team.memberships, user_id=int(user_id))
-        new_role = request.data.get("role") if request.method != "DELETE" else None
-        if request.method != "DELETE" and new_role not in Role.values:
-            raise ValidationError({"role": f"must be one of {', '.join(Role.values)}"})
-        losing_owner = membership.role == Role.OWNER and new_role != Role.OWNER
-        if losing_owner and team.memberships.filter(role=Role.OWNER).count() == 1:
-            raise ValidationError({"role": "a team needs at least one owner"})
-        if request.method == "DELETE":
-            membership.delete()
-            return Response(status=status.HTTP_204_NO_CONTENT)
-        membership.role = new_role
-        membership.save(update_fields=["role"])
+        with team_errors():
+            if not team.can_manage(request.user):
+                raise team_services.NotOwner("Only owners of the team manage its members.")
+            membership = get_object_or_404(team.memberships, user_id=int(user_id))
+            if request.method == "DELETE":
+                team_services.remove_member(team, request.user, membership)
+                return Response(status=status.HTTP_204_NO_CONTENT)
+            membership = team_services.change_role(team, request.user, membership, str(request.data.get("role")))
         return Response(MembershipSerializer(membership).data)
 
-    def _require_owner(self, team: Team) -> None:
-        if not team.can_manage(self.request.user):
-            raise PermissionDenied("Only owners of the team manage its members.")
+
+@contextmanager
+def team_errors() -> Iterator[None]:
+    """The team services' refusals as API errors: 400 naming the field, 403 for non-owners."""
+    try:
+        yield
+    except team_services.TeamError as exc:
+        raise ValidationError({exc.field: exc.message}) from exc
+    except team_services.NotOwner as exc:
+        raise PermissionDenied(str(exc)) from exc
 
 
 class ScriptRenderer(BaseRenderer):
