@@ -464,6 +464,33 @@ class _Shape:
     notes: tuple[str, ...]
 
 
+def _outside_pool_shape(
+    ashift: int, source: str, raw: int, leaf: int, size: int, malloc: int, notes: list[str]
+) -> _Shape:
+    """A spare or cache device: no metaslabs, no class space; ``size`` is what ``zpool list -v`` shows."""
+    return _Shape(
+        ashift=ashift,
+        ashift_source=source,
+        draid_data=None,
+        draid_spares=None,
+        draid_groups=None,
+        raw_bytes=raw,
+        leaf_asize=leaf,
+        asize=leaf,
+        ms_shift=0,
+        ms_count=0,
+        size=size,
+        ratio=512,
+        class_dspace=0,
+        embedded_log=False,
+        elog_size=0,
+        elog_dspace=0,
+        min_alloc=malloc,
+        original_width=None,
+        notes=tuple(notes),
+    )
+
+
 def _group_shape(design: Design, gi: int, group: VdevGroup, version: tuple[int, ...]) -> _Shape:
     notes: list[str] = []
     if group.ashift is not None:
@@ -493,51 +520,12 @@ def _group_shape(design: Design, gi: int, group: VdevGroup, version: tuple[int, 
     malloc = 1 << ashift
 
     if group.role == Role.SPARE:
-        return _Shape(
-            ashift,
-            source,
-            None,
-            None,
-            None,
-            raw,
-            leaf,
-            leaf,
-            0,
-            0,
-            0,
-            512,
-            0,
-            False,
-            0,
-            0,
-            malloc,
-            None,
-            tuple(notes + ["hot spares are not part of SIZE or AVAIL until they replace a disk"]),
-        )
+        notes.append("hot spares are not part of SIZE or AVAIL until they replace a disk")
+        return _outside_pool_shape(ashift, source, raw, leaf, 0, malloc, notes)
     if group.role == Role.CACHE:
-        size = leaf - max(L2ARC_DEV_HDR_SIZE, 1 << ashift)
         notes.append("cache (L2ARC) devices are not part of SIZE or AVAIL")
-        return _Shape(
-            ashift,
-            source,
-            None,
-            None,
-            None,
-            raw,
-            leaf,
-            leaf,
-            0,
-            0,
-            size,
-            512,
-            0,
-            False,
-            0,
-            0,
-            malloc,
-            None,
-            tuple(notes),
-        )
+        size = leaf - max(L2ARC_DEV_HDR_SIZE, 1 << ashift)
+        return _outside_pool_shape(ashift, source, raw, leaf, size, malloc, notes)
 
     if group.is_draid:
         spares = group.draid_spares or 0
