@@ -38,6 +38,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "allauth",
+    "allauth.account",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -55,6 +57,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -109,9 +112,57 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "login"
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "plans:home"
-LOGOUT_REDIRECT_URL = "login"
+LOGOUT_REDIRECT_URL = "account_login"
+
+# Accounts (django-allauth): log in by username or email; see README "Who can sign up".
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+ACCOUNT_ADAPTER = "zfsplanner.accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[zfsplanner] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+# mandatory: a new account logs in only after following the emailed link; optional; none.
+ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
+if ACCOUNT_EMAIL_VERIFICATION not in ("mandatory", "optional", "none"):
+    raise ImproperlyConfigured("ACCOUNT_EMAIL_VERIFICATION must be mandatory, optional or none")
+# Failed logins (page and token endpoint share the count): per address, and per user name or email.
+ACCOUNT_RATE_LIMITS = {"login_failed": env.str("LOGIN_FAILED_LIMIT", default="10/m/ip,5/5m/key")}
+# open: anyone may sign up; invited: only people holding a team invitation; closed: nobody.
+SIGNUP_MODE = env.str("SIGNUP_MODE", default="open")
+if SIGNUP_MODE not in ("open", "invited", "closed"):
+    raise ImproperlyConfigured("SIGNUP_MODE must be open, invited or closed")
+# When set, new accounts and changed email addresses must be at one of these domains.
+SIGNUP_EMAIL_DOMAINS = [d.lower().lstrip("@") for d in env.list("SIGNUP_EMAIL_DOMAINS", default=[])]
+INVITATION_DAYS = env.int("INVITATION_DAYS", default=14)
+API_TOKEN_DAYS = env.int("API_TOKEN_DAYS", default=90)
+
+# Email: SMTP when EMAIL_HOST is set, otherwise printed to the console (the log in production).
+EMAIL_HOST = env.str("EMAIL_HOST", default="")
+EMAIL_BACKEND = env.str(
+    "EMAIL_BACKEND",
+    default="django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = env.int("EMAIL_PORT", default=587)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=EMAIL_PORT == 587)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=EMAIL_PORT == 465)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on")
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="zfsplanner <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
