@@ -301,3 +301,39 @@ class ShareLink(models.Model):
         if self.revoked:
             return "revoked"
         return "active" if self.is_active else "expired"
+
+
+class RevisionKind(models.TextChoices):
+    EDIT = "edit", "edit"
+    FIX = "fix", "fix applied"
+    UNDO = "undo", "undo"
+    REDO = "redo", "redo"
+    CREATE = "create", "created"
+
+
+class DesignRevision(models.Model):
+    """The whole document of one revision of a design, so undo and redo can walk back and forth.
+
+    Revisions only ever grow: undo makes a new revision whose document is an earlier
+    one's. ``undo_to``/``redo_to`` name the revision whose document undo/redo would
+    bring back from this state (None: nothing to undo/redo).
+    """
+
+    design = models.ForeignKey(PoolDesign, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    document = models.JSONField()
+    kind = models.CharField(max_length=8, choices=RevisionKind.choices, default=RevisionKind.EDIT)
+    summary = models.CharField(max_length=200, blank=True)
+    undo_to = models.PositiveIntegerField(null=True, blank=True)
+    redo_to = models.PositiveIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["design", "-number"]
+        constraints = [models.UniqueConstraint(fields=["design", "number"], name="unique_designrevision_number")]
+
+    def __str__(self) -> str:
+        return f"{self.design.name} r{self.number}"
