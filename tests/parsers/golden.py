@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from zfsplanner.parsers import fio_log, parse
+from zfsplanner.parsers import ParseError, fio_log, parse
 
 SAMPLES = Path(__file__).resolve().parent / "samples"
 EXPECTED_SUFFIX = ".expected.json"
@@ -32,10 +32,15 @@ FIO_LOG_VERSIONS = {"fioplot_fio-2.18_randread-4k-01-16_lat.1.log": "2.18"}
 
 
 def parsed(path: Path) -> dict[str, Any]:
-    if path.name in FIO_LOG_VERSIONS:
-        data = path.read_bytes()
-        return fio_log.parse(data, filename=path.name, fio_version=FIO_LOG_VERSIONS[path.name]).to_dict()
-    return parse(path.read_bytes(), filename=path.name).to_dict()
+    """The normalized document of a sample, or ``{"error": {format, where, message}}`` for a
+    sample that must be refused (its golden file then holds that error)."""
+    try:
+        if path.name in FIO_LOG_VERSIONS:
+            data = path.read_bytes()
+            return fio_log.parse(data, filename=path.name, fio_version=FIO_LOG_VERSIONS[path.name]).to_dict()
+        return parse(path.read_bytes(), filename=path.name).to_dict()
+    except ParseError as exc:
+        return {"error": {"format": exc.format, "where": exc.where, "message": exc.message}}
 
 
 def result_by_name(doc: dict[str, Any], name: str) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from zfsplanner.parsers import ParseError, dd, parse
@@ -47,3 +49,79 @@ def test_zero_seconds_is_an_error():
     with pytest.raises(ParseError) as exc:
         dd.parse(b"512 bytes copied, 0 s, 0 B/s\n")
     assert (exc.value.format, exc.value.where) == ("dd", "line 1")
+
+
+ENGLISH = DD / "generated_gnu-dd-9.1_C.log"
+SESSION_NAMES = ["SEQ1M Q1T1 write", "SEQ1M Q1T1 read", "SEQ1M Q1T1 write #2", "SEQ64K Q1T1 write"]
+
+
+@pytest.mark.parametrize("path", sorted(DD.glob("translated_gnu-dd_*.log")), ids=lambda p: p.name)
+def test_a_translated_log_reads_exactly_like_the_english_one(path):
+    """The English session rewritten with coreutils' translated messages (ru, pl, pt_BR, es, ja,
+    zh_CN, it, cs; decimal commas; old formats with "c", "秒" and "MB/秒")."""
+    assert parsed(path)["results"] == parsed(ENGLISH)["results"]
+
+
+@pytest.mark.parametrize("path", sorted(DD.glob("generated_gnu-dd-9.1_*.log")), ids=lambda p: p.name)
+def test_real_dd_output_in_every_installed_locale(path):
+    """dd 9.1 run with LANG=de_DE, fr_FR, nl_NL, tr_TR, uk_UA, zh_CN, ko_KR (and C)."""
+    doc = parsed(path)
+    assert [r["name"] for r in doc["results"]] == SESSION_NAMES
+    text = path.read_text()
+    for r in doc["results"]:
+        # IOPS is records out ÷ seconds: bytes ÷ block size ÷ seconds, whatever the language
+        assert r["iops"] == pytest.approx(r["bandwidth_bytes_per_s"] / r["block_size_bytes"])
+    # the first write: 33554432 bytes in the seconds printed on its line, decimal comma or point
+    first_line = next(line for line in text.splitlines() if "33554432" in line)
+    seconds = float(re.search(r"(\d+[.,]\d+)\s*s", first_line).group(1).replace(",", "."))
+    assert doc["results"][0]["bandwidth_bytes_per_s"] == 33554432 / seconds
+
+
+def test_a_decimal_comma_never_becomes_a_thousands_separator():
+    doc = parse(b"1073741824 Bytes (1,1 GB, 1,0 GiB) kopiert, 1,70473 s, 630 MB/s\n").to_dict()
+    assert doc["results"][0]["bandwidth_bytes_per_s"] == 1073741824 / 1.70473
+
+
+def test_figures_that_disagree_are_refused_with_the_line_number():
+    data = b"1073741824 bytes copied, 1.70473 s, 630 MB/s\n1073741824 bytes copied, 1.70473 s, 63,0 MB/s\n"
+    with pytest.raises(ParseError) as exc:
+        parse(data)
+    assert (exc.value.format, exc.value.where) == ("dd", "line 2")
+    assert "the figures disagree" in exc.value.message
+
+
+def test_a_command_continued_over_several_lines_is_a_write():
+    doc = parsed(ENGLISH)
+    assert doc["results"][3]["op"] == "write"
+    assert doc["meta"]["commands"][3].startswith("dd if=/dev/zero of=/tmp/gen/dd/testfile bs=64k count=256")
+    session = (
+        b"root@nas:~# dd \\\n"
+        b">   if=/dev/zero of=/tank/bench/zero.bin \\\n"
+        b">   bs=1M count=100 oflag=direct\n"
+        b"104857600 bytes (105 MB, 100 MiB) copied, 0.5 s, 210 MB/s\n"
+    )
+    [r] = parse(session).results
+    assert (r.op, r.name) == ("write", "SEQ1M Q1T1 write")
+    # no records lines: the block size and IOPS come from bs=
+    assert r.iops == 100 / 0.5
+
+
+def test_directions_from_the_command_line():
+    def op(cmd: str) -> str:
+        return parse(f"$ {cmd}\n1048576 bytes copied, 0.5 s, 2.1 MB/s\n".encode()).results[0].op
+
+    assert op("dd if=/dev/urandom of=/tank/f bs=1M count=1") == "write"
+    assert op("dd if=/tank/f of=/dev/null bs=1M") == "read"
+    assert op("dd of=/tank/f bs=1M count=1") == "write"  # stdin into a file
+    assert op("dd if=/dev/sda of=/dev/sdb bs=1M") == "copy"
+
+
+def test_a_log_cut_off_inside_a_run_is_partial_with_a_warning():
+    data = ENGLISH.read_bytes()
+    cut = data[: data.index(b"records out", data.index(b"of=/dev/null")) + len(b"records out\n")]
+    doc = parse(cut).to_dict()
+    assert [r["name"] for r in doc["results"]] == ["SEQ1M Q1T1 write"]
+    assert doc["warnings"] == [
+        "the run whose 'records in/out' lines start at line 6 has no summary line (bytes, seconds, rate): "
+        "the log was cut off there, so that run has no figures"
+    ]

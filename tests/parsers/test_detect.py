@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import ast
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from zfsplanner.parsers import (
     PARSERS,
+    ParseError,
     UnknownFormat,
     bonnie,
     crystaldiskmark,
@@ -18,7 +20,9 @@ from zfsplanner.parsers import (
     fio_json,
     fio_log,
     fio_text,
+    parse,
 )
+from zfsplanner.parsers.common import check_figures
 
 from .golden import samples
 
@@ -94,3 +98,26 @@ def test_parsers_never_import_django():
                 for name in names:
                     top = name.split(".")[0]
                     assert top in sys.stdlib_module_names or top == "orjson", f"{source.name} imports {name}"
+
+
+def test_a_negative_figure_is_refused_naming_the_test():
+    doc = (
+        b'{"fio version": "fio-3.33", "jobs": [{"jobname": "j", "groupid": 0, "error": 0,'
+        b' "job options": {"rw": "read", "bs": "4k"},'
+        b' "read": {"io_bytes": 4096, "bw_bytes": -1048576, "iops": 1.0, "total_ios": 1}}]}'
+    )
+    with pytest.raises(ParseError) as exc:
+        parse(doc)
+    assert (exc.value.format, exc.value.where) == ("fio-json", "result 1 (SEQ4K Q1T1 read)")
+    assert exc.value.message == "bandwidth_bytes_per_s is -1048576.0; figures must be finite and not negative"
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("nan"), -0.5])
+def test_non_finite_figures_and_percentiles_are_refused(value):
+    good = parse((Path(__file__).parent / "samples" / "dd" / "vps-comparison_dd_io.log").read_bytes())
+    bad_iops = replace(good, results=(replace(good.results[0], iops=value),))
+    with pytest.raises(ParseError, match="iops is"):
+        check_figures(bad_iops, "dd")
+    bad_pct = replace(good, results=(replace(good.results[0], latency_percentiles_us={"99": value}),))
+    with pytest.raises(ParseError, match="latency percentile 99 is"):
+        check_figures(bad_pct, "dd")

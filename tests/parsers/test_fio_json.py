@@ -53,11 +53,26 @@ def test_text_before_the_json_is_kept_as_messages():
     assert result_by_name(doc, "RND4K Q1T1 read")["bandwidth_bytes_per_s"] == 41380254
 
 
-def test_a_failed_job_gives_no_results_and_reports_the_error():
+def test_a_job_that_measured_nothing_fails_the_log_in_fios_words():
     doc = parsed(FIO / "fioplot_fio-3.33_write_1m_with-stderr-prefix.json")
-    assert doc["results"] == []
-    assert doc["meta"]["errors"] == [{"job": "1m", "error": 22}]
-    assert doc["meta"]["messages"][0] == "fio: time_based requires a runtime/timeout setting"
+    error = doc["error"]
+    assert (error["format"], error["where"]) == ("fio-json", "$.jobs[0].error")
+    assert "fio job '1m' ended with error 22 (EINVAL: Invalid argument)" in error["message"]
+    assert "fio said: fio: time_based requires a runtime/timeout setting" in error["message"]
+
+
+def test_a_write_to_a_full_device_is_refused_with_enospc():
+    error = parsed(FIO / "generated_fio-3.33_dev-full-enospc_with-stderr.json")["error"]
+    assert "error 28 (ENOSPC: No space left on device); it measured nothing" in error["message"]
+
+
+def test_one_failed_job_among_good_ones_makes_the_log_partial():
+    doc = parsed(FIO / "generated_fio-3.33_one-job-enospc_with-stderr.json")
+    assert [r["name"] for r in doc["results"]] == ["SEQ16K Q1T1 write"]
+    assert doc["warnings"] == [
+        "fio job 'full-device' ended with error 28 (ENOSPC: No space left on device); it measured nothing"
+    ]
+    assert doc["meta"]["errors"] == [{"job": "full-device", "error": 28}]
 
 
 def test_clones_without_group_reporting_are_summed():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from . import bonnie, crystaldiskmark, dd, fio_json, fio_log, fio_text
-from .common import ProgressFn
+from .common import ProgressFn, check_figures
 from .types import BenchResult, ParseError, Series, Source, TestResult, UnknownFormat
 
 # Order matters: the most specific signatures first. fio JSON can carry text before the
@@ -42,7 +42,9 @@ def detect(data: bytes, filename: str | None = None) -> ModuleType:
 
 
 def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None = None) -> BenchResult:
-    """Detect the format of ``data`` and parse it; raises :class:`ParseError` on bad input."""
+    """Detect the format of ``data`` and parse it; raises :class:`ParseError` on bad input,
+    including a negative or non-finite figure (no tool measures those)."""
     module = detect(data, filename)
     result: BenchResult = module.parse(data, filename=filename, progress=progress)
+    check_figures(result, module.FORMAT)
     return result

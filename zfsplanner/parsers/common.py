@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import math
+import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
-from .types import Source
+from .types import BenchResult, ParseError, Source, TestResult
 
 ProgressFn = Callable[[float], None]
 
@@ -83,3 +87,59 @@ def percentile_key(key: str) -> str | None:
         return None
     text = f"{value:.6f}".rstrip("0").rstrip(".")
     return text
+
+
+def number_repeats(results: Sequence[TestResult]) -> tuple[TestResult, ...]:
+    """Tests with the same name in one log are repeats (dd run three times, fio output appended
+    with ``>>``, bonnie++ ``-x 3``): the first keeps its name, the later ones are named
+    ``… #2``, ``… #3`` so that every result of a run has a distinct name."""
+    seen: dict[str, int] = {}
+    out: list[TestResult] = []
+    for r in results:
+        seen[r.name] = seen.get(r.name, 0) + 1
+        out.append(r if seen[r.name] == 1 else replace(r, name=f"{r.name} #{seen[r.name]}"))
+    return tuple(out)
+
+
+FIGURE_FIELDS = (
+    "bandwidth_bytes_per_s",
+    "iops",
+    "latency_mean_us",
+    "latency_max_us",
+    "ops_per_s",
+    "block_size_bytes",
+    "queue_depth",
+    "threads",
+)
+
+
+def _bad_figure(value: float) -> bool:
+    return not math.isfinite(value) or value < 0
+
+
+def check_figures(result: BenchResult, fmt: str) -> None:
+    """Refuse a document with a negative or non-finite figure: no tool measures -5 MB/s or an
+    infinite latency, so such a number means the log (or its reading) is wrong."""
+    for i, r in enumerate(result.results, start=1):
+        where = f"result {i} ({r.name})"
+        for name in FIGURE_FIELDS:
+            value = getattr(r, name)
+            if value is not None and _bad_figure(float(value)):
+                raise ParseError(fmt, where, f"{name} is {value!r}; figures must be finite and not negative")
+        for key, value in r.latency_percentiles_us.items():
+            if _bad_figure(float(value)):
+                raise ParseError(
+                    fmt, where, f"latency percentile {key} is {value!r}; figures must be finite and not negative"
+                )
+    for s in result.series:
+        for t, v in s.points:
+            if not math.isfinite(t) or _bad_figure(v):
+                raise ParseError(fmt, f"series {s.name}", f"point ({t!r}, {v!r}) is not a finite, non-negative value")
+
+
+def errno_words(number: int, text: str = "") -> str:
+    """``28`` -> ``"ENOSPC: No space left on device"`` (fio reports errors as errno values);
+    ``text`` is the tool's own wording when the log has it."""
+    name = errno.errorcode.get(number)
+    text = text.strip() or os.strerror(number)
+    return f"{name}: {text}" if name else text

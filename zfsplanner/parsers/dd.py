@@ -1,88 +1,206 @@
-"""dd transfer summaries: GNU coreutils (old and new), BSD/macOS and busybox.
+"""dd transfer summaries: GNU coreutils in any locale (old and new), BSD/macOS and busybox.
 
-Each summary line is one run, one result. Bandwidth is computed exactly as bytes ÷ seconds
-from the line, not taken from the rounded rate dd prints. When the ``records out`` line
-is there, the block size is bytes ÷ full records and IOPS is records ÷ seconds. The
-direction comes from a ``dd if=… of=…`` command line when the paste has one
-(``of=/dev/null`` → read, ``if=/dev/zero``/``/dev/urandom`` or a regular output file →
-write); otherwise the op is ``copy``.
+A summary line is recognised by its shape, not by its words, so translated output reads
+the same as English (coreutils' .po translations move and replace the words, never the
+figures)::
+
+    1073741824 bytes (1.1 GB, 1.0 GiB) copied, 1.70473 s, 630 MB/s          (en)
+    1073741824 Bytes (1,1 GB, 1,0 GiB) kopiert, 1,70473 s, 630 MB/s         (de)
+    скопировано 1073741824 байта (1,1 GB), 5,18438 c, 207 MB/c              (ru, old)
+    1073741824字节(1.1 GB)已复制，5.05 秒，213 MB/秒                          (zh_CN, old)
+
+that is: a whole number of bytes, words and a parenthesised size, then the seconds and
+the rate, separated by ``,``/``，``/``、``. A decimal comma is read as the decimal mark:
+the seconds and the rate are never grouped by thousands. The figures are then checked
+against each other (bytes ÷ seconds must agree with the printed rate within dd's
+rounding), so a misread figure is refused with the line number instead of being stored.
+``records in``/``records out`` lines are recognised the same way (``N+M`` and words).
+
+Each summary line is one run, one result. Bandwidth is computed exactly as bytes ÷
+seconds from the line, not taken from the rounded rate dd prints. The block size comes
+from bytes ÷ full records (or the command line's ``bs=``/``obs=``), and IOPS is records
+÷ seconds, or bytes ÷ block size ÷ seconds when only the command line gives the block
+size. The direction comes from a ``dd if=… of=…`` command line in the paste, also when
+it is continued over several lines with ``\\``: ``if=/dev/zero``/``/dev/urandom`` or
+input from stdin → write, ``of=/dev/null`` or output to stdout → read, two files → copy;
+without a command line the op is ``copy``. Repeated runs of the same shape are named
+``… #2``, ``… #3``. A log that ends inside a run (``records in`` without its summary) is
+read as partial, with a warning naming the line.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
-from .common import ProgressFn, make_source, parse_fio_size, test_name
+from .common import ProgressFn, make_source, number_repeats, parse_fio_size, test_name
 from .decode import decode, peek_text
 from .types import BenchResult, ParseError, TestResult
 
 FORMAT = "dd"
 TOOL = "dd"
 
-_NUM = r"(\d+(?:[.,]\d+)?)"
+_SEP = r"\s*[,，、]\s*"
+_DEC = r"\d+(?:[.,]\d+)?"
+# The part between the byte count and the first separator may hold a parenthesised size
+# with its own commas: "(1,1 GB, 1,0 GiB)".
+_MIDDLE = r"(?:[^,，、()（）\d]|\([^)]*\)|（[^）]*）)*?"
 _GNU_RE = re.compile(
-    r"^\s*(\d+)\s+(?:bytes?|Bytes?|octets?)\b(?:\s*\([^)]*\))?[^,]*,\s*"
-    + _NUM
-    + r"\s*s\w*\s*,\s*"
-    + _NUM
-    + r"\s*([kKMGTPE]?i?B)/s\s*$"
+    r"^\s*(?P<pre>[^\d,，、]{0,40}?)(?P<bytes>\d+)(?P<mid>"
+    + _MIDDLE
+    + ")"
+    + _SEP
+    + r"(?P<secs>"
+    + _DEC
+    + r"(?:[eE][-+]?\d+)?)\s*(?P<su>[^\W\d_]{1,10})?\.?"
+    + _SEP
+    + r"(?P<rate>"
+    + _DEC
+    + r"|[Ii]nfinity|inf|∞)\s*(?P<ru>[kKMGTPEZY]?i?B)\s*/\s*[^\W\d_]{1,8}\.?\s*$"
 )
-_BSD_RE = re.compile(r"^\s*(\d+)\s+bytes\s+transferred\s+in\s+" + _NUM + r"\s*secs?\s*\(\s*(\d+)\s*bytes/sec\s*\)")
-_RECORDS_RE = re.compile(r"^\s*(\d+)\+(\d+)\s+records?\s+(in|out)\b")
-_CMD_RE = re.compile(r"(?:^|[\s$#>])dd\s+(.*\b(?:if|of|bs)=.*)$")
+_BSD_RE = re.compile(r"^\s*(\d+)\s+bytes\s+transferred\s+in\s+(" + _DEC + r")\s*secs?\s*\(\s*(\d+)\s*bytes/sec\s*\)")
+_RECORDS_RE = re.compile(r"^[^\d]{0,40}?(\d+)\+(\d+)[^\d]{0,40}$")
+_CMD_RE = re.compile(r"(?:^|[\s$#>;&|(])dd(?:\s+(.*))?$")
+_PROMPT_RE = re.compile(r"^\s*>\s?")
+_RATE_UNITS = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18, "Z": 1e21, "Y": 1e24}
+_NOT_SECONDS = frozenset({"records", "record", "bytes", "byte"})
+_WRITE_SOURCES = ("/dev/zero", "/dev/urandom", "/dev/random")
+
+
+@dataclass(frozen=True)
+class _Summary:
+    nbytes: int
+    seconds: float
+    exact_seconds: bool  # printed with decimals (a final summary, not a status=progress line)
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "."))
+
+
+def _summary(line: str, lineno: int, strict: bool) -> _Summary | None:
+    """The figures of a dd summary line, or None. ``strict``: figures that disagree are an error."""
+    bm = _BSD_RE.match(line)
+    if bm:
+        return _Summary(int(bm.group(1)), _number(bm.group(2)), True)
+    m = _GNU_RE.match(line)
+    if m is None:
+        return None
+    unit = (m.group("su") or "s").lower()
+    if unit in _NOT_SECONDS:
+        return None
+    nbytes = int(m.group("bytes"))
+    secs_text = m.group("secs")
+    seconds = _number(secs_text)
+    exact = any(c in secs_text for c in ".,eE")
+    rate_text = m.group("rate")
+    if seconds > 0 and rate_text[0].isdigit():
+        printed = _number(rate_text) * _RATE_UNITS[m.group("ru")[0] if m.group("ru") != "B" else ""]
+        if "i" in m.group("ru"):
+            printed = _number(rate_text) * 1024 ** " KMGTPEZY".index(m.group("ru")[0].upper())
+        computed = nbytes / seconds
+        if not _agrees(computed, printed):
+            if not exact:
+                return None  # a status=progress line: whole seconds, the rate from the exact time
+            if strict:
+                raise ParseError(
+                    FORMAT,
+                    f"line {lineno}",
+                    f"the figures disagree: {nbytes} bytes in {secs_text} s is {computed:,.0f} bytes/s, "
+                    f"but the line says {rate_text} {m.group('ru')}/s; not storing a figure that may be misread",
+                )
+            return None
+    return _Summary(nbytes, seconds, exact)
+
+
+def _agrees(computed: float, printed: float) -> bool:
+    """dd rounds the rate to 2-3 significant digits; busybox prints 1024-based units as MB."""
+    if printed == 0 or computed == 0:
+        return computed < 1000 and printed < 1000
+    ratio = computed / printed
+    return 0.8 <= ratio <= 1.3
 
 
 def sniff(data: bytes) -> bool:
     head = peek_text(data)
-    for line in head.splitlines()[:2000]:
-        if _GNU_RE.match(line) or _BSD_RE.match(line):
+    for lineno, line in enumerate(head.splitlines()[:2000], start=1):
+        if _summary(line, lineno, strict=False) is not None:
             return True
     return False
 
 
-def _float(text: str) -> float:
-    return float(text.replace(",", "."))
+def _records(line: str) -> tuple[int, int] | None:
+    if "+" not in line or len(line) > 100:
+        return None
+    m = _RECORDS_RE.match(line)
+    if m is None or re.search(r"[=/:]", line):
+        return None
+    return int(m.group(1)), int(m.group(2))
+
+
+def _logical_lines(lines: list[str]) -> list[tuple[int, str, bool]]:
+    """(line number, text, is a command) with ``\\``-continued dd commands joined into one line."""
+    out: list[tuple[int, str, bool]] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        cm = _CMD_RE.search(line)
+        if cm and ("=" in line or line.rstrip().endswith("\\")):
+            start = i
+            text = line
+            while text.rstrip().endswith("\\") and i + 1 < len(lines):
+                i += 1
+                text = text.rstrip()[:-1] + " " + _PROMPT_RE.sub("", lines[i])
+            out.append((start + 1, text, True))
+        else:
+            out.append((i + 1, line, False))
+        i += 1
+    return out
 
 
 def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None = None) -> BenchResult:
     text, encoding = decode(data)
     lines = text.split("\n")
-    has_records = any(_RECORDS_RE.match(line) for line in lines)
+    logical = _logical_lines(lines)
+    has_records = any(_records(line) is not None for _, line, is_cmd in logical if not is_cmd)
     results: list[TestResult] = []
     commands: list[str] = []
     command: dict[str, str] = {}
-    records_out: tuple[int, int] | None = None
-    prev_was_records_out = False
-    for lineno, line in enumerate(lines, start=1):
-        cm = _CMD_RE.search(line)
-        if cm:
-            command = dict(arg.split("=", 1) for arg in cm.group(1).split() if "=" in arg)
-            commands.append(cm.group(0).strip().lstrip("$#> "))
+    pending: list[tuple[int, int]] = []  # records lines of the run being read
+    pending_line = 0
+    warnings: list[str] = []
+    for lineno, line, is_cmd in logical:
+        if is_cmd:
+            if pending:
+                warnings.append(_missing_summary(pending_line))
+                pending = []
+            cm = _CMD_RE.search(line)
+            args = (cm.group(1) or "") if cm else ""
+            command = dict(arg.split("=", 1) for arg in args.split() if "=" in arg)
+            commands.append(" ".join(line.split()).lstrip("$#> "))
             continue
-        rm = _RECORDS_RE.match(line)
-        if rm:
-            if rm.group(3) == "out":
-                records_out = (int(rm.group(1)), int(rm.group(2)))
-                prev_was_records_out = True
+        rec = _records(line)
+        if rec is not None:
+            if len(pending) == 2:  # a new run started before the last one printed its summary
+                warnings.append(_missing_summary(pending_line))
+                pending = []
+            if not pending:
+                pending_line = lineno
+            pending.append(rec)
             continue
-        m = _GNU_RE.match(line)
-        bm = _BSD_RE.match(line) if m is None else None
-        if m is None and bm is None:
-            if line.strip():
-                prev_was_records_out = False
+        summary = _summary(line, lineno, strict=True)
+        if summary is None:
             continue
-        if has_records and not prev_was_records_out:
+        if has_records and len(pending) < 2:
             continue  # a status=progress line, not the final summary
-        match = m or bm
-        assert match is not None
-        nbytes = int(match.group(1))
-        seconds = _float(match.group(2))
-        if seconds <= 0:
+        if summary.seconds <= 0:
             raise ParseError(FORMAT, f"line {lineno}", "elapsed time is zero, no rate can be computed")
-        results.append(_result(nbytes, seconds, records_out if prev_was_records_out else None, command))
-        prev_was_records_out = False
-        records_out = None
+        records_out = pending[1] if len(pending) == 2 else None
+        results.append(_result(summary.nbytes, summary.seconds, records_out, command))
+        pending = []
+    if pending:
+        warnings.append(_missing_summary(pending_line))
     if not results:
         raise ParseError(FORMAT, f"line {len(lines)}", "no dd summary line ('… bytes … copied, … s, …') found")
     meta: dict[str, Any] = {"runs": len(results)}
@@ -90,29 +208,54 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
         meta["commands"] = commands
     if progress:
         progress(1.0)
-    return BenchResult(source=make_source(TOOL, None, encoding, data), meta=meta, results=tuple(results))
+    return BenchResult(
+        source=make_source(TOOL, None, encoding, data),
+        meta=meta,
+        results=number_repeats(results),
+        warnings=tuple(warnings),
+    )
+
+
+def _missing_summary(lineno: int) -> str:
+    return (
+        f"the run whose 'records in/out' lines start at line {lineno} has no summary line "
+        "(bytes, seconds, rate): the log was cut off there, so that run has no figures"
+    )
 
 
 def _direction(command: dict[str, str]) -> str:
     src, dst = command.get("if", ""), command.get("of", "")
+    if src in _WRITE_SOURCES:
+        return "write"
     if dst == "/dev/null":
         return "read"
-    if src in ("/dev/zero", "/dev/urandom", "/dev/random") or (dst and not dst.startswith("/dev/null")):
-        return "write"
+    if dst and not src:
+        return "write"  # stdin into a file or device
+    if src and not dst:
+        return "read"  # a file or device to stdout
     return "copy"
+
+
+def _block_option(command: dict[str, str]) -> int | None:
+    raw = command.get("bs") or command.get("obs") or command.get("ibs")
+    if not raw:
+        return None
+    value = parse_fio_size(raw.rstrip("Bb").replace("i", "").replace("I", ""))
+    return value if value else None
 
 
 def _result(nbytes: int, seconds: float, records: tuple[int, int] | None, command: dict[str, str]) -> TestResult:
     block: int | None = None
     iops: float | None = None
     if records is not None and records[0] > 0:
-        total = records[0] + records[1]
-        iops = total / seconds
+        iops = (records[0] + records[1]) / seconds
         if records[1] == 0 and nbytes % records[0] == 0:
             block = nbytes // records[0]
-    bs_option = command.get("bs") or command.get("obs") or command.get("ibs")
-    if block is None and bs_option:
-        block = parse_fio_size(bs_option.rstrip("B"))
+    option = _block_option(command)
+    if block is None and option:
+        block = option
+    if iops is None and block:
+        iops = nbytes / block / seconds
     op = _direction(command)
     name = test_name("sequential", block, 1, 1, op) if block else f"dd {op}"
     return TestResult(

@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from .common import ProgressFn, make_source, parse_fio_size, percentile_key, test_name
+from .common import ProgressFn, errno_words, make_source, number_repeats, parse_fio_size, percentile_key, test_name
 from .decode import detect_encoding
 from .types import BenchResult, ParseError, Pattern, TestResult
 
@@ -31,6 +31,7 @@ FORMAT = "fio-json"
 TOOL = "fio"
 
 _START_RE = re.compile(rb"(?m)^[ \t]*\{")
+_ERROR_LINE_RE = re.compile(r"err=\s*(\d+)/.*?error=(.+)$")
 # json+ histogram: a flat object of "<latency ns>" : count pairs, never nested.
 _BINS_RE = re.compile(rb'(?<!\\)"bins"\s*:\s*\{[^{}]*\}')
 _DIRECTIONS = ("read", "write", "trim", "mixed")
@@ -79,6 +80,7 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
         progress(0.5)
 
     results: list[TestResult] = []
+    failures: list[_JobError] = []
     meta: dict[str, Any] = {}
     version: str | None = None
     for doc_index, (doc, doc_path) in enumerate(docs):
@@ -90,16 +92,45 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
         version = version or (ver.removeprefix("fio-") if isinstance(ver, str) else None)
         if doc_index == 0:
             meta.update(_meta(doc, doc_path))
-        results.extend(_doc_results(doc, doc_path))
+        doc_results, doc_failures = _doc_results(doc, doc_path)
+        results.extend(doc_results)
+        failures.extend(doc_failures)
     if messages:
         meta["messages"] = messages
+    if not results and failures:
+        detail = "; ".join(f.describe(messages) for f in failures)
+        said = f". fio said: {' / '.join(messages)}" if messages else ""
+        raise ParseError(FORMAT, f"{failures[0].path}.error", f"no job measured anything: {detail}{said}")
     if progress:
         progress(1.0)
     return BenchResult(
         source=make_source(TOOL, version, encoding, data),
         meta=meta,
-        results=tuple(results),
+        results=number_repeats(results),
+        warnings=tuple(f.describe(messages) for f in failures),
     )
+
+
+class _JobError:
+    """A job that ended with fio's ``error`` ≠ 0 (an errno value), in words."""
+
+    __slots__ = ("jobname", "number", "path", "measured")
+
+    def __init__(self, jobname: str, number: int, path: str, measured: bool) -> None:
+        self.jobname = jobname
+        self.number = number
+        self.path = path
+        self.measured = measured
+
+    def describe(self, messages: list[str]) -> str:
+        words = errno_words(self.number)
+        for line in messages:  # fio's own words, e.g. "fio: pid=1, err=28/file:…, error=No space left on device"
+            m = _ERROR_LINE_RE.search(line)
+            if m and int(m.group(1)) == self.number:
+                words = errno_words(self.number, m.group(2))
+                break
+        outcome = "its figures cover only the I/O done before the error" if self.measured else "it measured nothing"
+        return f"fio job {self.jobname!r} ended with error {self.number} ({words}); {outcome}"
 
 
 def _drop_bins(payload: bytes | memoryview, source: bytes) -> bytes | memoryview:
@@ -188,7 +219,7 @@ def _meta(doc: dict[str, Any], path: str) -> dict[str, Any]:
     return meta
 
 
-def _doc_results(doc: dict[str, Any], path: str) -> list[TestResult]:
+def _doc_results(doc: dict[str, Any], path: str) -> tuple[list[TestResult], list[_JobError]]:
     key = "jobs" if "jobs" in doc else "client_stats"
     jobs = doc.get(key)
     if not isinstance(jobs, list):
@@ -221,9 +252,12 @@ def _doc_results(doc: dict[str, Any], path: str) -> list[TestResult]:
             current_key = gkey
 
     results: list[TestResult] = []
+    failures: list[_JobError] = []
     for members, opts, has_options in groups:
         first_index = members[0][0]
         jpath = f"{path}.{key}[{first_index}]"
+        errors = [(i, job["error"]) for i, job in members if _job_error(job, f"{path}.{key}[{i}]")]
+        before = len(results)
         for direction in _DIRECTIONS:
             stats = []
             for i, job in members:
@@ -239,7 +273,18 @@ def _doc_results(doc: dict[str, Any], path: str) -> list[TestResult]:
             if stats:
                 jobname = members[0][1].get("jobname")
                 results.append(_make_result(direction, stats, opts, has_options, str(jobname), jpath, len(members)))
-    return results
+        if errors:
+            i, number = errors[0]
+            name = str(members[0][1].get("jobname"))
+            failures.append(_JobError(name, number, f"{path}.{key}[{i}]", measured=len(results) > before))
+    return results, failures
+
+
+def _job_error(job: dict[str, Any], path: str) -> int:
+    value = job.get("error", 0)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ParseError(FORMAT, f"{path}.error", "expected a whole number (fio's errno for the job)")
+    return int(value)
 
 
 def _str_options(raw: dict[str, Any]) -> dict[str, str]:
@@ -297,7 +342,7 @@ def _direction_stats(d: dict[str, Any], path: str) -> _Stats | None:
     if bw_bytes is None and bw_kib is None:
         raise ParseError(FORMAT, f"{path}.bw", "expected a number, the key is missing")
     bandwidth = bw_bytes if bw_bytes is not None else (bw_kib or 0.0) * 1024.0
-    did_io = any(v for v in (total_ios, io_bytes, bandwidth, iops))
+    did_io = any(v for v in (io_bytes, bandwidth, iops)) or (io_bytes is None and bool(total_ios))
     if not did_io:
         return None
 

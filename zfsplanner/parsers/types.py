@@ -98,21 +98,35 @@ class Series:
 
 @dataclass(frozen=True, slots=True)
 class BenchResult:
-    """The whole normalized document for one uploaded log."""
+    """The whole normalized document for one uploaded log.
+
+    ``warnings`` lists, in words, what the log was missing when it could be read only in
+    part (a truncated CrystalDiskMark or dd log, a fio job that ended with an error); the
+    document then has a ``"warnings"`` key and the upload is stored as partial.
+    """
 
     source: Source
     meta: dict[str, JSONValue]
     results: tuple[TestResult, ...]
     series: tuple[Series, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def partial(self) -> bool:
+        """True when the log was read only in part: ``warnings`` say what is missing."""
+        return bool(self.warnings)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        return {
+        doc: dict[str, JSONValue] = {
             "format": FORMAT_ID,
             "source": self.source.to_dict(),
             "meta": dict(self.meta),
             "results": [r.to_dict() for r in self.results],
             "series": [s.to_dict() for s in self.series],
         }
+        if self.warnings:
+            doc["warnings"] = list(self.warnings)
+        return doc
 
 
 class ParseError(ValueError):
