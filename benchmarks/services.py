@@ -93,6 +93,8 @@ def store_upload(*, team: Team, user: Any, file: Any, run_fields: dict[str, Any]
     existing = BenchUpload.objects.filter(team=team, sha256=sha256).first()
     if existing is not None:
         discard(path)
+        if existing.status == UploadStatus.PENDING:
+            enqueue_parse(existing.pk)  # its message may have been lost; a second one is harmless
         return Stored(existing, duplicate=True)
     upload = BenchUpload(team=team, uploaded_by=user, original_name=name, size=size, sha256=sha256)
     fields = {k: v for k, v in (run_fields or {}).items() if k in RUN_FIELDS and v is not None}
@@ -114,9 +116,41 @@ def store_upload(*, team: Team, user: Any, file: Any, run_fields: dict[str, Any]
 
 
 def enqueue_parse(upload_id: int) -> None:
+    """Queue parsing once the current transaction commits (the worker must see the row).
+
+    A broker outage never undoes or fails the upload: the bytes and the row are kept as
+    ``pending`` and :func:`sweep_uploads` queues them again once the broker is back.
+    """
+    transaction.on_commit(lambda: publish_parse(upload_id))
+
+
+# Shown on a pending upload whose message the broker did not take (cleared when it is sent).
+QUEUE_DOWN_NOTE = "The task queue is unavailable; the upload is kept and parsing starts automatically once it is back."
+
+
+def publish_parse(upload_id: int) -> bool:
+    """Send the parse message now; False when the broker cannot take it.
+
+    Then the pending upload carries :data:`QUEUE_DOWN_NOTE` (the user sees why it waits),
+    which is also what makes the next sweep send it again without waiting for the timeout.
+    """
     from .tasks import parse_upload_task
 
-    transaction.on_commit(lambda: parse_upload_task.delay(upload_id))
+    try:
+        parse_upload_task.delay(upload_id)
+    except Exception as exc:  # kombu/redis connection errors of every kind: the sweeper re-queues
+        logger.warning(
+            "upload %s stays queued: the broker did not take the message (%s: %s); the sweeper sends it again",
+            upload_id,
+            type(exc).__name__,
+            exc,
+        )
+        try:
+            BenchUpload.objects.filter(pk=upload_id, status=UploadStatus.PENDING).update(error=QUEUE_DOWN_NOTE)
+        except OperationalError:
+            logger.warning("upload %s: the database is unreachable too; the sweeper finds it by age", upload_id)
+        return False
+    return True
 
 
 def claim_upload(upload_id: int, token: str) -> bool:
@@ -129,6 +163,7 @@ def claim_upload(upload_id: int, token: str) -> bool:
             task_id=token,
             progress=0,
             started=timezone.now(),
+            updated=timezone.now(),
             error="",
             attempts=F("attempts") + 1,
         )
@@ -136,21 +171,116 @@ def claim_upload(upload_id: int, token: str) -> bool:
     return claimed == 1
 
 
+def stuck_after() -> timedelta:
+    """A claim older than this is dead: the task's hard time limit has killed whatever held it."""
+    return timedelta(seconds=int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 600)) + 60)
+
+
+def active_task_ids() -> set[str] | None:
+    """Ids of the tasks the workers are running or hold right now; None when no worker answers."""
+    from zfsplanner.celery import app
+
+    try:
+        inspect = app.control.inspect(timeout=1.0)
+        replies = [inspect.active() or {}, inspect.reserved() or {}]
+    except Exception as exc:  # the broker is down: nobody can be asked
+        logger.warning("cannot ask the workers what they run (%s: %s)", type(exc).__name__, exc)
+        return None
+    ids = {task.get("id") for reply in replies for tasks in reply.values() for task in tasks}
+    return ids if any(replies) else None
+
+
+def parse_is_running(upload: BenchUpload) -> bool:
+    """True while a live task holds the upload's parsing claim.
+
+    A claim older than the hard time limit is dead. A younger one is alive only if a worker
+    reports its task as running or reserved (a killed worker reports nothing). With tasks
+    run in-process there is no worker to ask, and a young claim counts as running.
+    """
+    from zfsplanner.celery import app
+
+    if upload.status != UploadStatus.PARSING:
+        return False
+    if upload.started is None or upload.started < timezone.now() - stuck_after():
+        return False
+    if app.conf.task_always_eager:
+        return True
+    active = active_task_ids()
+    return active is not None and upload.task_id in active
+
+
 def retry_upload(upload: BenchUpload) -> bool:
-    """Queue the stored bytes for parsing again: after a failure, after a parser update, or when stuck."""
-    stuck_before = timezone.now() - timedelta(seconds=int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 600)) + 60)
+    """Queue the stored bytes for parsing again, from any state but a running parse.
+
+    Failed and done uploads are parsed again (after a parser update); a pending one is
+    queued once more; one left ``parsing`` by a worker that died is taken back. False
+    when a live task is parsing it right now.
+    """
+    upload.refresh_from_db()
+    if parse_is_running(upload):
+        return False
     reset = (
-        BenchUpload.objects.filter(pk=upload.pk)
-        .filter(
-            Q(status__in=[UploadStatus.FAILED, UploadStatus.DONE])
-            | Q(status=UploadStatus.PARSING, started__lt=stuck_before)
-        )
-        .update(status=UploadStatus.PENDING, progress=0, error="", task_id="", finished=None)
+        BenchUpload.objects.filter(pk=upload.pk, status=upload.status, task_id=upload.task_id)
+        .update(status=UploadStatus.PENDING, progress=0, error="", task_id="", finished=None, updated=timezone.now())
     )
     if reset:
         enqueue_parse(upload.pk)
     upload.refresh_from_db()
     return bool(reset)
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    requeued_pending: list[int]
+    reclaimed_parsing: list[int]
+
+    def __str__(self) -> str:
+        return (
+            f"queued again: {len(self.requeued_pending)} pending upload(s) {self.requeued_pending}; "
+            f"taken back from dead workers: {len(self.reclaimed_parsing)} upload(s) {self.reclaimed_parsing}"
+        )
+
+
+SWEEP_BATCH = 500
+
+
+def sweep_uploads(
+    *, pending_after: timedelta | None = None, parsing_after: timedelta | None = None
+) -> SweepReport:
+    """Queue again every upload nobody is parsing: the safety net under the broker and the workers.
+
+    * ``pending`` whose message the broker refused (:data:`QUEUE_DOWN_NOTE`), or untouched
+      for ``pending_after`` (BENCHMARK_PENDING_TIMEOUT): its message was lost (retries
+      exhausted during a database outage, a broker that lost its data). It is queued
+      again; a duplicate message finds it claimed and does nothing.
+    * ``parsing`` claimed longer ago than ``parsing_after`` (the task time limit + 60 s):
+      the worker holding it died. It goes back to ``pending`` and is queued.
+
+    At most ``SWEEP_BATCH`` of each per call, oldest first.
+    """
+    now = timezone.now()
+    pending_after = pending_after or timedelta(seconds=settings.BENCHMARK_PENDING_TIMEOUT)
+    parsing_after = parsing_after or stuck_after()
+    requeued: list[int] = []
+    unsent = Q(updated__lt=now - pending_after) | Q(error=QUEUE_DOWN_NOTE)
+    stale = BenchUpload.objects.filter(unsent, status=UploadStatus.PENDING)
+    for pk in stale.order_by("updated").values_list("pk", flat=True)[:SWEEP_BATCH]:
+        touched = BenchUpload.objects.filter(unsent, pk=pk, status=UploadStatus.PENDING).update(updated=now, error="")
+        if touched and publish_parse(pk):
+            requeued.append(pk)
+    reclaimed: list[int] = []
+    dead = BenchUpload.objects.filter(status=UploadStatus.PARSING, started__lt=now - parsing_after)
+    for pk, token in dead.order_by("started").values_list("pk", "task_id")[:SWEEP_BATCH]:
+        reset = BenchUpload.objects.filter(pk=pk, status=UploadStatus.PARSING, task_id=token).update(
+            status=UploadStatus.PENDING, progress=0, task_id="", updated=now
+        )
+        if reset:
+            logger.warning("upload %s: the task %s holding it for parsing is gone; queued again", pk, token)
+            if publish_parse(pk):
+                reclaimed.append(pk)
+    if requeued or reclaimed:
+        logger.info("upload sweep: %s", SweepReport(requeued, reclaimed))
+    return SweepReport(requeued, reclaimed)
 
 
 class _Progress:

@@ -114,7 +114,7 @@ def upload_retry(request: HttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied("Your role in this team may only read.")
     queued = services.retry_upload(upload)
     if not queued:
-        messages.warning(request, f"{upload.original_name} is {upload.get_status_display().lower()}; nothing to retry.")
+        messages.warning(request, f"{upload.original_name} is being parsed right now; retry once it has finished.")
     if _htmx_partial(request):
         return render(request, "benchmarks/benchrun_list.html#run-row", _row_context(request, upload))
     return redirect("benchmarks:run-detail", upload.run.pk)

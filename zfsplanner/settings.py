@@ -196,10 +196,33 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
+# A message is acknowledged only after its task finished, and a task whose worker process
+# died (OOM killer, kill -9) is put back on the queue: no upload is lost with a worker.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_TIME_LIMIT = 600
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=600)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+# Publishing gives up after about a second when the broker is down; the upload stays queued
+# in the database and the sweeper sends it again (docs/operations.md).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 5, "visibility_timeout": 3600}
+# Parsing retried while the database is unreachable: delays double from RETRY_BACKOFF
+# seconds up to RETRY_BACKOFF_MAX (defaults: about 15 minutes in all), then the sweeper.
+BENCHMARK_PARSE_RETRIES = env.int("BENCHMARK_PARSE_RETRIES", default=12)
+BENCHMARK_PARSE_RETRY_BACKOFF = env.float("BENCHMARK_PARSE_RETRY_BACKOFF", default=2.0)
+BENCHMARK_PARSE_RETRY_BACKOFF_MAX = env.float("BENCHMARK_PARSE_RETRY_BACKOFF_MAX", default=120.0)
+# The sweeper (Celery beat, every BENCHMARK_SWEEP_INTERVAL seconds, or `manage.py sweep_uploads`)
+# queues again uploads left pending longer than BENCHMARK_PENDING_TIMEOUT seconds.
+BENCHMARK_PENDING_TIMEOUT = env.int("BENCHMARK_PENDING_TIMEOUT", default=300)
+BENCHMARK_SWEEP_INTERVAL = env.float("BENCHMARK_SWEEP_INTERVAL", default=60.0)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-benchmark-uploads": {
+        "task": "benchmarks.tasks.sweep_uploads_task",
+        "schedule": BENCHMARK_SWEEP_INTERVAL,
+        "options": {"expires": BENCHMARK_SWEEP_INTERVAL},
+    },
+}
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",

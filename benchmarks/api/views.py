@@ -114,13 +114,15 @@ class BenchUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
     @extend_schema(request=None, responses={202: BenchUploadSerializer, 409: OpenApiTypes.OBJECT})
     @action(detail=True, methods=["post"])
     def retry(self, request: Request, pk: Any = None) -> Response:
-        """Parse the stored bytes again (after a failure or a parser update)."""
+        """Parse the stored bytes again: after a failure or a parser update, or queue a waiting upload again.
+
+        Works from every state but a running parse (409); an upload left ``parsing`` by a
+        worker that died is taken back."""
         upload = self.get_object()
         if not services.retry_upload(upload):
             return Response(
                 {
-                    "detail": f"upload {upload.pk} is {upload.status}; "
-                    "only done, failed or stuck uploads can be retried",
+                    "detail": f"upload {upload.pk} is being parsed right now; retry once it has finished",
                     **BenchUploadSerializer(upload).data,
                 },
                 status=status.HTTP_409_CONFLICT,

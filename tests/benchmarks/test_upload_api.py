@@ -7,6 +7,7 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from benchmarks.models import BenchResult, BenchRun, BenchUpload, UploadStatus
@@ -154,14 +155,26 @@ def test_retry_reparses_the_stored_bytes(client_for, alice, django_capture_on_co
 
 
 @pytest.mark.django_db
-def test_retry_refuses_a_pending_upload(client_for, alice, django_capture_on_commit_callbacks):
+def test_retry_queues_a_pending_upload_again(client_for, alice, django_capture_on_commit_callbacks):
     r = client_for(alice).post(
         URL, {"team": "alpha", "file": _file(CDM_WD)}, format="multipart"
-    )  # not committed: stays pending
+    )  # not committed: its message was never sent, it stays pending
     upload_id = r.json()["uploads"][0]["id"]
+    with django_capture_on_commit_callbacks(execute=True):
+        r = client_for(alice).post(f"{URL}{upload_id}/retry/")
+    assert r.status_code == 202
+    assert BenchUpload.objects.get(pk=upload_id).status == UploadStatus.DONE
+
+
+@pytest.mark.django_db
+def test_retry_refuses_an_upload_being_parsed(client_for, alice, django_capture_on_commit_callbacks):
+    r = _post(client_for(alice), django_capture_on_commit_callbacks, {"team": "alpha", "file": _file(CDM_WD)})
+    upload_id = r.json()["uploads"][0]["id"]
+    BenchUpload.objects.filter(pk=upload_id).update(status=UploadStatus.PARSING, task_id="t-1", started=timezone.now())
     r = client_for(alice).post(f"{URL}{upload_id}/retry/")
     assert r.status_code == 409
-    assert "pending" in r.json()["detail"]
+    assert "being parsed right now" in r.json()["detail"]
+    assert BenchUpload.objects.get(pk=upload_id).task_id == "t-1"
 
 
 @pytest.mark.django_db

@@ -57,3 +57,10 @@ def test_volumes_are_declared():
 
 def test_healthcheck_url_exists(client, db):
     assert client.get("/healthz").json() == {"status": "ok"}
+
+
+def test_the_worker_runs_the_upload_sweeper_and_gets_time_to_finish_a_parse():
+    worker = load()["services"]["worker"]
+    assert "--beat" in worker["command"].split()
+    assert "--pool=solo" not in worker["command"]  # prefork: a killed parse is redelivered
+    assert worker["stop_grace_period"] == "60s"

@@ -1,0 +1,44 @@
+"""``manage.py sweep_uploads``: queue again the uploads nobody is parsing.
+
+The same sweep Celery beat runs every BENCHMARK_SWEEP_INTERVAL seconds (docs/operations.md):
+uploads left ``pending`` longer than BENCHMARK_PENDING_TIMEOUT (their message was lost, e.g.
+the broker was down at upload) and uploads held in ``parsing`` by a worker that died. Run
+it from cron, or once by hand after an outage; ``--pending-after 0`` queues every pending
+upload now.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from benchmarks.services import sweep_uploads
+
+
+class Command(BaseCommand):
+    help = "Queue again benchmark uploads left pending, or held by a worker that died."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--pending-after",
+            type=float,
+            metavar="SECONDS",
+            help="queue pending uploads untouched this long (default: BENCHMARK_PENDING_TIMEOUT)",
+        )
+        parser.add_argument(
+            "--parsing-after",
+            type=float,
+            metavar="SECONDS",
+            help="take back uploads claimed this long ago (default: the task time limit + 60 s)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        def seconds(value: float | None) -> timedelta | None:
+            return None if value is None else timedelta(seconds=max(value, 0.001))
+
+        report = sweep_uploads(
+            pending_after=seconds(options["pending_after"]), parsing_after=seconds(options["parsing_after"])
+        )
+        self.stdout.write(str(report))
