@@ -195,11 +195,11 @@ CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_RESULT_BACKEND = None
-CELERY_TASK_ACKS_LATE = True
 # A message is acknowledged only after its task finished, and a task whose worker process
 # died (OOM killer, kill -9) is put back on the queue: no upload is lost with a worker.
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=600)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
