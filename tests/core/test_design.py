@@ -76,7 +76,7 @@ def test_mixed_member_disks_round_trip():
         (lambda d: d["vdevs"][0]["disk"].update(size_bytes="14T"), "vdevs[0].disk.size_bytes", "ambiguous"),
         (lambda d: d["vdevs"][0].update(layout="raidz4"), "vdevs[0].layout", "not one of"),
         (lambda d: d["vdevs"][0].update(ashift=17), "vdevs[0].ashift", "at most 16"),
-        (lambda d: d.update(openzfs_version="0.8"), "openzfs_version", "not one of"),
+        (lambda d: d.update(openzfs_version="0.7"), "openzfs_version", "not one of"),
         (lambda d: d["datasets"][0].update(recordsize="3K"), "datasets[0].recordsize", "power of two"),
         (lambda d: d["datasets"][1].pop("volsize"), "datasets[1].volsize", "required for a volume"),
         (lambda d: d["datasets"][0].update(name="other/photos"), "datasets[0].name", "pool name"),

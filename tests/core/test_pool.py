@@ -227,10 +227,15 @@ def test_auto_ashift_assumes_4k_when_the_sector_is_unknown():
     assert "assumed 4096 B" in vdev.ashift_source
 
 
-def test_auto_ashift_is_capped_and_explicit_ashift_is_kept():
+def test_auto_ashift_ignores_a_physical_sector_above_16k_from_2_2_and_uses_the_logical_one():
+    # vdev_ashift_optimize() from 2.1.6/2.2.0 (PR #13798): a 64 KiB physical sector is above
+    # zfs_vdev_max_auto_ashift (14), so zpool falls back to the logical sector (openzfs/zfs#18045).
     big = {"size_bytes": TB4, "physical_sector_bytes": 65536}
     capped = pool_capacity(design({"role": "data", "layout": "stripe", "width": 1, "disk": big}))
-    assert capped.vdevs[0].ashift == 14
+    assert capped.vdevs[0].ashift == 9
+    assert "logical sector" in capped.vdevs[0].ashift_source
+    big4k = {"size_bytes": TB4, "logical_sector_bytes": 4096, "physical_sector_bytes": 65536}
+    assert pool_capacity(design({"role": "data", "layout": "mirror", "width": 2, "disk": big4k})).vdevs[0].ashift == 12
     old = pool_capacity(design({"role": "data", "layout": "stripe", "width": 1, "disk": big}, openzfs_version="2.1"))
     assert old.vdevs[0].ashift == 16
     small = {"size_bytes": TB4, "logical_sector_bytes": 512, "physical_sector_bytes": 512}
@@ -239,10 +244,18 @@ def test_auto_ashift_is_capped_and_explicit_ashift_is_kept():
     assert (explicit.vdevs[0].ashift, explicit.vdevs[0].ashift_source) == (9, "design")
 
 
-def test_it_refuses_an_ashift_below_the_logical_sector():
+def test_an_ashift_below_the_logical_sector_is_raised_from_2_3_and_fails_before():
+    # 2.2.7/2.3.0 raise an impossible ashift to the logical sector (PR #16690); 2.2.2 builds a
+    # vdev whose first writes fail, so the design cannot be built there.
+    raised = pool_capacity(design(data("stripe", 1, ashift=9, disk=disk(logical_sector_bytes=4096))))
+    assert raised.vdevs[0].ashift == 12
+    assert any("zpool get ashift still prints 9" in n for n in raised.vdevs[0].notes)
     with pytest.raises(InvalidDesign) as exc:
-        pool_capacity(design(data("stripe", 1, ashift=9, disk=disk(logical_sector_bytes=4096))))
+        pool_capacity(
+            design(data("stripe", 1, ashift=9, disk=disk(logical_sector_bytes=4096)), openzfs_version="2.2")
+        )
     assert exc.value.errors[0][0] == "vdevs[0].ashift"
+    assert "PR #16690" in exc.value.errors[0][1]
 
 
 def test_mixed_member_sizes_use_the_smallest():

@@ -87,7 +87,7 @@ def test_api_random_data_is_stored_uncompressed(alice, client_for):
         ("recordsize", "32M"),
         ("recordsize", "big"),
         ("ashift", "8"),
-        ("openzfs_version", "0.8"),
+        ("openzfs_version", "0.7"),
     ],
 )
 def test_api_bad_settings_are_400_naming_the_field(alice, client_for, field, value):

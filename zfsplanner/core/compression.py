@@ -27,6 +27,7 @@ import lz4.block
 import zstandard
 
 from .units import ceil_div, roundup
+from .versions import Version, VersionError
 
 SPA_MINBLOCKSIZE = 512
 BPE_PAYLOAD_SIZE = 112  # include/sys/spa.h: payload of an embedded block pointer
@@ -63,14 +64,13 @@ class StoredBlock:
 # --------------------------------------------------------------------------- versions
 
 
-@lru_cache(maxsize=64)
 def version_tuple(version: str) -> tuple[int, int]:
-    """``"2.3"`` -> ``(2, 3)``; ``"2.3.2"`` -> ``(2, 3)``."""
-    parts = version.split(".")
+    """``"2.3"`` -> ``(2, 3)``; ``"2.3.2"`` -> ``(2, 3)`` (see :class:`versions.Version` for patch levels)."""
     try:
-        return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
-    except ValueError as exc:
-        raise CompressionError(f"{version!r} is not an OpenZFS version") from exc
+        v = Version.parse(version)
+    except VersionError as exc:
+        raise CompressionError(str(exc)) from exc
+    return v.major, v.minor
 
 
 def default_compression(version: str) -> str:

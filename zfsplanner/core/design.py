@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from .units import UnitError, format_zfs_size, is_power_of_two, parse_disk_size, parse_zfs_size
+from .versions import SERIES_NAMES
 
 FORMAT = "zfsplanner.design/1"
 
@@ -65,7 +66,7 @@ class Sync(StrEnum):
     DISABLED = "disabled"
 
 
-OPENZFS_VERSIONS = ("2.1", "2.2", "2.3", "2.4")
+OPENZFS_VERSIONS = SERIES_NAMES  # "0.8" ... "2.4", each modelled as one release (versions.SERIES)
 DEFAULT_OPENZFS_VERSION = "2.3"
 COMPRESSION_VALUES = (
     ("on", "off", "lz4", "lzjb", "zle", "gzip", "zstd", "zstd-fast")

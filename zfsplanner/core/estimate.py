@@ -17,6 +17,7 @@ from .design import Design, InvalidDesign, Role, parse_design
 from .efficiency import EfficiencyRow, efficiency_table
 from .mdraid import md_raid_comparison
 from .pool import PoolCapacity, VdevCapacity, expansion_report, pool_capacity
+from .properties import with_inherited
 from .risk import DatasetFigure, RiskFigures, assess, risk_to_document
 from .units import format_iec, format_si, zfs_nicenum
 
@@ -58,7 +59,7 @@ def _datasets(design: Design, pool: PoolCapacity) -> list[DatasetUsage]:
     for i, ds in enumerate(design.datasets):
         try:
             usage = dataset_usage(
-                ds,
+                with_inherited(design, ds),  # recordsize, compression... as the parents set them
                 version=design.version,
                 normal=normal,
                 special=special,

@@ -27,9 +27,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from math import gcd
 
+from . import ashift as ashift_rules
 from .alloc import block_asize, deflate_ratio, min_alloc
 from .design import DEFAULT_OPENZFS_VERSION, Design, Disk, InvalidDesign, Layout, Partitioning, Role, VdevGroup
-from .units import GIB, KIB, MIB, ceil_div, highbit, ilog2, rounddown, roundup
+from .units import GIB, KIB, MIB, ceil_div, highbit, rounddown, roundup
+from .versions import Version
 
 # --------------------------------------------------------------------------- constants
 
@@ -321,7 +323,7 @@ def deflated(raw: int, ratio: int) -> int:
 
 
 def _version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in version.split("."))
+    return Version.parse(version).key
 
 
 def slop_space(dspace: int, elog_dspace: int = 0, version: str = DEFAULT_OPENZFS_VERSION) -> int:
@@ -352,26 +354,13 @@ def slop_space(dspace: int, elog_dspace: int = 0, version: str = DEFAULT_OPENZFS
 
 
 def max_auto_ashift(version: str) -> int:
-    """``zfs_vdev_max_auto_ashift``: ``ASHIFT_MAX`` (16) in 2.1, 14 in later releases (man ``zfs.4``)."""
-    return ASHIFT_MAX if _version_key(version) < (2, 2) else 14
+    """``zfs_vdev_max_auto_ashift`` of the version (:func:`ashift.max_auto_ashift`)."""
+    return ashift_rules.max_auto_ashift(version)
 
 
 def auto_ashift(group: VdevGroup, version: str = DEFAULT_OPENZFS_VERSION) -> tuple[int, str]:
-    """The ashift ``zpool create`` picks without ``-o ashift``: log2 of the largest physical sector.
-
-    OpenZFS uses the physical sector size the device reports (``vdev_disk_open()``
-    ``physical_ashift``) when it lies between ``zfs_vdev_min_auto_ashift`` (9) and
-    ``zfs_vdev_max_auto_ashift`` (:func:`max_auto_ashift`), else the nearest bound; a vdev
-    takes the largest of its children's.
-    """
-    best = max(group.disks, key=lambda d: d.physical_sector)
-    sector = best.physical_sector
-    ashift = min(max(ilog2(sector), ASHIFT_MIN), max_auto_ashift(version))
-    ashift = max(ashift, ilog2(max(d.logical_sector for d in group.disks)))
-    label = best.model or f"{sector} B-sector disk"
-    if best.physical_sector_bytes is None:
-        return ashift, f"physical sector of {label} (assumed {sector} B)"
-    return ashift, f"physical sector of {label}"
+    """The ashift ``zpool create`` picks without ``-o ashift`` (:func:`ashift.automatic`)."""
+    return ashift_rules.automatic(group, version)
 
 
 def initial_root_used(ashift: int, layout: Layout, width: int, draid_data: int | None, extra_vdevs: int) -> int:
@@ -492,23 +481,12 @@ def _outside_pool_shape(
 
 
 def _group_shape(design: Design, gi: int, group: VdevGroup, version: tuple[int, ...]) -> _Shape:
-    notes: list[str] = []
-    if group.ashift is not None:
-        ashift, source = group.ashift, "design"
-    else:
-        ashift, source = auto_ashift(group, design.version)
-        notes.append(f"ashift {ashift} chosen from the {source}, as zpool create would")
-    for di, disk in enumerate(group.disks):
-        if disk.logical_sector > (1 << ashift):
-            raise InvalidDesign(
-                [
-                    (
-                        f"vdevs[{gi}].ashift",
-                        f"ashift {ashift} ({1 << ashift} B) is smaller than the logical sector of "
-                        f"disk {di} ({disk.logical_sector} B); zpool create cannot use it",
-                    )
-                ]
-            )
+    choice = ashift_rules.resolve(group, design.version)
+    ashift = choice.used
+    source = choice.source
+    notes: list[str] = list(choice.notes)
+    if choice.fails is not None:
+        raise InvalidDesign([(f"vdevs[{gi}].ashift", choice.fails)])
     leaves = _leaf_sizes(design, gi, group)
     leaf = min(leaves)
     if len(set(d.size_bytes for d in group.disks)) > 1:

@@ -24,12 +24,16 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from . import properties
 from .alloc import block_asize, deflate, deflate_ratio
-from .commands import draid_data_disks, resolved_ashift, vdev_type_word
+from .ashift import group_ashift
+from .ashift import resolve as resolve_ashift
+from .commands import draid_data_disks, vdev_type_word
 from .design import Dataset, DatasetType, Design, Layout, Media, Role, Sync, VdevGroup
 from .pool import leaf_asize as pool_leaf_asize
 from .pool import member_osize, metaslab_shift
 from .units import KIB, MIB, format_iec, format_si, is_power_of_two, rounddown, zfs_nicenum
+from .versions import Version
 
 
 class Severity(StrEnum):
@@ -424,35 +428,15 @@ def _by_name(design: Design) -> dict[str, Dataset]:
     return {d.name: d for d in design.datasets}
 
 
-def _ancestors(design: Design, ds: Dataset) -> Iterator[Dataset]:
-    """The dataset, then its parents that the design lists (nearest first)."""
-    names = _by_name(design)
-    name: str | None = ds.name
-    while name is not None:
-        if name in names:
-            yield names[name]
-        name = name.rsplit("/", 1)[0] if "/" in name else None
-
-
 def _inherited(design: Design, ds: Dataset, attr: str) -> Any:
-    """An inheritable property as ZFS resolves it: set locally, else from the nearest listed ancestor."""
-    for d in _ancestors(design, ds):
-        if d.type == DatasetType.VOLUME and d is not ds:
-            continue
-        value = getattr(d, attr) if attr in Dataset.__dataclass_fields__ else d.extra.get(attr)
-        if value is not None:
-            return value
-    return None
+    """An inheritable property as ZFS resolves it: set locally, else from the nearest listed ancestor
+    (:func:`properties.inherited`)."""
+    return properties.inherited(design, ds, attr)
 
 
 def block_size(design: Design, ds: Dataset) -> int:
     """recordsize (inherited, default 128K) or volblocksize (default 16K from OpenZFS 2.2, 8K before)."""
-    if ds.type == DatasetType.VOLUME:
-        if ds.volblocksize is not None:
-            return ds.volblocksize
-        return 8 * KIB if design.version < "2.2" else 16 * KIB
-    inherited = _inherited(design, ds, "recordsize")
-    return int(inherited) if inherited is not None else DEFAULT_RECORDSIZE
+    return properties.block_size(design, ds)
 
 
 def _dedup_on(design: Design, ds: Dataset) -> bool:
@@ -495,7 +479,7 @@ def _special_groups(design: Design) -> list[tuple[int, VdevGroup]]:
 
 def rule_special_irremovable(design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     parity = [(i, g) for i, g in _groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP) if g.parity > 0]
-    normal = [resolved_ashift(g) for _, g in _groups(design, Role.DATA)]
+    normal = [group_ashift(g, design.version) for _, g in _groups(design, Role.DATA)]
     for i, g in _special_groups(design):
         reasons = []
         if parity:
@@ -503,10 +487,10 @@ def rule_special_irremovable(design: Design, figures: RiskFigures | None) -> Ite
             reasons.append(f"the pool has top-level vdevs with parity: {names}")
         if len(set(normal)) > 1:
             reasons.append(f"the data vdevs differ in ashift ({', '.join(map(str, sorted(set(normal))))})")
-        own = resolved_ashift(g)
+        own = group_ashift(g, design.version)
         if normal and own != max(normal):
             reasons.append(f"its ashift {own} differs from the data vdevs' {max(normal)}")
-        peers = {resolved_ashift(p) for _, p in _groups(design, g.role)}
+        peers = {group_ashift(p, design.version) for _, p in _groups(design, g.role)}
         if len(peers) > 1:
             reasons.append(f"the {g.role.value} vdevs differ in ashift ({', '.join(map(str, sorted(peers)))})")
         if not reasons:
@@ -584,7 +568,7 @@ def rule_special_undersized(design: Design, figures: RiskFigures | None) -> Iter
 
 def rule_special_small_blocks(design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     has_special = any(True for _ in _groups(design, Role.SPECIAL))
-    before_24 = design.version < "2.4"
+    before_24 = Version.parse(design.version) < Version(2, 4)
     for i, ds in enumerate(design.datasets):
         ssb = ds.special_small_blocks
         if ssb is None or ssb == 0:
@@ -626,7 +610,7 @@ def rule_ssb_captures_all(design: Design, figures: RiskFigures | None) -> Iterat
     if not any(True for _ in _groups(design, Role.SPECIAL)):
         return
     for i, ds in enumerate(design.datasets):
-        if ds.type == DatasetType.VOLUME and design.version < "2.4":
+        if ds.type == DatasetType.VOLUME and Version.parse(design.version) < Version(2, 4):
             continue  # zvol data never goes to special before 2.4
         ssb = _inherited(design, ds, "special_small_blocks")
         if not ssb:
@@ -660,26 +644,32 @@ _ASHIFT_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE)
 def rule_ashift_below_physical(design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     for i, g in _groups(design, *_ASHIFT_ROLES):
         if g.ashift is None:
-            continue  # the planner picks log2 of the physical sector
+            continue  # the planner picks what zpool would (ashift.automatic)
         physical = max(d.physical_sector for d in g.disks)
-        logical = max(d.logical_sector for d in g.disks)
         if (1 << g.ashift) >= physical:
             continue
-        extra = ""
-        if (1 << g.ashift) < logical:
-            extra = (
-                f" The disks cannot even address {1 << g.ashift}-byte blocks (logical sector {logical} B): "
-                f"vdev_open() raises the ashift to {logical.bit_length() - 1}, so the pool will not have the "
-                "ashift the design states."
+        choice = resolve_ashift(g, design.version)
+        if choice.fails is not None:
+            what = f" On OpenZFS {design.version}: {choice.fails}."
+        elif choice.raised:
+            below_logical = (1 << g.ashift) < max(d.logical_sector for d in g.disks)
+            verb = "vdev_open() raises the ashift to" if below_logical else "the vdev is raised to"
+            what = (
+                f" zpool create -o ashift={g.ashift} does not give this vdev ashift {g.ashift}: {verb} "
+                f"{choice.used} ({1 << choice.used} B) without a message, while zpool get ashift keeps "
+                f"printing {g.ashift}. The estimate uses ashift {choice.used}."
+            )
+        else:
+            what = (
+                f" Every write smaller than or misaligned to {physical} B becomes a read-modify-write inside the "
+                "drive, which costs throughput, and a power loss during it can corrupt the other 512-byte sectors "
+                "that share the physical sector."
             )
         yield _risk(
             "ashift-below-physical-sector",
             _vdev(i),
             f"{_vdev(i)} ({g.role.value}, {describe_group(g)}) sets ashift={g.ashift} ({1 << g.ashift} B) on disks "
-            f"with {physical}-byte physical sectors. Every write smaller than or misaligned to {physical} B becomes "
-            "a read-modify-write inside the drive, which costs throughput, and a power loss during it can corrupt "
-            "the other 512-byte sectors that share the physical sector. ashift is fixed when the vdev is created."
-            + extra,
+            f"with {physical}-byte physical sectors. ashift is fixed when the vdev is created." + what,
             f"Use ashift={physical.bit_length() - 1} (or leave it out and let the planner take it from the "
             "physical sector).",
             ashift=g.ashift,
@@ -689,14 +679,14 @@ def rule_ashift_below_physical(design: Design, figures: RiskFigures | None) -> I
 
 def rule_mixed_ashift(design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     top = list(_groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP))
-    data = [resolved_ashift(g) for _, g in top if g.role == Role.DATA]
+    data = [group_ashift(g, design.version) for _, g in top if g.role == Role.DATA]
     if not data:
         return
     reference = data[0]
-    if len({resolved_ashift(g) for _, g in top}) == 1:
+    if len({group_ashift(g, design.version) for _, g in top}) == 1:
         return
     for i, g in top:
-        a = resolved_ashift(g)
+        a = group_ashift(g, design.version)
         if a == reference:
             continue
         how = "set" if g.ashift is not None else "chosen from its physical sector"
@@ -740,7 +730,7 @@ def rule_raidz_padding(design: Design, figures: RiskFigures | None) -> Iterator[
         else:
             worst = None
             for i, g in parity_groups:
-                a = resolved_ashift(g)
+                a = group_ashift(g, design.version)
                 dd = draid_data_disks(g) if g.is_draid else None
                 asize = block_asize(g.layout, g.width, a, bs, dd)
                 data_cols = dd if dd is not None else g.width - g.parity
@@ -795,7 +785,7 @@ def rule_draid_compression(design: Design, figures: RiskFigures | None) -> Itera
             continue
         bs = block_size(design, ds)
         for i, g in draid:
-            unit = draid_data_disks(g) << resolved_ashift(g)
+            unit = draid_data_disks(g) << group_ashift(g, design.version)
             if not unit < bs <= 2 * unit:
                 continue  # smaller blocks are reported by raidz-padding-overhead
             saves = f"saves space only for blocks that compress to {zfs_nicenum(unit)} or less (2:1 or better)"
@@ -803,7 +793,8 @@ def rule_draid_compression(design: Design, figures: RiskFigures | None) -> Itera
                 "draid-compression-loss",
                 _ds(di),
                 f"On {_vdev(i)} ({describe_group(g)}) the smallest allocation is {draid_data_disks(g)} data disks × "
-                f"{1 << resolved_ashift(g)} B = {zfs_nicenum(unit)}, and compressed sizes are rounded up to "
+                f"{1 << group_ashift(g, design.version)} B = {zfs_nicenum(unit)}, and compressed sizes are rounded "
+                "up to "
                 f"multiples of it. {ds.name} writes {zfs_nicenum(bs)} blocks, so compression={comp} {saves}.",
                 f"Raise the block size of {ds.name} well above {zfs_nicenum(unit)} (e.g. recordsize=1M for bulk "
                 "data), or use a dRAID with fewer data disks per group, or raidz/mirror for this workload.",
@@ -1093,7 +1084,7 @@ def rule_dedup_memory(design: Design, figures: RiskFigures | None) -> Iterator[R
     dedup = [(i, ds) for i, ds in enumerate(design.datasets) if _dedup_on(design, ds)]
     if not dedup:
         return
-    flat = design.version >= "2.3"
+    flat = Version(2, 3) <= Version.parse(design.version)
     entry = DDT_ENTRY_BYTES_FLAT if flat else DDT_ENTRY_BYTES_TRAD
     entry_text = (
         f"about {entry} B per unique block (flat entries of the fast_dedup feature, OpenZFS 2.3+)"
@@ -1244,7 +1235,7 @@ def rule_vm_sector_size(design: Design, figures: RiskFigures | None) -> Iterator
             emulated = not native and g.ashift is None and any(d.physical_sector >= 4096 for d in g.disks)
             if not (native or emulated):
                 continue
-            a = resolved_ashift(g)
+            a = group_ashift(g, design.version)
             if native:
                 what = "4Kn disks (4096-byte logical sectors)"
                 why = (

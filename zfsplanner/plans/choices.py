@@ -16,6 +16,8 @@ class Media(models.TextChoices):
 
 
 class OpenZFSVersion(models.TextChoices):
+    V0_8 = "0.8", "OpenZFS 0.8"
+    V2_0 = "2.0", "OpenZFS 2.0"
     V2_1 = "2.1", "OpenZFS 2.1"
     V2_2 = "2.2", "OpenZFS 2.2"
     V2_3 = "2.3", "OpenZFS 2.3"
