@@ -137,7 +137,7 @@ def test_anyone_with_the_link_sees_the_design_read_only(design, link, web):
     assert "<h1>tank</h1>" in html
     assert "the main pool" in html
     assert "Alpha" in html  # the team's name
-    assert 'class="card estimate"' in html and 'table class="pool"' in html
+    assert 'id="summary"' in html and 'table class="pool"' in html
     assert 'class="card risks"' in html
     assert "zpool create -o ashift=12 tank raidz2" in html
     assert f"/share/{link.token}/charts/capacity/" in html

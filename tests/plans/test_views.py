@@ -3,6 +3,8 @@
 import json
 
 import pytest
+
+from zfsplanner.plans.presentation import summarize
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
@@ -83,9 +85,9 @@ def test_detail_shows_vdevs_datasets_and_estimate(design, alice, web):
         else:
             assert format_iec(pool[key]) in html
             assert zfs_nicenum(pool[key]) in html
-    assert f'data-chart-url="/designs/{design.pk}/charts/capacity/"' in html
+    assert f'data-chart-url="/designs/{design.pk}/charts/breakdown/"' in html
     assert "vendor/chart.umd.js" in html
-    assert 'id="save-design"' in html
+    assert f'href="/designs/{design.pk}/designer/"' in html
 
 
 def test_viewer_sees_no_edit_controls(design, bob, web):
@@ -126,9 +128,10 @@ def test_risks_are_listed_with_severity_and_fix(design, alice, rf):
     estimate["md_raid"] = {"usable_bytes": 2 * 1024**4, "layout": "raid6"}
     request = rf.get("/")
     request.user = alice
+    summary = summarize(estimate, design.to_document())
     html = render_to_string(
         "plans/design_detail.html#results",
-        {"design": design, "can_write": False, "estimate": estimate, "form": None},
+        {"design": design, "can_write": False, "estimate": estimate, "summary": summary},
         request=request,
     )
     assert 'data-code="slog-unmirrored"' in html

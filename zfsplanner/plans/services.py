@@ -14,10 +14,12 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
@@ -35,10 +37,24 @@ from zfsplanner.core.design import _DATASET_KEYS, _VDEV_KEYS, Design, InvalidDes
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.units import format_zfs_size
 
-from .models import CatalogDisk, DatasetPlan, PoolDesign, ShareLink, VdevGroup, inline_disk
+from .models import (
+    CatalogDisk,
+    DatasetPlan,
+    DesignRevision,
+    PoolDesign,
+    RevisionKind,
+    ShareLink,
+    VdevGroup,
+    inline_disk,
+)
+
+class _Auto:
+    """Marker: the new revision undoes to the one it replaced."""
+
 
 # Keys the API puts next to the document; never stored as unknown document keys.
 META_KEYS = ("id", "team", "revision", "created", "updated", "url")
+ESTIMATE_CACHE_SECONDS = 24 * 3600
 
 
 def _disk_refs(doc: Mapping[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -106,21 +122,46 @@ def validate_document(doc: Any) -> Design:
     return parse_design(resolve_catalog(doc))
 
 
+class EditConflict(Exception):
+    """Someone saved a newer revision since the editor loaded ``expected``."""
+
+    def __init__(self, current: int, expected: int) -> None:
+        super().__init__(f"revision {current} was saved since revision {expected} was loaded")
+        self.current = current
+        self.expected = expected
+
+
 @transaction.atomic
 def save_design_document(
-    team: Team, doc: Mapping[str, Any], user: Any, instance: PoolDesign | None = None
+    team: Team,
+    doc: Mapping[str, Any],
+    user: Any,
+    instance: PoolDesign | None = None,
+    *,
+    expected_revision: int | None = None,
+    kind: str = RevisionKind.EDIT,
+    summary: str = "",
+    undo_to: int | None | type[_Auto] = _Auto,
+    redo_to: int | None = None,
 ) -> PoolDesign:
     """Validate ``doc`` and store it as a new design of ``team`` or over ``instance``.
 
     Nothing is written unless the whole document is valid. An update replaces the
-    vdev groups and datasets and increments ``revision``.
+    vdev groups and datasets, increments ``revision`` and records the new revision's
+    document (for undo/redo). ``expected_revision``: the revision the change was made
+    on; ``EditConflict`` if another one was saved meanwhile.
     """
     spec = validate_document(doc)
     catalog = catalog_for(doc)
     user = user if getattr(user, "is_authenticated", False) else None
     design = instance or PoolDesign(team=team, created_by=user)
+    previous: int | None = None
     if instance is not None:
         design = PoolDesign.objects.select_for_update().get(pk=instance.pk)
+        if expected_revision is not None and expected_revision != design.revision:
+            raise EditConflict(design.revision, expected_revision)
+        _ensure_revision_row(design)
+        previous = design.revision
         design.revision += 1
         design.vdevs.all().delete()
         design.datasets.all().delete()
@@ -137,10 +178,90 @@ def save_design_document(
     DatasetPlan.objects.bulk_create(
         [_dataset_row(design, i, raw, ds) for i, (raw, ds) in enumerate(zip(raw_datasets, spec.datasets, strict=True))]
     )
+    DesignRevision.objects.create(
+        design=design,
+        number=design.revision,
+        document=_stored_document(design),
+        kind=RevisionKind.CREATE if instance is None else kind,
+        summary=summary[:200],
+        undo_to=previous if undo_to is _Auto else undo_to,
+        redo_to=redo_to,
+        created_by=user,
+    )
     if instance is not None:
         instance.refresh_from_db()
         return instance
     return design
+
+
+def _stored_document(design: PoolDesign) -> dict[str, Any]:
+    return design.to_document()
+
+
+def _ensure_revision_row(design: PoolDesign) -> None:
+    """Designs saved before revisions were recorded get a row for their current revision first."""
+    if not DesignRevision.objects.filter(design=design, number=design.revision).exists():
+        DesignRevision.objects.create(
+            design=design, number=design.revision, document=_stored_document(design), kind=RevisionKind.EDIT
+        )
+
+
+def current_revision(design: PoolDesign) -> DesignRevision | None:
+    return DesignRevision.objects.filter(design=design, number=design.revision).first()
+
+
+def can_undo_redo(design: PoolDesign) -> tuple[bool, bool]:
+    row = current_revision(design)
+    return (row is not None and row.undo_to is not None, row is not None and row.redo_to is not None)
+
+
+class NothingToWalk(Exception):
+    """Undo with nothing to undo, or redo with nothing to redo."""
+
+
+def walk_revisions(design: PoolDesign, direction: str, user: Any, expected_revision: int | None = None) -> PoolDesign:
+    """Undo (``direction="undo"``) or redo: a new revision with the document of the one walked to.
+
+    Revision numbers only grow, so an editor still on the old revision sees a conflict
+    rather than silently losing the state it shows.
+    """
+    with transaction.atomic():
+        locked = PoolDesign.objects.select_for_update().get(pk=design.pk)
+        if expected_revision is not None and expected_revision != locked.revision:
+            raise EditConflict(locked.revision, expected_revision)
+        row = current_revision(locked)
+        target_number = None if row is None else (row.undo_to if direction == "undo" else row.redo_to)
+        if row is None or target_number is None:
+            raise NothingToWalk(f"nothing to {direction}")
+        target = DesignRevision.objects.get(design=locked, number=target_number)
+        if direction == "undo":
+            pointers = {"undo_to": target.undo_to, "redo_to": row.number}
+            summary = f"Undo: back to revision {target.number}"
+        else:
+            pointers = {"undo_to": target.undo_to, "redo_to": target.redo_to}
+            summary = f"Redo: revision {target.number} again"
+        return save_design_document(
+            locked.team, target.document, user, instance=design, kind=direction, summary=summary, **pointers
+        )
+
+
+def duplicate_design(design: PoolDesign, user: Any, name: str | None = None) -> PoolDesign:
+    """A new design in the same team with the same document: a variant to change and compare."""
+    doc = design.to_document()
+    doc["name"] = name or _variant_name(design)
+    note = f"Variant of {design.name} (revision {design.revision})."
+    doc["description"] = f"{note} {design.description}".strip() if design.description else note
+    return save_design_document(design.team, doc, user, summary=note)
+
+
+def _variant_name(design: PoolDesign) -> str:
+    taken = set(PoolDesign.objects.filter(team=design.team).values_list("name", flat=True))
+    base = design.name[:240]
+    for n in range(2, 1000):
+        candidate = f"{base}-v{n}"
+        if candidate not in taken:
+            return candidate
+    return f"{base}-v{secrets.randbelow(10**6)}"
 
 
 _VDEV_FIELDS = (
@@ -194,8 +315,17 @@ def _dataset_row(design: PoolDesign, position: int, raw: Mapping[str, Any], ds: 
 
 
 def estimate_design(design: PoolDesign) -> dict[str, Any]:
-    """The ``zfsplanner.estimate/1`` document of a stored design (figures as the core gives them)."""
-    return estimate(design.to_spec())
+    """The ``zfsplanner.estimate/1`` document of a stored design, computed once per revision.
+
+    Cached under the design's id, revision and last-saved time (a revision number alone
+    could repeat after a design is deleted and its id reused); ``InvalidDesign`` is not cached.
+    """
+    key = f"estimate:{design.pk}:{design.revision}:{design.updated.timestamp() if design.updated else 0}"
+    cached = cache.get(key)
+    if cached is None:
+        cached = estimate(design.to_spec())
+        cache.set(key, cached, timeout=ESTIMATE_CACHE_SECONDS)
+    return cached
 
 
 def get_design_for_user(request: HttpRequest, pk: int) -> tuple[PoolDesign, bool]:

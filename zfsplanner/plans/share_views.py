@@ -11,9 +11,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from .designer_views import breakdown_response
 from .forms import ShareLinkForm
 from .models import PoolDesign
 from .services import create_share_link, get_design_for_user, get_shared_design, revoke_share_link
@@ -74,6 +76,7 @@ def share_detail(request: HttpRequest, token: str) -> HttpResponse:
     design = get_shared_design(token)
     context = design_context(design, "plans:share-chart-capacity", "plans:share-chart-efficiency", token)
     context["token"] = token
+    context["breakdown_url"] = reverse("plans:share-chart-breakdown", args=[token])
     return _private(render(request, "plans/share_detail.html", context))
 
 
@@ -93,3 +96,9 @@ def share_chart_capacity(request: HttpRequest, token: str) -> JsonResponse:
 @require_http_methods(["GET"])
 def share_chart_efficiency(request: HttpRequest, token: str) -> JsonResponse:
     return _private(efficiency_chart_response(get_shared_design(token)))
+
+
+@never_cache
+@require_http_methods(["GET"])
+def share_chart_breakdown(request: HttpRequest, token: str) -> JsonResponse:
+    return _private(breakdown_response([get_shared_design(token)]))  # type: ignore[return-value]

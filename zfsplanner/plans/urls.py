@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import share_views, views
+from . import designer_views, share_views, views
 
 app_name = "plans"
 
@@ -8,7 +8,20 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("designs/new/", views.design_new, name="design-new"),
     path("designs/import/", views.design_import, name="design-import"),
+    path("designs/compare/", designer_views.design_compare, name="design-compare"),
+    path("designs/compare/chart/", designer_views.chart_compare, name="chart-compare"),
+    path("designs/catalog-options/", designer_views.catalog_options, name="catalog-options"),
     path("designs/<int:pk>/", views.design_detail, name="design-detail"),
+    path("designs/<int:pk>/designer/", designer_views.designer, name="designer"),
+    path("designs/<int:pk>/designer/pool/", designer_views.designer_pool, name="designer-pool"),
+    path("designs/<int:pk>/designer/vdev/", designer_views.designer_vdev, name="designer-vdev"),
+    path("designs/<int:pk>/designer/dataset/", designer_views.designer_dataset, name="designer-dataset"),
+    path("designs/<int:pk>/designer/row/", designer_views.designer_op, name="designer-op"),
+    path("designs/<int:pk>/fix/", designer_views.design_fix_apply, name="design-fix"),
+    path("designs/<int:pk>/undo/", designer_views.design_undo, name="design-undo"),
+    path("designs/<int:pk>/redo/", designer_views.design_redo, name="design-redo"),
+    path("designs/<int:pk>/duplicate/", designer_views.design_duplicate, name="design-duplicate"),
+    path("designs/<int:pk>/charts/breakdown/", designer_views.chart_breakdown, name="chart-breakdown"),
     path("designs/<int:pk>/edit/", views.design_edit, name="design-edit"),
     path("designs/<int:pk>/delete/", views.design_delete, name="design-delete"),
     path("designs/<int:pk>/export/", views.design_export, name="design-export"),
@@ -22,4 +35,5 @@ urlpatterns = [
     path("share/<str:token>/export/", share_views.share_export, name="share-export"),
     path("share/<str:token>/charts/capacity/", share_views.share_chart_capacity, name="share-chart-capacity"),
     path("share/<str:token>/charts/efficiency/", share_views.share_chart_efficiency, name="share-chart-efficiency"),
+    path("share/<str:token>/charts/breakdown/", share_views.share_chart_breakdown, name="share-chart-breakdown"),
 ]

@@ -24,6 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.compression import default_compression
+from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.units import format_iec, format_zfs_size
 
 from . import charts
@@ -32,7 +33,11 @@ from .filters import PoolDesignFilterSet
 from .forms import CompressionSampleForm, DesignDocumentForm, DesignImportForm, MeasuredRatioForm, ShareLinkForm
 from .models import PoolDesign
 from .samples import SampleUploadHandler, install_sample_handler, measure_sample
+from .designer_forms import CatalogFilterForm, NewDesignForm, VdevGroupForm, field_for_path
+from .designer_views import _conflict_text, catalog_prices, render_designer
+from .presentation import summarize
 from .services import (
+    EditConflict,
     apply_measured_ratio,
     commands_or_none,
     design_ashift,
@@ -40,6 +45,7 @@ from .services import (
     export_filename,
     get_design_for_user,
     save_design_document,
+    writable_teams,
 )
 
 UNPROCESSABLE = 422
@@ -75,15 +81,51 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def design_new(request: HttpRequest) -> HttpResponse:
-    initial = {"document": _pretty(NEW_DESIGN_TEMPLATE), "team": request.GET.get("team")}
-    form = DesignDocumentForm(request.POST or None, user=request.user, initial=initial)
-    if request.method == "POST":
-        if form.is_valid():
-            design = save_design_document(form.cleaned_data["team"], form.cleaned_data["document"], request.user)
-            messages.success(request, f"Design {design.name} created.")
-            return redirect("plans:design-detail", pk=design.pk)
-        return render(request, "plans/design_new.html", {"form": form}, status=UNPROCESSABLE)
-    return render(request, "plans/design_new.html", {"form": form})
+    """A new design from a form (pool name, version, first data vdev group), or from a JSON document."""
+    teams = writable_teams(request.user)
+    data = request.POST if request.method == "POST" else None
+    if data is not None and "document" in data:
+        return _design_new_json(request)
+    initial = {"team": request.GET.get("team")}
+    form = NewDesignForm(data, teams=teams, initial=initial)
+    group = VdevGroupForm(data, prefix="first", initial={"role": "data", "layout": "raidz2", "width": 6, "count": 1})
+    group.fields["role"].choices = [("data", "data")]
+    if data is not None:
+        if form.is_valid() and group.is_valid():
+            try:
+                design = save_design_document(
+                    form.cleaned_data["team"], form.to_document(group.to_document()), request.user
+                )
+            except InvalidDesign as exc:
+                for path, message in exc.errors:
+                    target = field_for_path("vdevs", 0, path)
+                    if target in group.fields:
+                        group.add_error(target, message)
+                    else:
+                        form.add_error("name" if path == "name" else None, message if path == "name" else f"{path}: {message}")
+            else:
+                messages.success(request, f"Design {design.name} created. Add special, log and cache vdevs and datasets below.")
+                return redirect("plans:designer", pk=design.pk)
+        status = UNPROCESSABLE
+    else:
+        status = 200
+    json_form = DesignDocumentForm(
+        user=request.user, initial={"document": _pretty(NEW_DESIGN_TEMPLATE), "team": request.GET.get("team")}
+    )
+    context = {"form": form, "group": group, "filter_form": CatalogFilterForm(), "json_form": json_form}
+    return render(request, "plans/design_new.html", context, status=status)
+
+
+def _design_new_json(request: HttpRequest) -> HttpResponse:
+    form = DesignDocumentForm(request.POST, user=request.user)
+    if form.is_valid():
+        design = save_design_document(form.cleaned_data["team"], form.cleaned_data["document"], request.user)
+        messages.success(request, f"Design {design.name} created.")
+        return redirect("plans:design-detail", pk=design.pk)
+    context = {"json_form": form, "form": NewDesignForm(teams=writable_teams(request.user)), "json_open": True}
+    context["group"] = VdevGroupForm(prefix="first")
+    context["filter_form"] = CatalogFilterForm()
+    return render(request, "plans/design_new.html", context, status=UNPROCESSABLE)
 
 
 @login_required
@@ -99,34 +141,33 @@ def design_import(request: HttpRequest) -> HttpResponse:
     return render(request, "plans/design_import.html", {"form": form})
 
 
-def _detail(
-    request: HttpRequest, design: PoolDesign, can_write: bool, form: DesignDocumentForm | None = None, status: int = 200
-) -> HttpResponse:
-    """The design page, or only its ``results`` partial for htmx."""
-    if form is None and can_write:
-        initial = {"document": _pretty(design.to_document()), "revision": design.revision}
-        form = DesignDocumentForm(user=request.user, with_team=False, initial=initial)
+def _detail(request: HttpRequest, design: PoolDesign, can_write: bool) -> HttpResponse:
+    """The design page: the summary first, then risks, details, commands, sharing."""
     context = {
         **design_context(design, "plans:chart-capacity", "plans:chart-efficiency", design.pk),
         "can_write": can_write,
-        "form": form,
         "share_links": design.share_links.select_related("created_by"),
         "share_form": ShareLinkForm(),
         "samples": _sample_items(design),
         "sample_limit": format_iec(settings.COMPRESSION_SAMPLE_MAX_BYTES),
+        "breakdown_url": reverse("plans:chart-breakdown", args=[design.pk]),
     }
     template = "plans/design_detail.html"
     if getattr(request, "htmx", False) and not request.htmx.boosted:
         template += "#results"
-    return render(request, template, context, status=status)
+    return render(request, template, context)
 
 
 def design_context(design: PoolDesign, capacity_url: str, efficiency_url: str, key: object) -> dict[str, Any]:
-    """What the design page and the shared page both show: estimate, risks, commands, charts."""
+    """What the design page and the shared page both show: summary, estimate, risks, commands, charts."""
     estimate, estimate_error = estimate_or_error(design)
+    summary = None
+    if estimate is not None:
+        summary = summarize(estimate, design.to_document(), catalog_prices())
     return {
         "design": design,
         "estimate": estimate,
+        "summary": summary,
         "estimate_error": estimate_error,
         "commands": commands_or_none(design),
         "has_efficiency": bool(estimate and charts.efficiency_chart(estimate)),
@@ -165,20 +206,32 @@ def design_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["POST"])
 def design_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The designer's Advanced tab: the whole document as JSON, saved as one new revision."""
     design, can_write = get_design_for_user(request, pk)
     if not can_write:
         raise PermissionDenied("Only owners and editors of the team can change this design.")
     form = DesignDocumentForm(request.POST, user=request.user, with_team=False)
     if not form.is_valid():
-        return _detail(request, design, can_write, form, status=UNPROCESSABLE)
-    if form.cleaned_data["revision"] not in (None, design.revision):
-        form.add_error(None, f"Someone saved revision {design.revision} meanwhile; reload the page and edit again.")
-        return _detail(request, design, can_write, form, status=409)
-    design = save_design_document(design.team, form.cleaned_data["document"], request.user, instance=design)
-    messages.success(request, f"Saved revision {design.revision}.")
+        return render_designer(request, design, status=UNPROCESSABLE, json_form=form, tab="json")
+    try:
+        design = save_design_document(
+            design.team,
+            form.cleaned_data["document"],
+            request.user,
+            instance=design,
+            expected_revision=form.cleaned_data["revision"],
+            summary="document edited as JSON",
+        )
+    except EditConflict as exc:
+        design.refresh_from_db()
+        form.add_error(None, f"Someone saved revision {exc.current} meanwhile; your text is kept below.")
+        return render_designer(
+            request, design, status=409, json_form=form, tab="json", conflict=_conflict_text(design, exc)
+        )
     if request.htmx:
-        return _detail(request, design, can_write)
-    return redirect("plans:design-detail", pk=design.pk)
+        return render_designer(request, design, saved=f"Saved revision {design.revision}.", tab="json")
+    messages.success(request, f"Saved revision {design.revision}.")
+    return redirect("plans:designer", pk=design.pk)
 
 
 @login_required

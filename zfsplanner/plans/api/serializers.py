@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.validators import URLValidator
 from django.urls import reverse
 from django.utils import timezone
@@ -20,8 +19,7 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import APIException
 from rest_framework.fields import empty
 
-from zfsplanner.accounts.models import Membership, Role, Team
-from zfsplanner.accounts.services import TeamError, team_slug
+from zfsplanner.accounts.models import Team
 from zfsplanner.core.design import FORMAT, InvalidDesign
 
 from ..choices import OpenZFSVersion, Partitioning
@@ -199,43 +197,6 @@ class CatalogDiskSerializer(serializers.ModelSerializer):
         if attrs.get("capacity_bytes", 1) <= 0:
             raise serializers.ValidationError({"capacity_bytes": "must be a positive number of bytes"})
         return attrs
-
-
-class TeamSerializer(serializers.ModelSerializer):
-    slug = serializers.SlugField(required=False, help_text="Defaults to the slugified name.")
-    role = serializers.SerializerMethodField(help_text="Your role in this team.")
-
-    class Meta:
-        model = Team
-        fields = ["id", "name", "slug", "role", "created"]
-
-    def get_role(self, team: Team) -> str | None:
-        return team.role_of(self.context["request"].user)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if self.instance is None or "slug" in attrs:
-            try:
-                attrs["slug"] = team_slug(
-                    attrs.get("name", getattr(self.instance, "name", "")),
-                    attrs.get("slug"),
-                    exclude_pk=getattr(self.instance, "pk", None),
-                )
-            except TeamError as exc:
-                raise serializers.ValidationError({exc.field: exc.message}) from exc
-        return attrs
-
-
-class MembershipSerializer(serializers.ModelSerializer):
-    username = serializers.SlugRelatedField(
-        source="user", slug_field="username", queryset=get_user_model().objects.all()
-    )
-    user_id = serializers.IntegerField(source="user.pk", read_only=True)
-    role = serializers.ChoiceField(choices=Role.choices)
-
-    class Meta:
-        model = Membership
-        fields = ["user_id", "username", "role", "created"]
-        read_only_fields = ["created"]
 
 
 class ShareLinkSerializer(serializers.ModelSerializer):

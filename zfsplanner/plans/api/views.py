@@ -1,11 +1,10 @@
-"""REST API: teams and members, the disk catalog, designs (CRUD, import/export, estimate, commands,
+"""REST API: the disk catalog, designs (CRUD, import/export, estimate, commands,
 share links), and compression measured on a sample."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import QuerySet
@@ -20,15 +19,13 @@ from drf_spectacular.utils import (
 )
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ParseError, PermissionDenied, ValidationError
+from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from zfsplanner.accounts import services as team_services
-from zfsplanner.accounts.models import Team
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.estimate import estimate
 
@@ -53,9 +50,7 @@ from .serializers import (
     DesignSerializer,
     InvalidDesignError,
     MeasuredCompressionSerializer,
-    MembershipSerializer,
     ShareLinkSerializer,
-    TeamSerializer,
 )
 
 ESTIMATE_RESPONSE = OpenApiResponse(
@@ -89,13 +84,6 @@ class CanWriteDesign(permissions.BasePermission):
         return request.method in permissions.SAFE_METHODS or obj.team.can_write(request.user)
 
 
-class CanManageTeam(permissions.BasePermission):
-    message = "Only owners of the team can change it or its members."
-
-    def has_object_permission(self, request: Request, view: Any, obj: Team) -> bool:
-        return request.method in permissions.SAFE_METHODS or obj.can_manage(request.user)
-
-
 class CatalogDiskViewSet(viewsets.ModelViewSet):
     """The disk catalog: any logged-in user reads it, staff change it."""
 
@@ -104,73 +92,6 @@ class CatalogDiskViewSet(viewsets.ModelViewSet):
     serializer_class = CatalogDiskSerializer
     filterset_class = CatalogDiskFilterSet
     permission_classes = [permissions.IsAuthenticated, IsStaffOrReadOnly]
-
-
-class TeamViewSet(viewsets.ModelViewSet):
-    """Your teams. Creating a team makes you its owner; owners manage members."""
-
-
-    serializer_class = TeamSerializer
-    permission_classes = [permissions.IsAuthenticated, CanManageTeam]
-
-    def get_queryset(self) -> QuerySet[Team]:
-        return Team.objects.for_user(self.request.user)
-
-    def perform_create(self, serializer: TeamSerializer) -> None:
-        with team_errors():
-            serializer.instance = team_services.create_team(
-                self.request.user, serializer.validated_data["name"], serializer.validated_data.get("slug")
-            )
-
-    @extend_schema(methods=["GET"], responses={200: MembershipSerializer(many=True)})
-    @extend_schema(methods=["POST"], request=MembershipSerializer, responses={201: MembershipSerializer})
-    @action(detail=True, methods=["get", "post"], serializer_class=MembershipSerializer, pagination_class=None)
-    def members(self, request: Request, pk: str | None = None) -> Response:
-        """List members; owners add one with ``{"username": ..., "role": "viewer"}``."""
-        team = self.get_object()
-        if request.method == "GET":
-            return Response(MembershipSerializer(team.memberships.select_related("user"), many=True).data)
-        with team_errors():
-            if not team.can_manage(request.user):
-                raise team_services.NotOwner("Only owners of the team manage its members.")
-            serializer = MembershipSerializer(data=request.data)
-            serializer.is_valid(raise_exception=True)
-            membership = team_services.add_member(
-                team, request.user, serializer.validated_data["user"].username, serializer.validated_data["role"]
-            )
-        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
-
-    @extend_schema(methods=["PUT", "PATCH"], request=MembershipSerializer, responses={200: MembershipSerializer})
-    @extend_schema(methods=["DELETE"], request=None, responses={204: None})
-    @action(
-        detail=True,
-        methods=["put", "patch", "delete"],
-        url_path=r"members/(?P<user_id>[0-9]+)",
-        serializer_class=MembershipSerializer,
-    )
-    def member(self, request: Request, pk: str | None = None, user_id: str = "") -> Response:
-        """Owners change a member's role (``{"role": "editor"}``) or remove them."""
-        team = self.get_object()
-        with team_errors():
-            if not team.can_manage(request.user):
-                raise team_services.NotOwner("Only owners of the team manage its members.")
-            membership = get_object_or_404(team.memberships, user_id=int(user_id))
-            if request.method == "DELETE":
-                team_services.remove_member(team, request.user, membership)
-                return Response(status=status.HTTP_204_NO_CONTENT)
-            membership = team_services.change_role(team, request.user, membership, str(request.data.get("role")))
-        return Response(MembershipSerializer(membership).data)
-
-
-@contextmanager
-def team_errors() -> Iterator[None]:
-    """The team services' refusals as API errors: 400 naming the field, 403 for non-owners."""
-    try:
-        yield
-    except team_services.TeamError as exc:
-        raise ValidationError({exc.field: exc.message}) from exc
-    except team_services.NotOwner as exc:
-        raise PermissionDenied(str(exc)) from exc
 
 
 class ScriptRenderer(BaseRenderer):

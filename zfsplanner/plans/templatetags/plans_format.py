@@ -133,3 +133,13 @@ def disk_size(value: Any) -> str:
         return size(parse_disk_size(value))
     except (UnitError, TypeError):
         return str(value)
+
+
+@register.filter
+def percent(value: Any) -> str:
+    """0.8123 -> "81.2 %"; anything that is not a number -> "–"."""
+    if not isinstance(value, int | float):
+        return "–"
+    if 0 < value < 0.001:
+        return "less than 0.1 %"
+    return f"{100 * value:.1f} %"

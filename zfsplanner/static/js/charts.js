@@ -31,6 +31,19 @@
   }
   window.zfsFormat = formatValue;
 
+  // Fixed colours for the capacity breakdown, so every chart and every design reads alike.
+  const SEGMENT_COLOURS = {
+    parity: "#9aa5b8", slop: "#c9b37e", metadata: "#8c7bb5", data: "#2f6fce", reservations: "#5aa0e6",
+    free: "#3f9d5d", special_used: "#c2571a", special_free: "#f0b27a", log: "#6b6b6b", cache: "#b0b0b0",
+    overhead: "#dcdfe5",
+  };
+
+  function colourSegments(spec) {
+    (spec.datasets || []).forEach(function (d) {
+      if (d.key && SEGMENT_COLOURS[d.key] && !d.backgroundColor) d.backgroundColor = SEGMENT_COLOURS[d.key];
+    });
+  }
+
   function draw(canvas) {
     if (canvas.dataset.chartDrawn === canvas.dataset.chartUrl) return;
     canvas.dataset.chartDrawn = canvas.dataset.chartUrl;
@@ -42,33 +55,41 @@
       .then(function (spec) {
         const unit = spec.unit || "";
         const numericX = spec.type === "line" && spec.x_unit;
+        const horizontal = spec.indexAxis === "y";
+        colourSegments(spec);
         if (canvas._chart) canvas._chart.destroy();
+        const valueAxis = { beginAtZero: true, stacked: !!spec.stacked,
+                            title: { display: !!spec.y_label, text: spec.y_label || "" },
+                            ticks: { callback: function (v) { return formatValue(v, unit); } } };
+        const categoryAxis = { stacked: !!spec.stacked, title: { display: !!spec.x_label, text: spec.x_label || "" } };
         canvas._chart = new Chart(canvas, {
           type: spec.type || canvas.dataset.chartType || "bar",
           data: { labels: spec.labels, datasets: spec.datasets },
           options: {
             responsive: true,
+            maintainAspectRatio: !canvas.closest(".chart-box"),
+            indexAxis: horizontal ? "y" : "x",
             animation: false,
             parsing: numericX ? false : undefined,
             interaction: { mode: "nearest", intersect: false },
             plugins: {
+              legend: { position: horizontal ? "bottom" : "top", labels: { boxWidth: 12, boxHeight: 12 } },
               title: { display: !!spec.title, text: spec.title },
               tooltip: {
                 callbacks: {
                   label: function (ctx) {
-                    const y = ctx.parsed.y !== undefined ? ctx.parsed.y : ctx.parsed;
+                    const y = horizontal ? ctx.parsed.x : (ctx.parsed.y !== undefined ? ctx.parsed.y : ctx.parsed);
                     return (ctx.dataset.label ? ctx.dataset.label + ": " : "") + formatValue(y, unit);
                   },
                 },
               },
             },
-            scales: {
+            scales: horizontal ? { x: valueAxis, y: categoryAxis } : {
               x: numericX
                 ? { type: "linear", title: { display: true, text: spec.x_label || "" },
                     ticks: { callback: function (v) { return formatValue(v, spec.x_unit); } } }
-                : { title: { display: !!spec.x_label, text: spec.x_label || "" } },
-              y: { beginAtZero: true, title: { display: !!spec.y_label, text: spec.y_label || "" },
-                   ticks: { callback: function (v) { return formatValue(v, unit); } } },
+                : categoryAxis,
+              y: valueAxis,
             },
           },
         });

@@ -1,0 +1,362 @@
+"""The designer's forms: pool settings, a vdev group, a dataset, the catalog filter.
+
+Each form turns its fields into the part of the design document it edits
+(``to_document()``) and back (``initial_from()``); the core validates the whole
+document when it is saved, and its error paths (``vdevs[0].width``) are mapped back
+onto these fields by :func:`field_for_path`.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.db.models import Q, QuerySet
+
+from zfsplanner.core.design import COMPRESSIBILITY_PROFILES, COMPRESSION_VALUES
+from zfsplanner.core.units import format_zfs_size, parse_disk_size
+
+from .choices import DatasetType, Media, OpenZFSVersion, Partitioning, Sync, VdevLayout, VdevRole
+from .models import CatalogDisk
+
+POWERS = [2**i for i in range(9, 25)]  # 512 B .. 16 MiB
+RECORDSIZES = [p for p in POWERS if 4096 <= p <= 16 * 1024 * 1024]
+VOLBLOCKSIZES = [p for p in POWERS if 4096 <= p <= 128 * 1024]
+SSB_VALUES = [0] + [p for p in POWERS if 4096 <= p <= 16 * 1024 * 1024]
+CUSTOM = "__custom__"
+
+
+def _size_choices(values: list[int], inherit: str) -> list[tuple[str, str]]:
+    return [("", inherit)] + [(str(format_zfs_size(v)), str(format_zfs_size(v))) for v in values]
+
+
+class PoolForm(forms.Form):
+    name = forms.CharField(label="Pool name", max_length=200, help_text="As in zpool create NAME, e.g. tank.")
+    description = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+    openzfs_version = forms.ChoiceField(label="OpenZFS version", choices=OpenZFSVersion.choices)
+    disk_partitioning = forms.ChoiceField(
+        label="Disk partitioning", choices=[("", "Default (Linux whole disk)"), *Partitioning.choices], required=False
+    )
+    revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def to_document(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        return {
+            "name": d["name"].strip(),
+            "description": d["description"].strip() or None,
+            "openzfs_version": d["openzfs_version"],
+            "disk_partitioning": d["disk_partitioning"] or None,
+        }
+
+
+def catalog_label(disk: CatalogDisk) -> str:
+    size = f"{disk.capacity_bytes / 1e12:.2f}".rstrip("0").rstrip(".")
+    price = ""
+    if disk.price:
+        per_tb = Decimal(disk.price) / (Decimal(disk.capacity_bytes) / Decimal(10**12))
+        price = f" · {disk.price:.0f} ({per_tb:.1f}/TB)"
+    return f"{disk.vendor} {disk.name or disk.model} {disk.model} — {size} TB {disk.get_media_display()} {disk.sector_format}{price}"
+
+
+class CatalogFilterForm(forms.Form):
+    """Narrow the disk list: text, vendor, media, sector format, minimum capacity."""
+
+    q = forms.CharField(label="Search", required=False, max_length=100)
+    vendor = forms.ChoiceField(required=False)
+    media = forms.ChoiceField(choices=[("", "Any media"), *Media.choices], required=False)
+    sector = forms.ChoiceField(
+        label="Sector format",
+        choices=[("", "Any sectors"), ("512n", "512n"), ("512e", "512e"), ("4Kn", "4Kn")],
+        required=False,
+    )
+    min_tb = forms.DecimalField(label="At least (TB)", required=False, min_value=0, max_digits=8, decimal_places=2)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        vendors = CatalogDisk.objects.order_by("vendor").values_list("vendor", flat=True).distinct()
+        self.fields["vendor"].choices = [("", "Any vendor"), *((v, v) for v in vendors)]
+
+    def filter(self, qs: QuerySet[CatalogDisk]) -> QuerySet[CatalogDisk]:
+        if not self.is_valid():
+            return qs
+        d = self.cleaned_data
+        if d["q"]:
+            q = d["q"].strip()
+            qs = qs.filter(Q(vendor__icontains=q) | Q(model__icontains=q) | Q(name__icontains=q))
+        if d["vendor"]:
+            qs = qs.filter(vendor=d["vendor"])
+        if d["media"]:
+            qs = qs.filter(media=d["media"])
+        if d["sector"] == "512n":
+            qs = qs.filter(logical_sector_bytes=512, physical_sector_bytes=512)
+        elif d["sector"] == "512e":
+            qs = qs.filter(logical_sector_bytes=512, physical_sector_bytes__gt=512)
+        elif d["sector"] == "4Kn":
+            qs = qs.filter(logical_sector_bytes=4096)
+        if d["min_tb"] is not None:
+            qs = qs.filter(capacity_bytes__gte=int(d["min_tb"] * 10**12))
+        return qs
+
+
+class VdevGroupForm(forms.Form):
+    """One vdev group: role, layout, width, count, ashift, dRAID shape and its disk."""
+
+    role = forms.ChoiceField(choices=VdevRole.choices, initial=VdevRole.DATA)
+    layout = forms.ChoiceField(choices=VdevLayout.choices, initial=VdevLayout.RAIDZ2)
+    width = forms.IntegerField(label="Disks per vdev", min_value=1, max_value=255, initial=6)
+    count = forms.IntegerField(label="Number of vdevs", min_value=1, max_value=1000, initial=1)
+    ashift = forms.TypedChoiceField(
+        choices=[("", "auto (from the disk's sector size)")] + [(str(a), str(a)) for a in range(9, 17)],
+        required=False,
+        coerce=int,
+        empty_value=None,
+    )
+    draid_data = forms.IntegerField(label="dRAID data disks per group", min_value=1, required=False)
+    draid_spares = forms.IntegerField(label="dRAID distributed spares", min_value=0, required=False)
+    disk = forms.ChoiceField(label="Disk", help_text="A disk from the catalog, or a custom disk below.")
+    custom_size = forms.CharField(
+        label="Custom disk size", required=False, max_length=40, help_text='With a unit: "16TB" (label) or "14.5TiB".'
+    )
+    custom_model = forms.CharField(label="Custom disk model", required=False, max_length=80)
+    custom_media = forms.ChoiceField(label="Custom disk media", choices=[("", "unknown"), *Media.choices], required=False)
+    custom_sectors = forms.ChoiceField(
+        label="Custom disk sectors",
+        choices=[("512e", "512e (512 logical / 4096 physical)"), ("4Kn", "4Kn (4096 / 4096)"), ("512n", "512n (512 / 512)")],
+        initial="512e",
+        required=False,
+    )
+    custom_plp = forms.BooleanField(label="Power-loss protection", required=False)
+    revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, catalog: QuerySet[CatalogDisk] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        disks = list(catalog if catalog is not None else CatalogDisk.objects.all())
+        self.catalog = {d.model: d for d in disks}
+        choices: list[tuple[str, Any]] = [(CUSTOM, "Custom disk (enter its size below)")]
+        for media, label in Media.choices:
+            group = [(d.model, catalog_label(d)) for d in disks if d.media == media]
+            if group:
+                choices.append((label, group))
+        current = self.initial.get("disk") or self.data.get(self.add_prefix("disk"))
+        if current and current != CUSTOM and current not in self.catalog:
+            known = CatalogDisk.objects.filter(model=current).first()
+            if known is not None:
+                self.catalog[known.model] = known
+                choices.append(("Chosen", [(known.model, catalog_label(known))]))
+        self.fields["disk"].choices = choices
+
+    def clean(self) -> dict[str, Any]:
+        d = super().clean()
+        if d.get("disk") == CUSTOM:
+            if not d.get("custom_size"):
+                self.add_error("custom_size", "Enter the custom disk's size, e.g. 16TB.")
+            else:
+                try:
+                    d["custom_size_bytes"] = parse_disk_size(d["custom_size"])
+                except ValueError as exc:
+                    self.add_error("custom_size", str(exc))
+        layout = d.get("layout") or ""
+        if not layout.startswith("draid"):
+            d["draid_data"] = d["draid_spares"] = None
+        return d
+
+    def to_document(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        out: dict[str, Any] = {
+            "role": d["role"],
+            "layout": d["layout"],
+            "width": d["width"],
+            "count": d["count"],
+            "ashift": d["ashift"],
+            "draid_data": d["draid_data"],
+            "draid_spares": d["draid_spares"],
+        }
+        if d["disk"] == CUSTOM:
+            logical, physical = {"512e": (512, 4096), "4Kn": (4096, 4096), "512n": (512, 512)}[
+                d["custom_sectors"] or "512e"
+            ]
+            disk: dict[str, Any] = {
+                "size_bytes": d["custom_size_bytes"],
+                "logical_sector_bytes": logical,
+                "physical_sector_bytes": physical,
+            }
+            if d["custom_model"]:
+                disk["model"] = d["custom_model"].strip()
+            if d["custom_media"]:
+                disk["media"] = d["custom_media"]
+            if d["custom_plp"]:
+                disk["plp"] = True
+            out["disk"] = disk
+        else:
+            out["disk"] = {"catalog": d["disk"]}
+        return out
+
+    @staticmethod
+    def initial_from(group: dict[str, Any]) -> dict[str, Any]:
+        initial = {k: group.get(k) for k in ("role", "layout", "width", "count", "ashift", "draid_data", "draid_spares")}
+        disk = group.get("disk") if isinstance(group.get("disk"), dict) else None
+        if disk is None and isinstance(group.get("disks"), list) and group["disks"]:
+            disk = group["disks"][0]
+        disk = disk or {}
+        if isinstance(disk.get("catalog"), str):
+            initial["disk"] = disk["catalog"]
+        else:
+            initial["disk"] = CUSTOM
+            size = disk.get("size_bytes")
+            initial["custom_size"] = f"{size}B" if isinstance(size, int) else size
+            initial["custom_model"] = disk.get("model", "")
+            initial["custom_media"] = disk.get("media", "")
+            logical, physical = disk.get("logical_sector_bytes"), disk.get("physical_sector_bytes")
+            initial["custom_sectors"] = "4Kn" if logical == 4096 else ("512n" if physical == 512 else "512e")
+            initial["custom_plp"] = bool(disk.get("plp"))
+        return initial
+
+
+COMPRESSION_CHOICES = [("", "inherit")] + [(c, c) for c in COMPRESSION_VALUES]
+
+
+class DatasetForm(forms.Form):
+    """A filesystem or volume; empty property fields inherit (the designer shows from where)."""
+
+    name = forms.CharField(max_length=255, help_text="Full name, e.g. tank/media.")
+    type = forms.ChoiceField(choices=DatasetType.choices, initial=DatasetType.FILESYSTEM)
+    recordsize = forms.ChoiceField(choices=_size_choices(RECORDSIZES, "inherit"), required=False)
+    volblocksize = forms.ChoiceField(choices=_size_choices(VOLBLOCKSIZES, "default"), required=False)
+    volsize = forms.CharField(label="Volume size", required=False, max_length=40, help_text='Volumes only, e.g. "100G".')
+    compression = forms.ChoiceField(choices=COMPRESSION_CHOICES, required=False)
+    special_small_blocks = forms.ChoiceField(
+        label="special_small_blocks",
+        choices=[("", "inherit")] + [(str(format_zfs_size(v)), str(format_zfs_size(v))) for v in SSB_VALUES],
+        required=False,
+    )
+    copies = forms.ChoiceField(choices=[("", "inherit"), ("1", "1"), ("2", "2"), ("3", "3")], required=False)
+    sync = forms.ChoiceField(choices=[("", "inherit"), *Sync.choices], required=False)
+    logical_size = forms.CharField(
+        label="Data to store",
+        required=False,
+        max_length=40,
+        help_text='How much this dataset will hold, e.g. "8TB" or "1.5TiB".',
+    )
+    file_count = forms.IntegerField(label="Number of files", min_value=0, required=False)
+    profile = forms.ChoiceField(
+        label="Kind of data",
+        choices=[("", "not said")] + [(p, p.replace("-", " ")) for p in COMPRESSIBILITY_PROFILES],
+        required=False,
+        help_text="How well it compresses: a profile, unless a measured ratio is set.",
+    )
+    revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        d = super().clean()
+        if d.get("logical_size"):
+            try:
+                d["logical_bytes"] = parse_disk_size(d["logical_size"])
+            except ValueError as exc:
+                self.add_error("logical_size", str(exc))
+        return d
+
+    def to_document(self, old: dict[str, Any] | None = None) -> dict[str, Any]:
+        d = self.cleaned_data
+        volume = d["type"] == DatasetType.VOLUME
+        out: dict[str, Any] = {
+            "name": d["name"].strip(),
+            "type": d["type"],
+            "recordsize": None if volume else d["recordsize"] or None,
+            "volblocksize": d["volblocksize"] or None if volume else None,
+            "volsize": d["volsize"].strip() or None if volume else None,
+            "compression": d["compression"] or None,
+            "special_small_blocks": d["special_small_blocks"] or None,
+            "copies": int(d["copies"]) if d["copies"] else None,
+            "sync": d["sync"] or None,
+        }
+        old_contents = (old or {}).get("contents") or {}
+        compressibility = old_contents.get("compressibility")
+        if d["profile"]:
+            if not (isinstance(compressibility, dict) and compressibility.get("profile") == d["profile"]):
+                compressibility = {"profile": d["profile"]}
+        elif isinstance(compressibility, dict) and "profile" in compressibility:
+            compressibility = None
+        out["contents"] = {
+            "logical_bytes": d.get("logical_bytes"),
+            "file_count": d["file_count"],
+            "compressibility": compressibility,
+        }
+        return out
+
+    @staticmethod
+    def initial_from(ds: dict[str, Any]) -> dict[str, Any]:
+        contents = ds.get("contents") or {}
+        comp = contents.get("compressibility") if isinstance(contents.get("compressibility"), dict) else {}
+        logical = contents.get("logical_bytes")
+        return {
+            "name": ds.get("name"),
+            "type": ds.get("type", DatasetType.FILESYSTEM),
+            "recordsize": _size_text(ds.get("recordsize")),
+            "volblocksize": _size_text(ds.get("volblocksize")),
+            "volsize": _size_text(ds.get("volsize")) or "",
+            "compression": ds.get("compression", ""),
+            "special_small_blocks": _size_text(ds.get("special_small_blocks")),
+            "copies": str(ds["copies"]) if ds.get("copies") else "",
+            "sync": ds.get("sync", ""),
+            "logical_size": f"{logical}B" if isinstance(logical, int) else (logical or ""),
+            "file_count": contents.get("file_count"),
+            "profile": comp.get("profile", "") if comp else "",
+        }
+
+
+def _size_text(value: Any) -> str:
+    if value is None or value == "":
+        return ""
+    if isinstance(value, int):
+        return str(format_zfs_size(value))
+    return str(value)
+
+
+VDEV_FIELD_KEYS = ("role", "layout", "width", "count", "ashift", "draid_data", "draid_spares")
+DATASET_FIELD_KEYS = ("name", "type", "recordsize", "volblocksize", "volsize", "compression", "special_small_blocks", "copies", "sync")
+
+
+def field_for_path(section: str, index: int, path: str) -> str | None:
+    """The form field an error path of the core names (``vdevs[2].width`` → ``width``), or None."""
+    prefix = f"{section}[{index}]"
+    if not path.startswith(prefix):
+        return None
+    rest = path[len(prefix) :].lstrip(".")
+    key = rest.split(".", 1)[0].split("[", 1)[0]
+    if section == "vdevs":
+        if key in VDEV_FIELD_KEYS:
+            return key
+        if key in ("disk", "disks"):
+            return "custom_size" if "size" in rest else "disk"
+    if section == "datasets":
+        if key in DATASET_FIELD_KEYS:
+            return key
+        if key == "contents":
+            if "logical_bytes" in rest:
+                return "logical_size"
+            if "file_count" in rest:
+                return "file_count"
+            return "profile"
+    return None
+
+
+class NewDesignForm(forms.Form):
+    """A new design starts with its team, pool name, OpenZFS version and first data vdev group."""
+
+    team = forms.ModelChoiceField(queryset=CatalogDisk.objects.none(), empty_label=None)
+    name = forms.CharField(label="Pool name", max_length=200, initial="tank", help_text="As in zpool create NAME.")
+    openzfs_version = forms.ChoiceField(label="OpenZFS version", choices=OpenZFSVersion.choices, initial="2.3")
+
+    def __init__(self, *args: Any, teams: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["team"].queryset = teams
+
+    def to_document(self, first_group: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "format": "zfsplanner.design/1",
+            "name": self.cleaned_data["name"].strip(),
+            "openzfs_version": self.cleaned_data["openzfs_version"],
+            "vdevs": [{k: v for k, v in first_group.items() if v is not None}],
+            "datasets": [],
+        }

@@ -1,0 +1,424 @@
+"""The designer: build and change a design with forms, see the estimate change after each step.
+
+Every change posts one small form (pool settings, a vdev group, a dataset, a row button,
+a one-click fix, undo/redo). The view applies it to the current document
+(``editing``), saves the result as one new revision (``save_design_document``: all or
+nothing) and answers with the re-rendered ``designer`` partial, estimate included.
+Invalid input comes back with the message at the field and status 422; a change made
+on an older revision than the stored one answers 409, keeps what the user typed and
+says who saved what.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.fixes import design_fix
+
+from .designer_forms import CatalogFilterForm, DatasetForm, PoolForm, VdevGroupForm, field_for_path
+from .editing import EditError, apply_operation, put_item, set_pool
+from .forms import DesignDocumentForm
+from .models import CatalogDisk, PoolDesign
+from .presentation import DesignSummary, breakdown_chart, summarize
+from .services import (
+    EditConflict,
+    NothingToWalk,
+    can_undo_redo,
+    duplicate_design,
+    estimate_or_error,
+    get_design_for_user,
+    save_design_document,
+    walk_revisions,
+    writable_teams,
+)
+
+UNPROCESSABLE = 422
+CONFLICT = 409
+MAX_COMPARE = 4
+
+
+def catalog_prices() -> dict[str, Decimal]:
+    return {m: p for m, p in CatalogDisk.objects.exclude(price=None).values_list("model", "price")}
+
+
+def design_summary(design: PoolDesign, with_fixes: bool = True) -> tuple[DesignSummary | None, str | None]:
+    """The design's presentation (estimate cached per revision), or why there is none."""
+    estimate, error = estimate_or_error(design)
+    if estimate is None:
+        return None, error
+    return summarize(estimate, design.to_document(), catalog_prices(), with_fixes=with_fixes), None
+
+
+def _writable(request: HttpRequest, pk: int) -> PoolDesign:
+    design, can_write = get_design_for_user(request, pk)
+    if not can_write:
+        raise PermissionDenied("Only owners and editors of the team can change this design.")
+    return design
+
+
+def _revision(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("revision", ""))
+    except ValueError:
+        return None
+
+
+def _vdev_items(doc: dict[str, Any], catalog: QuerySet[CatalogDisk], summary: DesignSummary | None) -> list[Any]:
+    lines = {v.index: v for v in summary.vdevs} if summary else {}
+    return [
+        {
+            "index": i,
+            "line": lines.get(i),
+            "form": VdevGroupForm(initial=VdevGroupForm.initial_from(g), catalog=catalog, prefix=f"v{i}"),
+        }
+        for i, g in enumerate(doc.get("vdevs") or [])
+    ]
+
+
+def _dataset_items(doc: dict[str, Any], summary: DesignSummary | None) -> list[Any]:
+    lines = {d.name: d for d in summary.datasets} if summary else {}
+    out = []
+    for i, ds in enumerate(doc.get("datasets") or []):
+        form = DatasetForm(initial=DatasetForm.initial_from(ds), prefix=f"d{i}")
+        line = lines.get(str(ds.get("name")))
+        if line is not None:
+            form.fields["recordsize"].choices = [("", f"inherit ({line.block or '128K'})")] + form.fields[
+                "recordsize"
+            ].choices[1:]
+            form.fields["compression"].choices = [("", f"inherit ({line.compression or 'default'})")] + form.fields[
+                "compression"
+            ].choices[1:]
+        out.append({"index": i, "line": line, "form": form})
+    return out
+
+
+def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) -> dict[str, Any]:
+    """Everything the designer shows; ``override`` puts a bound (invalid or conflicting) form in place."""
+    summary, error = design_summary(design)
+    doc = design.to_document()
+    catalog = CatalogDisk.objects.all()
+    undo, redo = can_undo_redo(design)
+    context: dict[str, Any] = {
+        "design": design,
+        "summary": summary,
+        "estimate_error": error,
+        "can_write": True,
+        "can_undo": undo,
+        "can_redo": redo,
+        "pool_form": PoolForm(initial={**doc, "disk_partitioning": doc.get("disk_partitioning", "")}),
+        "vdev_items": _vdev_items(doc, catalog, summary),
+        "dataset_items": _dataset_items(doc, summary),
+        "new_vdev_form": VdevGroupForm(catalog=catalog, prefix="vnew"),
+        "new_dataset_form": DatasetForm(prefix="dnew", initial={"name": f"{design.name}/"}),
+        "filter_form": CatalogFilterForm(),
+        "json_form": DesignDocumentForm(
+            user=request.user, with_team=False, initial={"document": _pretty(doc), "revision": design.revision}
+        ),
+        "breakdown_url": reverse("plans:chart-breakdown", args=[design.pk]),
+        "tab": "form",
+    }
+    context.update(override)
+    return context
+
+
+def _pretty(doc: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def render_designer(request: HttpRequest, design: PoolDesign, status: int = 200, **override: Any) -> HttpResponse:
+    template = "plans/designer.html"
+    if getattr(request, "htmx", False) and not request.htmx.boosted:
+        template += "#designer"
+    return render(request, template, designer_context(request, design, **override), status=status)
+
+
+@login_required
+@require_http_methods(["GET"])
+def designer(request: HttpRequest, pk: int) -> HttpResponse:
+    design, can_write = get_design_for_user(request, pk)
+    if not can_write:
+        return redirect("plans:design-detail", pk=pk)
+    return render(request, "plans/designer.html", designer_context(request, design))
+
+
+def _save(
+    request: HttpRequest,
+    design: PoolDesign,
+    doc: dict[str, Any],
+    summary: str,
+    on_error: Callable[[InvalidDesign], dict[str, Any]],
+    on_conflict: Callable[[EditConflict], dict[str, Any]],
+    kind: str = "edit",
+) -> HttpResponse:
+    """Save ``doc`` as the next revision and answer with the designer (422/409 with the form kept)."""
+    try:
+        design = save_design_document(
+            design.team, doc, request.user, instance=design, expected_revision=_revision(request), kind=kind, summary=summary
+        )
+    except EditConflict as exc:
+        design.refresh_from_db()
+        override = on_conflict(exc)
+        override["conflict"] = _conflict_text(design, exc)
+        return render_designer(request, design, status=CONFLICT, **override)
+    except InvalidDesign as exc:
+        return render_designer(request, design, status=UNPROCESSABLE, **on_error(exc))
+    if not request.htmx:
+        messages.success(request, f"Saved revision {design.revision}: {summary}.")
+        return redirect("plans:designer", pk=design.pk)
+    return render_designer(request, design, saved=f"Saved revision {design.revision}: {summary}.")
+
+
+def _conflict_text(design: PoolDesign, exc: EditConflict) -> str:
+    who = f" by {design.updated_by}" if design.updated_by else ""
+    return (
+        f"This design changed while you were editing: revision {exc.current} was saved{who} after the revision "
+        f"{exc.expected} you started from. Your change was not saved and is still in the form below; the rest of "
+        "the page shows the latest revision. Save again to apply your change on top of it."
+    )
+
+
+def _form_errors(form: Any, section: str, index: int, exc: InvalidDesign) -> None:
+    for path, message in exc.errors:
+        field = field_for_path(section, index, path)
+        form.add_error(field if field in form.fields else None, f"{path}: {message}" if field is None else message)
+
+
+@login_required
+@require_http_methods(["POST"])
+def designer_pool(request: HttpRequest, pk: int) -> HttpResponse:
+    design = _writable(request, pk)
+    form = PoolForm(request.POST)
+    if not form.is_valid():
+        return render_designer(request, design, status=UNPROCESSABLE, pool_form=form)
+    doc = set_pool(design.to_document(), form.to_document())
+
+    def on_error(exc: InvalidDesign) -> dict[str, Any]:
+        for path, message in exc.errors:
+            key = path if path in form.fields else None
+            form.add_error(key, message if key else f"{path}: {message}")
+        return {"pool_form": form}
+
+    return _save(request, design, doc, "pool settings changed", on_error, lambda exc: {"pool_form": _rebound(form)})
+
+
+def _rebound(form: Any) -> Any:
+    """The user's form again, with the stored revision's number so a second Save applies it."""
+    return form
+
+
+def _index(request: HttpRequest) -> int | None:
+    raw = request.POST.get("index", "")
+    if raw in ("", "new"):
+        return None
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise Http404("No such row.") from exc
+
+
+def _item_view(request: HttpRequest, pk: int, section: str) -> HttpResponse:
+    design = _writable(request, pk)
+    index = _index(request)
+    prefix = ("v" if section == "vdevs" else "d") + ("new" if index is None else str(index))
+    doc = design.to_document()
+    if index is not None and not 0 <= index < len(doc.get(section) or []):
+        raise Http404("That row no longer exists; reload the designer.")
+    form: Any
+    if section == "vdevs":
+        form = VdevGroupForm(request.POST, prefix=prefix)
+    else:
+        form = DatasetForm(request.POST, prefix=prefix)
+
+    def placed(f: Any) -> dict[str, Any]:
+        if index is None:
+            return {f"new_{'vdev' if section == 'vdevs' else 'dataset'}_form": f, "open_new": section}
+        return {"bound": (section, index, f)}
+
+    if not form.is_valid():
+        return render_designer(request, design, status=UNPROCESSABLE, **placed(form))
+    old = (doc.get(section) or [])[index] if index is not None else None
+    part = form.to_document() if section == "vdevs" else form.to_document(old)
+    try:
+        new_doc = put_item(doc, section, index, part)
+    except EditError as exc:
+        raise Http404(str(exc)) from exc
+    target = len(doc.get(section) or []) if index is None else index
+    what = "vdev group" if section == "vdevs" else "dataset"
+    summary = f"{'added' if index is None else 'changed'} {what} {section}[{target}]"
+
+    def on_error(exc: InvalidDesign) -> dict[str, Any]:
+        _form_errors(form, section, target, exc)
+        return placed(form)
+
+    return _save(request, design, new_doc, summary, on_error, lambda exc: placed(form))
+
+
+@login_required
+@require_http_methods(["POST"])
+def designer_vdev(request: HttpRequest, pk: int) -> HttpResponse:
+    return _item_view(request, pk, "vdevs")
+
+
+@login_required
+@require_http_methods(["POST"])
+def designer_dataset(request: HttpRequest, pk: int) -> HttpResponse:
+    return _item_view(request, pk, "datasets")
+
+
+@login_required
+@require_http_methods(["POST"])
+def designer_op(request: HttpRequest, pk: int) -> HttpResponse:
+    """Row buttons: remove, duplicate, move up/down a vdev group or a dataset."""
+    design = _writable(request, pk)
+    op, section, index = request.POST.get("op", ""), request.POST.get("section", ""), _index(request)
+    if index is None:
+        raise Http404("No row given.")
+    try:
+        doc = apply_operation(design.to_document(), op, section, index)
+    except EditError as exc:
+        raise Http404(str(exc)) from exc
+    summary = f"{op} {section}[{index}]"
+
+    def on_error(exc: InvalidDesign) -> dict[str, Any]:
+        return {"op_error": f"Not done ({summary}): {exc}"}
+
+    return _save(request, design, doc, summary, on_error, lambda exc: {})
+
+
+@login_required
+@require_http_methods(["POST"])
+def design_fix_apply(request: HttpRequest, pk: int) -> HttpResponse:
+    """Apply a risk's one-click fix as a new revision."""
+    design = _writable(request, pk)
+    code, subject = request.POST.get("code", ""), request.POST.get("subject", "")
+    estimate, _ = estimate_or_error(design)
+    risk = next(
+        (r for r in (estimate or {}).get("risks", []) if r.get("code") == code and r.get("subject") == subject), None
+    )
+    fix = design_fix(risk, design.to_document()) if risk else None
+    if fix is None:
+        return render_designer(
+            request, design, status=CONFLICT, op_error="That risk is gone or has no one-click fix any more."
+        )
+
+    def on_error(exc: InvalidDesign) -> dict[str, Any]:
+        return {"op_error": f"The fix could not be applied: {exc}"}
+
+    return _save(request, design, fix.document, f"fix {code} on {subject}: {fix.label}", on_error, lambda e: {}, "fix")
+
+
+def _walk(request: HttpRequest, pk: int, direction: str) -> HttpResponse:
+    design = _writable(request, pk)
+    try:
+        design = walk_revisions(design, direction, request.user, expected_revision=_revision(request))
+    except NothingToWalk:
+        return render_designer(request, design, status=CONFLICT, op_error=f"There is nothing to {direction}.")
+    except EditConflict as exc:
+        design.refresh_from_db()
+        return render_designer(request, design, status=CONFLICT, conflict=_conflict_text(design, exc))
+    if not request.htmx:
+        return redirect("plans:designer", pk=design.pk)
+    return render_designer(request, design, saved=f"{direction.capitalize()}: now at revision {design.revision}.")
+
+
+@login_required
+@require_http_methods(["POST"])
+def design_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    return _walk(request, pk, "undo")
+
+
+@login_required
+@require_http_methods(["POST"])
+def design_redo(request: HttpRequest, pk: int) -> HttpResponse:
+    return _walk(request, pk, "redo")
+
+
+@login_required
+@require_http_methods(["POST"])
+def design_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
+    design = _writable(request, pk)
+    variant = duplicate_design(design, request.user)
+    messages.success(request, f"Created {variant.name}, a variant of {design.name}. Change it, then compare the two.")
+    return redirect("plans:designer", pk=variant.pk)
+
+
+@login_required
+@require_http_methods(["GET"])
+def catalog_options(request: HttpRequest) -> HttpResponse:
+    """The disk ``<select>`` options narrowed by the catalog filter (htmx)."""
+    form = CatalogFilterForm(request.GET)
+    disks = form.filter(CatalogDisk.objects.all())
+    field = VdevGroupForm(catalog=disks, prefix=request.GET.get("prefix", "vnew"))["disk"]
+    return render(request, "plans/_disk_select.html", {"field": field, "count": disks.count()})
+
+
+@login_required
+@require_http_methods(["GET"])
+def chart_breakdown(request: HttpRequest, pk: int) -> JsonResponse:
+    design, _ = get_design_for_user(request, pk)
+    return breakdown_response([design])
+
+
+def breakdown_response(designs: list[PoolDesign]) -> JsonResponse:
+    rows = []
+    for d in designs:
+        summary, error = design_summary(d, with_fixes=False)
+        if summary is None:
+            return JsonResponse({"detail": f"{d.name}: {error}"}, status=UNPROCESSABLE)
+        rows.append((f"{d.name} (r{d.revision})", summary))
+    return JsonResponse(breakdown_chart(rows))
+
+
+def _compare_designs(request: HttpRequest) -> list[PoolDesign]:
+    ids = []
+    for raw in request.GET.getlist("ids"):
+        for part in raw.split(","):
+            if part.strip().isdigit():
+                ids.append(int(part))
+    ids = list(dict.fromkeys(ids))[:MAX_COMPARE]
+    found = {d.pk: d for d in PoolDesign.objects.for_user(request.user).filter(pk__in=ids).select_related("team")}
+    return [found[i] for i in ids if i in found]
+
+
+@login_required
+@require_http_methods(["GET"])
+def design_compare(request: HttpRequest) -> HttpResponse:
+    designs = _compare_designs(request)
+    rows = [(d, *design_summary(d, with_fixes=False)) for d in designs]
+    ids = ",".join(str(d.pk) for d in designs)
+    context = {
+        "rows": rows,
+        "enough": len(designs) >= 2,
+        "chart_url": reverse("plans:chart-compare") + f"?ids={ids}",
+        "candidates": PoolDesign.objects.for_user(request.user).select_related("team").order_by("team__name", "name"),
+        "selected": {d.pk for d in designs},
+        "max_compare": MAX_COMPARE,
+    }
+    return render(request, "plans/design_compare.html", context)
+
+
+@login_required
+@require_http_methods(["GET"])
+def chart_compare(request: HttpRequest) -> JsonResponse:
+    designs = _compare_designs(request)
+    if not designs:
+        return JsonResponse({"detail": "Name designs to compare: ?ids=1,2"}, status=404)
+    return breakdown_response(designs)
+
+
+def new_design_teams(user: Any) -> Any:
+    return writable_teams(user)

@@ -1,0 +1,131 @@
+"""Changes the designer makes to a design document, as plain functions over the document.
+
+Every function takes the current document (a dict, as ``PoolDesign.to_document()`` gives
+it) and returns a new one; nothing is changed in place and nothing is saved here. The
+designer's views validate and save the result with ``services.save_design_document`` as
+one new revision, so a change is applied completely or not at all.
+
+Keys the designer's forms do not show (unknown keys, ``contents`` details such as a
+histogram) are kept as they are.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+Doc = dict[str, Any]
+SECTIONS = ("vdevs", "datasets")
+
+
+class EditError(ValueError):
+    """A change that cannot apply to this document (an index that does not exist...)."""
+
+
+def _section(doc: Mapping[str, Any], section: str) -> list[Any]:
+    if section not in SECTIONS:
+        raise EditError(f"unknown section {section!r}")
+    items = doc.get(section)
+    return list(items) if isinstance(items, list) else []
+
+
+def _index(items: list[Any], index: int, section: str) -> int:
+    if not 0 <= index < len(items):
+        raise EditError(f"{section}[{index}] does not exist (the design has {len(items)})")
+    return index
+
+
+def _with(doc: Mapping[str, Any], section: str, items: list[Any]) -> Doc:
+    out = copy.deepcopy(dict(doc))
+    out[section] = items
+    return out
+
+
+def put_item(doc: Mapping[str, Any], section: str, index: int | None, item: Mapping[str, Any]) -> Doc:
+    """Replace item ``index`` of ``section`` (keeping keys the form does not know), or append it."""
+    items = _section(doc, section)
+    if index is None:
+        items.append(dict(item))
+    else:
+        old = items[_index(items, index, section)]
+        items[index] = merge_item(old if isinstance(old, Mapping) else {}, item)
+    return _with(doc, section, items)
+
+
+def merge_item(old: Mapping[str, Any], new: Mapping[str, Any]) -> Doc:
+    """The form's keys from ``new`` over ``old``; a form key set to None is removed (inherit/auto)."""
+    out = {k: v for k, v in old.items()}
+    for key, value in new.items():
+        if value is None:
+            out.pop(key, None)
+        elif key == "contents" and isinstance(value, Mapping):
+            contents = dict(out.get("contents") or {})
+            for ck, cv in value.items():
+                if cv is None:
+                    contents.pop(ck, None)
+                else:
+                    contents[ck] = cv
+            if contents:
+                out["contents"] = contents
+            else:
+                out.pop("contents", None)
+        else:
+            out[key] = value
+    if "disk" in new and new["disk"] is not None:
+        out.pop("disks", None)
+    return out
+
+
+def remove_item(doc: Mapping[str, Any], section: str, index: int) -> Doc:
+    items = _section(doc, section)
+    del items[_index(items, index, section)]
+    return _with(doc, section, items)
+
+
+def duplicate_item(doc: Mapping[str, Any], section: str, index: int) -> Doc:
+    """A copy right after the original; a dataset's copy gets a free name (``tank/data-2``)."""
+    items = _section(doc, section)
+    copy_ = copy.deepcopy(items[_index(items, index, section)])
+    if section == "datasets" and isinstance(copy_, dict):
+        taken = {d.get("name") for d in items if isinstance(d, Mapping)}
+        base = str(copy_.get("name", "dataset"))
+        n = 2
+        while f"{base}-{n}" in taken:
+            n += 1
+        copy_["name"] = f"{base}-{n}"
+    items.insert(index + 1, copy_)
+    return _with(doc, section, items)
+
+
+def move_item(doc: Mapping[str, Any], section: str, index: int, delta: int) -> Doc:
+    """Move item ``index`` up (delta −1) or down (+1); at either end nothing moves."""
+    items = _section(doc, section)
+    _index(items, index, section)
+    target = index + delta
+    if not 0 <= target < len(items):
+        return _with(doc, section, items)
+    items[index], items[target] = items[target], items[index]
+    return _with(doc, section, items)
+
+
+def set_pool(doc: Mapping[str, Any], fields: Mapping[str, Any]) -> Doc:
+    """Pool-level keys (name, description, version, partitioning); None removes a key."""
+    out = copy.deepcopy(dict(doc))
+    for key, value in fields.items():
+        if value is None or value == "":
+            out.pop(key, None)
+        else:
+            out[key] = value
+    return out
+
+
+def apply_operation(doc: Mapping[str, Any], op: str, section: str, index: int) -> Doc:
+    """The row buttons of the designer: ``remove``, ``duplicate``, ``up``, ``down``."""
+    if op == "remove":
+        return remove_item(doc, section, index)
+    if op == "duplicate":
+        return duplicate_item(doc, section, index)
+    if op in ("up", "down"):
+        return move_item(doc, section, index, -1 if op == "up" else 1)
+    raise EditError(f"unknown operation {op!r}")

@@ -1,0 +1,379 @@
+"""One typed presentation of a design's estimate, built once per request.
+
+Templates and chart builders read these attributes; they never dig in the estimate
+dict by key or format numbers themselves. :func:`summarize` takes the estimate the
+core produced (cached per revision by ``services.estimate_design``), the design's
+document and the catalog prices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from zfsplanner.core.fixes import design_fix
+from zfsplanner.core.units import format_iec, format_si, zfs_nicenum
+
+SEVERITIES = ("critical", "warning", "info")
+
+
+@dataclass(frozen=True)
+class Size:
+    """A byte count in the three ways the pages show it."""
+
+    bytes: int
+
+    @property
+    def iec(self) -> str:
+        return format_iec(self.bytes)
+
+    @property
+    def si(self) -> str:
+        return format_si(self.bytes)
+
+    @property
+    def zfs(self) -> str:
+        return zfs_nicenum(self.bytes)
+
+
+@dataclass(frozen=True)
+class VdevLine:
+    index: int
+    role: str
+    shape: str
+    count: int
+    disk: str
+    ashift: int | None
+    ashift_why: str
+    survives: int | None
+    size: Size
+    removable: bool | None
+
+
+@dataclass(frozen=True)
+class RiskLine:
+    code: str
+    severity: str
+    title: str
+    detail: str
+    fix: str
+    reference: str
+    subject: str
+    fix_label: str | None = None
+
+    @property
+    def reference_is_url(self) -> bool:
+        return self.reference.startswith("http")
+
+
+@dataclass(frozen=True)
+class Segment:
+    key: str
+    label: str
+    size: Size
+    explain: str
+
+
+@dataclass(frozen=True)
+class DatasetLine:
+    name: str
+    kind: str
+    block: str
+    compression: str
+    logical: Size | None
+    used: Size | None
+    special: Size | None
+    ratio: float | None
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PoolRow:
+    key: str
+    label: str
+    explain: str
+    size: Size
+
+
+POOL_ROWS = (
+    ("zpool_size_bytes", "SIZE", "What zpool list prints: data and special classes, parity included."),
+    ("zfs_avail_bytes", "AVAIL, empty pool", "What zfs list prints for the new pool: after parity, padding and slop."),
+    ("zfs_used_bytes", "USED after the planned contents", "zfs list USED of the pool once the datasets hold what you planned."),
+    ("zfs_avail_after_bytes", "AVAIL after the planned contents", "What stays free for more data."),
+    ("raw_bytes", "Raw", "Sum of the disk sizes (spares apart)."),
+    ("slop_bytes", "Slop space", "Held back by ZFS so a full pool can still free space."),
+    ("special_size_bytes", "Special + dedup class", "In SIZE, never in AVAIL: metadata and small blocks."),
+    ("special_allocated_bytes", "Special class used", "Metadata and small blocks the planned contents put there."),
+    ("log_size_bytes", "Log (SLOG)", "In neither SIZE nor AVAIL."),
+    ("cache_size_bytes", "Cache (L2ARC)", "In neither SIZE nor AVAIL."),
+    ("spare_raw_bytes", "Spares", "Hot spares: idle until a disk fails."),
+)
+
+
+@dataclass(frozen=True)
+class Cost:
+    total: Decimal | None
+    per_usable_tb: Decimal | None
+    priced_disks: int
+    disks: int
+
+    @property
+    def known(self) -> bool:
+        return self.total is not None
+
+
+@dataclass(frozen=True)
+class DesignSummary:
+    name: str
+    version: str
+    usable: Size
+    raw: Size
+    zpool_size: Size
+    efficiency: float
+    pool_survives: int | None
+    vdevs: tuple[VdevLine, ...]
+    risks: tuple[RiskLine, ...]
+    risk_counts: Mapping[str, int]
+    segments: tuple[Segment, ...]
+    datasets: tuple[DatasetLine, ...]
+    cost: Cost
+    planned_fill: float | None
+    pool_rows: tuple[PoolRow, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def risk_total(self) -> int:
+        return sum(self.risk_counts.values())
+
+    @property
+    def efficiency_percent(self) -> str:
+        return f"{100 * self.efficiency:.1f} %"
+
+    @property
+    def survives_text(self) -> str:
+        if self.pool_survives is None:
+            return "does not apply"
+        if self.pool_survives == 0:
+            return "No disk failure: one failed disk loses the pool"
+        n = self.pool_survives
+        return f"Any {n} disk failure{'s' if n > 1 else ''} per vdev"
+
+
+def _int(value: Any) -> int:
+    return int(value) if isinstance(value, int | float) else 0
+
+
+def _shape(row: Mapping[str, Any]) -> str:
+    layout, width = str(row.get("layout")), _int(row.get("width"))
+    if layout == "stripe":
+        return "single disk"
+    if layout == "mirror":
+        return f"{width}-way mirror"
+    if layout.startswith("draid") and isinstance(row.get("draid"), Mapping):
+        d = row["draid"]
+        return f"{layout}:{d.get('data_disks', '?')}d:{width}c:{d.get('spares', 0)}s"
+    return f"{width}-wide {layout}"
+
+
+def _disk_text(group: Mapping[str, Any]) -> str:
+    disk = group.get("disk") if isinstance(group.get("disk"), Mapping) else None
+    if disk is None:
+        disks = group.get("disks") or []
+        return f"{len(disks)} different disks"
+    name = " ".join(str(disk[k]) for k in ("vendor", "model") if disk.get(k)) or "custom disk"
+    size = disk.get("size_bytes")
+    media = str(disk.get("media") or "").upper()
+    size_text = format_si(size) if isinstance(size, int) else str(size or "")
+    return " · ".join(p for p in (name, size_text, media) if p)
+
+
+def _vdev_lines(estimate: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[VdevLine, ...]:
+    groups = document.get("vdevs") or []
+    rows = [r for r in estimate.get("vdevs") or [] if isinstance(r, Mapping)]
+    by_group: dict[int, Mapping[str, Any]] = {}
+    for r in rows:
+        by_group.setdefault(_int(r.get("group_index", r.get("index"))), r)
+    out = []
+    for i, group in enumerate(groups):
+        row = by_group.get(i, {})
+        role = str(group.get("role"))
+        top_level = role in ("data", "special", "dedup", "log")
+        source = str(row.get("ashift_source") or "")
+        out.append(
+            VdevLine(
+                index=i,
+                role=role,
+                shape=_shape({**group, **row}) if row else _shape(group),
+                count=_int(group.get("count") or 1),
+                disk=_disk_text(group),
+                ashift=row.get("ashift") if top_level else None,
+                ashift_why="set in the design" if source == "design" else (f"auto: {source}" if source else ""),
+                survives=row.get("fault_tolerance") if role in ("data", "special", "dedup") else None,
+                size=Size(_int(row.get("zpool_size_bytes")) * _int(group.get("count") or 1)),
+                removable=row.get("removable") if top_level else None,
+            )
+        )
+    return tuple(out)
+
+
+def _risk_lines(estimate: Mapping[str, Any], document: Mapping[str, Any], with_fixes: bool) -> tuple[RiskLine, ...]:
+    out = []
+    for r in estimate.get("risks") or []:
+        fix = design_fix(r, document) if with_fixes else None
+        out.append(
+            RiskLine(
+                code=str(r.get("code")),
+                severity=str(r.get("severity")),
+                title=str(r.get("title") or ""),
+                detail=str(r.get("detail") or ""),
+                fix=str(r.get("fix") or ""),
+                reference=str(r.get("reference") or ""),
+                subject=str(r.get("subject") or ""),
+                fix_label=fix.label if fix else None,
+            )
+        )
+    return tuple(out)
+
+
+def breakdown(estimate: Mapping[str, Any]) -> tuple[Segment, ...]:
+    """Where the raw capacity goes, in parts that add up to the sum of the disks.
+
+    normal class: parity and padding (SIZE − the deflated space), slop, the pool's own
+    metadata, planned data (``zfs list`` USED of the datasets, reservations shown
+    apart), and what stays free; then the special class, log and cache devices, and the
+    part of the disks no class gets (partitions, labels, metaslab rounding).
+    """
+    pool = estimate.get("pool") or {}
+    raw = _int(pool.get("raw_bytes"))
+    normal = _int(pool.get("normal_size_bytes"))
+    dspace = _int(pool.get("normal_dspace_bytes"))
+    slop = _int(pool.get("slop_bytes"))
+    initial = _int(pool.get("initial_used_bytes"))
+    used = _int(pool.get("zfs_used_bytes"))
+    free = _int(pool.get("zfs_avail_after_bytes", pool.get("zfs_avail_bytes")))
+    reservations = 0
+    for ds in estimate.get("datasets") or []:
+        refres = ds.get("refreservation_bytes") if isinstance(ds, Mapping) else None
+        if isinstance(refres, int):
+            reservations += max(0, min(refres, _int(ds.get("zfs_used_bytes"))) - _int(ds.get("referenced_bytes")))
+    special = _int(pool.get("special_size_bytes"))
+    special_used = min(_int(pool.get("special_allocated_bytes")), special)
+    log = _int(pool.get("log_size_bytes"))
+    cache = _int(pool.get("cache_size_bytes"))
+    overhead = max(0, raw - _int(pool.get("zpool_size_bytes")) - log - cache)
+    parts = [
+        ("parity", "Parity and padding", max(0, normal - dspace), "Redundancy: what RAIDZ/mirror parity and RAIDZ padding take."),
+        ("slop", "Slop space", slop, "Kept back by ZFS so a full pool can still delete files (1/32 of the pool, capped)."),
+        ("metadata", "Pool metadata", initial, "What a new, empty pool already uses."),
+        ("data", "Planned data", max(0, used - reservations), "What the datasets you planned will use (zfs list USED)."),
+        ("reservations", "Reservations", reservations, "Space zvols reserve beyond what is written (refreservation)."),
+        ("free", "Free", free, "Left for more data after the planned contents (zfs list AVAIL)."),
+        ("special_used", "Special class, used", special_used, "Metadata and small blocks placed on the special vdevs."),
+        ("special_free", "Special class, free", special - special_used, "Special vdev space still free."),
+        ("log", "SLOG", log, "Separate log devices: hold sync writes briefly, never usable space."),
+        ("cache", "L2ARC", cache, "Cache devices: read cache, never usable space."),
+        ("overhead", "Partitions, labels, rounding", overhead, "Disk space no allocation class gets: partitions, labels, metaslab rounding."),
+    ]
+    return tuple(Segment(k, label, Size(v), why) for k, label, v, why in parts if v > 0)
+
+
+def _datasets(estimate: Mapping[str, Any]) -> tuple[DatasetLine, ...]:
+    out = []
+    for ds in estimate.get("datasets") or []:
+        if not isinstance(ds, Mapping):
+            continue
+        block = ds.get("block_size_bytes")
+        out.append(
+            DatasetLine(
+                name=str(ds.get("name")),
+                kind="volume" if ds.get("refreservation_bytes") is not None or ds.get("volsize_bytes") else "filesystem",
+                block=zfs_nicenum(block) if isinstance(block, int) else "",
+                compression=str(ds.get("compression") or ""),
+                logical=Size(ds["logical_bytes"]) if isinstance(ds.get("logical_bytes"), int) else None,
+                used=Size(ds["zfs_used_bytes"]) if isinstance(ds.get("zfs_used_bytes"), int) else None,
+                special=Size(ds["special_allocated_bytes"]) if isinstance(ds.get("special_allocated_bytes"), int) else None,
+                ratio=ds.get("compressratio") if isinstance(ds.get("compressratio"), float | int) else None,
+                notes=tuple(str(n) for n in ds.get("notes") or []),
+            )
+        )
+    return tuple(out)
+
+
+def _cost(document: Mapping[str, Any], prices: Mapping[str, Decimal], usable_bytes: int) -> Cost:
+    total = Decimal(0)
+    disks = priced = 0
+    for group in document.get("vdevs") or []:
+        count = _int(group.get("count") or 1)
+        members = group.get("disks") if isinstance(group.get("disks"), list) else [group.get("disk")] * _int(group.get("width"))
+        for disk in members:
+            disks += count
+            model = disk.get("catalog") or disk.get("model") if isinstance(disk, Mapping) else None
+            price = prices.get(str(model)) if model else None
+            if price is not None:
+                priced += count
+                total += price * count
+    if disks == 0 or priced < disks:
+        return Cost(total=None, per_usable_tb=None, priced_disks=priced, disks=disks)
+    per_tb = total / (Decimal(usable_bytes) / Decimal(10**12)) if usable_bytes else None
+    return Cost(total=total, per_usable_tb=per_tb, priced_disks=priced, disks=disks)
+
+
+def summarize(
+    estimate: Mapping[str, Any],
+    document: Mapping[str, Any],
+    prices: Mapping[str, Decimal] | None = None,
+    with_fixes: bool = True,
+) -> DesignSummary:
+    pool = estimate.get("pool") or {}
+    usable = _int(pool.get("zfs_avail_bytes"))
+    raw = _int(pool.get("raw_bytes"))
+    vdevs = _vdev_lines(estimate, document)
+    risks = _risk_lines(estimate, document, with_fixes)
+    counts = {s: sum(1 for r in risks if r.severity == s) for s in SEVERITIES}
+    survive = [v.survives for v in vdevs if v.survives is not None]
+    return DesignSummary(
+        name=str(document.get("name")),
+        version=str(document.get("openzfs_version") or ""),
+        usable=Size(usable),
+        raw=Size(raw),
+        zpool_size=Size(_int(pool.get("zpool_size_bytes"))),
+        efficiency=usable / raw if raw else 0.0,
+        pool_survives=min(survive) if survive else None,
+        vdevs=vdevs,
+        risks=risks,
+        risk_counts=counts,
+        segments=breakdown(estimate),
+        datasets=_datasets(estimate),
+        cost=_cost(document, prices or {}, usable),
+        planned_fill=pool.get("used_fraction") if pool.get("zfs_used_bytes") else None,
+        pool_rows=tuple(
+            PoolRow(key, label, why, Size(pool[key])) for key, label, why in POOL_ROWS if isinstance(pool.get(key), int)
+        ),
+        notes=tuple(str(n) for n in pool.get("notes") or []),
+    )
+
+
+def breakdown_chart(summaries: Sequence[tuple[str, DesignSummary]]) -> dict[str, Any]:
+    """Chart.js JSON: one horizontal stacked bar per design, segments on one scale."""
+    keys: dict[str, str] = {}
+    for _, s in summaries:
+        for seg in s.segments:
+            keys.setdefault(seg.key, seg.label)
+    datasets = []
+    for key, label in keys.items():
+        data = []
+        for _, s in summaries:
+            seg = next((g for g in s.segments if g.key == key), None)
+            data.append(seg.size.bytes if seg else 0)
+        datasets.append({"label": label, "data": data, "stack": "raw", "key": key})
+    return {
+        "type": "bar",
+        "indexAxis": "y",
+        "stacked": True,
+        "title": "Where the raw capacity goes",
+        "labels": [name for name, _ in summaries],
+        "datasets": datasets,
+        "unit": "bytes",
+    }
