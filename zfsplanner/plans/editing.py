@@ -46,7 +46,7 @@ def put_item(doc: Mapping[str, Any], section: str, index: int | None, item: Mapp
     """Replace item ``index`` of ``section`` (keeping keys the form does not know), or append it."""
     items = _section(doc, section)
     if index is None:
-        items.append(dict(item))
+        items.append(merge_item({}, item))
     else:
         old = items[_index(items, index, section)]
         items[index] = merge_item(old if isinstance(old, Mapping) else {}, item)
@@ -109,9 +109,28 @@ def move_item(doc: Mapping[str, Any], section: str, index: int, delta: int) -> D
     return _with(doc, section, items)
 
 
-def set_pool(doc: Mapping[str, Any], fields: Mapping[str, Any]) -> Doc:
-    """Pool-level keys (name, description, version, partitioning); None removes a key."""
+def rename_pool(doc: Mapping[str, Any], name: str) -> Doc:
+    """The pool renamed, with its datasets (``old/...`` and ``old`` itself) renamed along."""
     out = copy.deepcopy(dict(doc))
+    old = str(out.get("name", ""))
+    out["name"] = name
+    for ds in out.get("datasets") or []:
+        if isinstance(ds, dict) and isinstance(ds.get("name"), str):
+            if ds["name"] == old:
+                ds["name"] = name
+            elif ds["name"].startswith(old + "/"):
+                ds["name"] = name + ds["name"][len(old) :]
+    return out
+
+
+def set_pool(doc: Mapping[str, Any], fields: Mapping[str, Any]) -> Doc:
+    """Pool-level keys (name, description, version, partitioning); None removes a key.
+
+    A new name renames the datasets under the pool too, as ``zpool`` names them after it.
+    """
+    out = copy.deepcopy(dict(doc))
+    if fields.get("name") and fields["name"] != out.get("name"):
+        out = rename_pool(out, str(fields["name"]))
     for key, value in fields.items():
         if value is None or value == "":
             out.pop(key, None)

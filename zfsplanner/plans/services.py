@@ -37,6 +37,7 @@ from zfsplanner.core.design import _DATASET_KEYS, _VDEV_KEYS, Design, InvalidDes
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.units import format_zfs_size
 
+from .editing import rename_pool
 from .models import (
     CatalogDisk,
     DatasetPlan,
@@ -247,8 +248,7 @@ def walk_revisions(design: PoolDesign, direction: str, user: Any, expected_revis
 
 def duplicate_design(design: PoolDesign, user: Any, name: str | None = None) -> PoolDesign:
     """A new design in the same team with the same document: a variant to change and compare."""
-    doc = design.to_document()
-    doc["name"] = name or _variant_name(design)
+    doc = rename_pool(design.to_document(), name or _variant_name(design))
     note = f"Variant of {design.name} (revision {design.revision})."
     doc["description"] = f"{note} {design.description}".strip() if design.description else note
     return save_design_document(design.team, doc, user, summary=note)

@@ -87,6 +87,9 @@ def design_new(request: HttpRequest) -> HttpResponse:
     if data is not None and "document" in data:
         return _design_new_json(request)
     initial = {"team": request.GET.get("team")}
+    if data is not None:
+        data = data.copy()
+        data["first-role"] = "data"  # the first group is the data vdevs; the others come in the designer
     form = NewDesignForm(data, teams=teams, initial=initial)
     group = VdevGroupForm(data, prefix="first", initial={"role": "data", "layout": "raidz2", "width": 6, "count": 1})
     group.fields["role"].choices = [("data", "data")]

@@ -1,0 +1,292 @@
+"""The designer through the test client: forms change the design one revision at a time."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from tests.factories import design_document
+from zfsplanner.core.design import parse_design
+from zfsplanner.core.estimate import estimate
+from zfsplanner.core.fixes import design_fix
+from zfsplanner.core.units import format_iec
+from zfsplanner.plans.models import CatalogDisk, DesignRevision, PoolDesign
+from zfsplanner.plans.services import save_design_document
+
+
+@pytest.fixture
+def web():
+    def make(user):
+        c = Client()
+        c.force_login(user)
+        return c
+
+    return make
+
+
+@pytest.fixture
+def design(team, alice):
+    return save_design_document(team, design_document("tank"), alice)
+
+
+def vdev_post(design, index="new", **fields):
+    prefix = "vnew" if index == "new" else f"v{index}"
+    body = {
+        "index": index,
+        "revision": design.revision,
+        f"{prefix}-role": "data",
+        f"{prefix}-layout": "raidz2",
+        f"{prefix}-width": 6,
+        f"{prefix}-count": 1,
+        f"{prefix}-ashift": "",
+        f"{prefix}-disk": "__custom__",
+        f"{prefix}-custom_size": "14TB",
+        f"{prefix}-custom_sectors": "512e",
+        f"{prefix}-custom_media": "hdd",
+    }
+    body.update({f"{prefix}-{k}": v for k, v in fields.items()})
+    return body
+
+
+def test_new_design_from_the_form_opens_the_designer(team, alice, web):
+    disk = CatalogDisk.objects.filter(media="hdd").first()
+    response = web(alice).post(
+        "/designs/new/",
+        {
+            "team": team.pk,
+            "name": "tank",
+            "openzfs_version": "2.3",
+            "first-layout": "raidz2",
+            "first-width": 8,
+            "first-count": 1,
+            "first-disk": disk.model,
+        },
+    )
+    design = PoolDesign.objects.get(team=team)
+    assert response.status_code == 302
+    assert response["Location"] == f"/designs/{design.pk}/designer/"
+    group = design.vdevs.get()
+    assert (group.role, group.layout, group.width, group.catalog_disk) == ("data", "raidz2", 8, disk)
+    assert design.revisions.get().kind == "create"
+
+
+def test_new_design_form_error_is_at_the_field_and_saves_nothing(team, alice, web):
+    response = web(alice).post(
+        "/designs/new/",
+        {"team": team.pk, "name": "tank", "openzfs_version": "2.3", "first-layout": "raidz2", "first-width": 2,
+         "first-count": 1, "first-disk": "__custom__", "first-custom_size": "14TB"},
+    )
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert 'class="error field-error"' in html and "raidz2 needs at least 3 disks" in html
+    assert not PoolDesign.objects.exists()
+
+
+def test_adding_a_vdev_group_saves_a_revision_and_returns_the_new_estimate(design, alice, web):
+    body = vdev_post(design, role="special", layout="mirror", width=2, custom_size="1TB", custom_media="ssd",
+                     custom_sectors="4Kn")
+    response = web(alice).post(f"/designs/{design.pk}/designer/vdev/", body, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    design.refresh_from_db()
+    assert design.revision == 2
+    assert [(v.role, v.layout, v.width) for v in design.vdevs.all()] == [("data", "raidz2", 6), ("special", "mirror", 2)]
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="designer"')
+    expected = estimate(parse_design(design.to_document()))
+    assert format_iec(expected["pool"]["zfs_avail_bytes"]) in html
+    assert 'data-code="special-redundancy-below-data"' in html
+
+
+def test_an_invalid_change_is_422_with_the_message_at_the_field(design, alice, web):
+    body = vdev_post(design, index=0, width=2)
+    response = web(alice).post(f"/designs/{design.pk}/designer/vdev/", body, HTTP_HX_REQUEST="true")
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "raidz2 needs at least 3 disks" in html
+    assert 'name="v0-width" value="2"' in html  # the user's input is kept
+    design.refresh_from_db()
+    assert design.revision == 1 and design.vdevs.get().width == 6
+
+
+def test_a_change_on_an_old_revision_is_a_conflict_that_keeps_the_input(design, alice, erin, web):
+    web(erin).post(f"/designs/{design.pk}/designer/vdev/", vdev_post(design, index=0, count=2), HTTP_HX_REQUEST="true")
+    stale = vdev_post(design, index=0, width=8)  # made on revision 1
+    response = web(alice).post(f"/designs/{design.pk}/designer/vdev/", stale, HTTP_HX_REQUEST="true")
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "changed while you were editing" in html and "erin" in html
+    assert 'name="v0-width" value="8"' in html
+    assert 'name="revision" value="2"' in html  # a second Save applies it on top of revision 2
+    design.refresh_from_db()
+    assert design.revision == 2 and design.vdevs.get().count == 2 and design.vdevs.get().width == 6
+
+
+def test_dataset_form_adds_a_dataset_with_inheritance_left_unset(design, alice, web):
+    body = {"index": "new", "revision": 1, "dnew-name": "tank/media", "dnew-type": "filesystem",
+            "dnew-recordsize": "1M", "dnew-compression": "zstd", "dnew-logical_size": "8TB", "dnew-profile": "mixed"}
+    response = web(alice).post(f"/designs/{design.pk}/designer/dataset/", body, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    ds = PoolDesign.objects.get(pk=design.pk).to_document()["datasets"][-1]
+    assert ds["name"] == "tank/media" and ds["recordsize"] == "1M" and ds["compression"] == "zstd"
+    assert ds["contents"] == {"logical_bytes": 8 * 10**12, "compressibility": {"profile": "mixed"}}
+    assert "sync" not in ds and "copies" not in ds
+
+
+@pytest.mark.parametrize(
+    ("op", "expected"),
+    [("duplicate", ["raidz2", "raidz2", "mirror"]), ("remove", ["mirror"]), ("down", ["mirror", "raidz2"])],
+)
+def test_row_operations(op, expected, team, alice, web):
+    doc = design_document("tank")
+    doc["vdevs"].append({**doc["vdevs"][0], "layout": "mirror", "width": 2})
+    design = save_design_document(team, doc, alice)
+    response = web(alice).post(
+        f"/designs/{design.pk}/designer/row/", {"op": op, "section": "vdevs", "index": 0, "revision": 1}
+    )
+    assert response.status_code == 302
+    assert [v.layout for v in PoolDesign.objects.get(pk=design.pk).vdevs.all()] == expected
+
+
+def test_removing_the_last_data_vdev_is_refused_and_saves_nothing(design, alice, web):
+    response = web(alice).post(
+        f"/designs/{design.pk}/designer/row/",
+        {"op": "remove", "section": "vdevs", "index": 0, "revision": 1},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 422
+    assert "Not done" in response.content.decode()
+    assert PoolDesign.objects.get(pk=design.pk).revision == 1
+
+
+def test_one_click_fix_then_undo_then_redo(team, alice, web):
+    doc = design_document("tank")
+    doc["vdevs"].append({**doc["vdevs"][0], "role": "special", "layout": "mirror", "width": 2})
+    design = save_design_document(team, doc, alice)
+    c = web(alice)
+    response = c.post(
+        f"/designs/{design.pk}/fix/",
+        {"code": "special-redundancy-below-data", "subject": "vdevs[1]", "revision": 1},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    design.refresh_from_db()
+    assert design.revision == 2 and design.vdevs.all()[1].width == 3
+    assert design.revisions.get(number=2).kind == "fix"
+    assert 'data-code="special-redundancy-below-data"' not in response.content.decode()
+
+    c.post(f"/designs/{design.pk}/undo/", {"revision": 2}, HTTP_HX_REQUEST="true")
+    design.refresh_from_db()
+    assert design.revision == 3 and design.vdevs.all()[1].width == 2
+
+    c.post(f"/designs/{design.pk}/redo/", {"revision": 3}, HTTP_HX_REQUEST="true")
+    design.refresh_from_db()
+    assert design.revision == 4 and design.vdevs.all()[1].width == 3
+    response = c.post(f"/designs/{design.pk}/redo/", {"revision": 4}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 409 and "nothing to redo" in response.content.decode()
+
+
+def test_undo_walks_back_several_steps_and_redo_forward(design, alice, web):
+    c = web(alice)
+    for count in (2, 3):
+        d = PoolDesign.objects.get(pk=design.pk)
+        c.post(f"/designs/{design.pk}/designer/vdev/", vdev_post(d, index=0, count=count))
+    counts = []
+    for _ in range(2):
+        d = PoolDesign.objects.get(pk=design.pk)
+        c.post(f"/designs/{design.pk}/undo/", {"revision": d.revision})
+        counts.append(PoolDesign.objects.get(pk=design.pk).vdevs.get().count)
+    assert counts == [2, 1]
+    d = PoolDesign.objects.get(pk=design.pk)
+    assert c.post(f"/designs/{design.pk}/undo/", {"revision": d.revision}).status_code == 409  # nothing left
+    for expected in (2, 3):
+        d = PoolDesign.objects.get(pk=design.pk)
+        c.post(f"/designs/{design.pk}/redo/", {"revision": d.revision})
+        assert PoolDesign.objects.get(pk=design.pk).vdevs.get().count == expected
+    numbers = list(DesignRevision.objects.filter(design=design).values_list("number", flat=True))
+    assert sorted(numbers) == list(range(1, PoolDesign.objects.get(pk=design.pk).revision + 1))
+
+
+def test_viewer_cannot_change_the_design(design, bob, web):
+    c = web(bob)
+    assert c.post(f"/designs/{design.pk}/designer/vdev/", vdev_post(design, index=0)).status_code == 403
+    assert c.post(f"/designs/{design.pk}/undo/", {"revision": 1}).status_code == 403
+    assert c.get(f"/designs/{design.pk}/designer/").status_code == 302  # to the read-only summary
+
+
+def test_outsider_gets_404(design, charlie, web):
+    c = web(charlie)
+    assert c.get(f"/designs/{design.pk}/designer/").status_code == 404
+    assert c.post(f"/designs/{design.pk}/duplicate/").status_code == 404
+    assert c.get(f"/designs/compare/?ids={design.pk}").content.decode().count("r1") == 0
+
+
+def test_duplicate_as_variant_and_compare(design, alice, web):
+    c = web(alice)
+    response = c.post(f"/designs/{design.pk}/duplicate/")
+    variant = PoolDesign.objects.exclude(pk=design.pk).get()
+    assert response["Location"] == f"/designs/{variant.pk}/designer/"
+    assert variant.name == "tank-v2" and variant.to_document()["vdevs"] == design.to_document()["vdevs"]
+    html = c.get(f"/designs/compare/?ids={design.pk},{variant.pk}").content.decode()
+    assert 'id="compare-summary"' in html and "tank-v2" in html
+    chart = c.get(f"/designs/compare/chart/?ids={design.pk},{variant.pk}").json()
+    assert chart["labels"] == ["tank (r1)", "tank-v2 (r1)"]
+    assert chart["unit"] == "bytes" and chart["stacked"] is True
+    raw = estimate(parse_design(design.to_document()))["pool"]["raw_bytes"]
+    assert sum(d["data"][0] for d in chart["datasets"]) == raw  # the segments add up to the disks
+
+
+def test_catalog_filter_narrows_the_disk_options(alice, web):
+    html = web(alice).get("/designs/catalog-options/?media=nvme&prefix=v0").content.decode()
+    nvme = CatalogDisk.objects.filter(media="nvme")
+    assert f"{nvme.count()} catalog disk" in html
+    for disk in CatalogDisk.objects.exclude(media="nvme"):
+        assert f'value="{disk.model}"' not in html
+    assert 'name="v0-disk"' in html
+
+
+def test_the_estimate_is_computed_once_per_revision(design, alice, web, django_assert_max_num_queries):
+    from zfsplanner.plans import services
+
+    calls = []
+    original = services.estimate
+
+    def counting(spec):
+        calls.append(spec)
+        return original(spec)
+
+    services.estimate = counting
+    try:
+        c = web(alice)
+        c.get(f"/designs/{design.pk}/")
+        c.get(f"/designs/{design.pk}/designer/")
+        c.get(f"/designs/{design.pk}/charts/breakdown/")
+    finally:
+        services.estimate = original
+    assert len(calls) <= 1
+
+
+def test_designer_figures_equal_the_api_and_the_command(design, alice, web, tmp_path, capsys):
+    doc = PoolDesign.objects.get(pk=design.pk).to_document()
+    api = web(alice).post("/api/estimate/", json.dumps(doc), content_type="application/json").json()
+    path = tmp_path / "tank.json"
+    path.write_text(json.dumps(doc))
+    call_command("estimate", str(path))
+    cli = json.loads(capsys.readouterr().out)
+    html = web(alice).get(f"/designs/{design.pk}/designer/").content.decode()
+    for est in (api, cli):
+        assert format_iec(est["pool"]["zfs_avail_bytes"]) in html
+        assert format_iec(est["pool"]["raw_bytes"]) in html or f"{est['pool']['raw_bytes'] / 1e12:.2f} TB" in html
+    assert api["pool"] == cli["pool"]
+
+
+def test_fix_labels_only_for_design_changes():
+    doc = design_document("tank")
+    doc["vdevs"].append({**doc["vdevs"][0], "role": "special", "layout": "mirror", "width": 2})
+    risks = {r["code"]: r for r in estimate(parse_design(doc))["risks"]}
+    fix = design_fix(risks["special-redundancy-below-data"], doc)
+    assert fix is not None and "3-way mirror" in fix.label
+    assert fix.document["vdevs"][1]["width"] == 3
+    assert design_fix(risks["special-vdev-irremovable"], doc) is None
