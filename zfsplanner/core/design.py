@@ -19,7 +19,6 @@ from enum import StrEnum
 from typing import Any
 
 from .limits import MAX_BYTES, MAX_FILES, MAX_TOP_LEVEL_VDEVS, document_errors, size_error
-from .planning import planning_errors
 from .units import UnitError, format_zfs_size, is_power_of_two, parse_disk_size, parse_zfs_size
 from .versions import SERIES_NAMES
 
