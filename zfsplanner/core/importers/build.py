@@ -1,0 +1,972 @@
+"""Turn the parsed outputs of an existing pool into a design document.
+
+The vdev tree comes from ``zpool status`` (or, without it, the indented rows of
+``zpool list -v``); each member's size from the first source that knows it:
+
+1. ``lsblk -b``: the disk (for a whole disk) or the partition (for a partition member);
+2. ``zpool list -v -p`` (OpenZFS 2.2+): the leaf's physical size, i.e. the partition
+   ZFS uses; for a Linux whole disk the disk size is the smallest one that
+   ``zpool create`` would have given that partition (:func:`disk_size_for_partition`);
+3. otherwise the size that makes the model's SIZE equal the SIZE the pool reports for
+   that vdev (or for the pool); the comparison then says the figure was fitted.
+
+Models, serials, sector sizes and media come from ``lsblk`` or from by-id names, and a
+model found in the catalog links the disk to it. Datasets and their current usage come
+from ``zfs get``/``zfs list``; the OpenZFS version from ``zfs version`` or from the
+features ``zpool get all`` lists. What the pool itself reported (SIZE, ALLOC, AVAIL, per
+vdev and dataset) is kept under the document's ``imported`` key for the comparison.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..compression import default_compression
+from ..design import (
+    DEFAULT_OPENZFS_VERSION,
+    OPENZFS_VERSIONS,
+    Design,
+    Disk,
+    InvalidDesign,
+    Layout,
+    Partitioning,
+    Role,
+    VdevGroup,
+    parse_design,
+)
+from ..pool import (
+    EFI_MIN_RESV_SIZE,
+    NEW_START_BLOCK,
+    SPA_MINDEVSIZE,
+    gpt_label_blocks,
+    linux_whole_disk_partition_bytes,
+    pool_capacity,
+)
+from ..units import parse_zfs_size
+from ..versions import Version
+from . import devices, lsblk, props, zdb, zfs_list, zpool_list, zpool_status
+from .common import Size, UnreadableOutput, parse_ratio, parse_size
+from .sections import Section
+
+ROLE_ORDER = ("data", "dedup", "special", "log", "cache", "spare")
+IMPORT_KEY = "imported"
+
+# The newest feature each release added (zfeature_common.c), newest first.
+FEATURE_VERSIONS = (
+    ("2.4", ("dynamic_gang_header", "physical_rewrite", "block_cloning_endian")),
+    ("2.3", ("fast_dedup", "longname", "large_microzap", "raidz_expansion", "redaction_list_spill")),
+    ("2.2", ("block_cloning", "head_errlog", "blake3", "vdev_zaps_v2", "zilsaxattr", "avz_v2")),
+    ("2.1", ("draid",)),
+    ("2.0", ("device_rebuild", "zstd_compress", "log_spacemap", "livelist", "redaction_bookmarks")),
+    ("0.8", ("allocation_classes", "encryption", "project_quota", "spacemap_v2", "resilver_defer")),
+)
+ZPOOL_ONLY_PROPS = {
+    "size", "capacity", "health", "altroot", "ashift", "autoexpand", "fragmentation", "expandsize", "freeing",
+    "allocated", "free", "dedupratio", "bootfs", "cachefile", "failmode", "listsnapshots", "autoreplace",
+    "delegation", "leaked", "checkpoint", "autotrim", "multihost", "load_guid", "maxblocksize", "maxdnodesize",
+    "bcloneused", "bclonesaved", "bcloneratio", "compatibility", "dedup_table_size", "dedup_table_quota",
+    "last_scrubbed_txg", "dedupcached",
+}
+DATASET_DEFAULTS = {
+    "recordsize": 128 * 1024, "copies": "1", "sync": "standard", "special_small_blocks": 0,
+    "dnodesize": "legacy", "redundant_metadata": "all",
+}
+
+
+class ImportProblem(UnreadableOutput):
+    """The outputs were readable but do not describe a pool the planner can model."""
+
+    format = "import"
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    """A catalog disk as the importer sees it (the Django side passes these in)."""
+
+    model: str
+    size_bytes: int
+    logical_sector_bytes: int | None = None
+    physical_sector_bytes: int | None = None
+    media: str | None = None
+    vendor: str | None = None
+    rpm: int | None = None
+    plp: bool | None = None
+
+
+@dataclass(frozen=True)
+class Member:
+    """One vdev member as found: where each figure came from is kept for the preview."""
+
+    name: str
+    state: str | None
+    role: str
+    vdev: str
+    partitioning: Partitioning
+    size_bytes: int | None
+    size_source: str
+    model: str | None = None
+    serial: str | None = None
+    logical_sector: int | None = None
+    physical_sector: int | None = None
+    media: str | None = None
+    catalog: CatalogEntry | None = None
+    line: int = 0
+
+    def disk_document(self) -> dict[str, Any]:
+        assert self.size_bytes is not None
+        out: dict[str, Any] = {"size_bytes": self.size_bytes}
+        cat = self.catalog
+        model = cat.model if cat else self.model
+        if model:
+            out["model"] = model
+        if cat and cat.vendor:
+            out["vendor"] = cat.vendor
+        ls = self.logical_sector or (cat.logical_sector_bytes if cat else None)
+        ps = self.physical_sector or (cat.physical_sector_bytes if cat else None)
+        if ls:
+            out["logical_sector_bytes"] = ls
+        if ps and (ls is None or ps >= ls):
+            out["physical_sector_bytes"] = ps
+        media = self.media or (cat.media if cat else None)
+        if media:
+            out["media"] = media
+        if cat is not None:
+            if cat.rpm is not None:
+                out["rpm"] = cat.rpm
+            if cat.plp is not None:
+                out["plp"] = cat.plp
+            out["catalog"] = cat.model
+        return out
+
+
+@dataclass(frozen=True)
+class TopVdev:
+    role: str
+    name: str
+    layout: Layout
+    members: tuple[Member, ...]
+    draid_data: int | None = None
+    draid_spares: int | None = None
+    ashift: int | None = None
+    reported_size: Size | None = None  # vdev SIZE from zpool list -v (not for leaves in 2.2+)
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class PoolImport:
+    document: dict[str, Any]
+    members: tuple[Member, ...]
+    notes: tuple[str, ...]
+    sources: tuple[str, ...]
+
+    @property
+    def reported(self) -> dict[str, Any]:
+        value = self.document.get(IMPORT_KEY, {}).get("reported", {})
+        return value if isinstance(value, dict) else {}
+
+
+@dataclass
+class Outputs:
+    """Everything parsed from the user's outputs, by command."""
+
+    status: list[zpool_status.PoolStatus] = field(default_factory=list)
+    lists: list[zpool_list.PoolList] = field(default_factory=list)
+    pool_props: list[props.Prop] = field(default_factory=list)
+    dataset_props: list[props.Prop] = field(default_factory=list)
+    datasets: list[zfs_list.DatasetRow] = field(default_factory=list)
+    blocks: list[lsblk.BlockDevice] = field(default_factory=list)
+    versions: list[tuple[int, str]] = field(default_factory=list)
+    histograms: list[zdb.BlockHistogram] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    list_verbose: bool = False
+
+
+# --------------------------------------------------------------------------- reading sections
+
+
+def read_sections(sections: Sequence[Section], out: Outputs | None = None) -> Outputs:
+    """Parse each section with its reader; errors are the readers' own, naming the line."""
+    out = out or Outputs()
+    for s in sections:
+        cmd = s.command
+        if cmd in ("zpool status", "zpool import"):
+            out.status += zpool_status.parse(s.lines)
+        elif cmd == "zpool list":
+            cols = s.option("o")
+            out.lists += zpool_list.parse(
+                s.lines,
+                columns=zpool_list.columns_from_option(cols) if cols else None,
+                scripted=s.flag("H"),
+            )
+            out.list_verbose = out.list_verbose or s.flag("v") or any(p.vdevs for p in out.lists)
+        elif cmd in ("zpool get", "zfs get", "get"):
+            cols = s.option("o")
+            columns = tuple(c.strip() for c in cols.split(",")) if cols else None
+            if cmd == "get":
+                _split_get(s, out)
+            else:
+                parsed = props.parse(s.lines, zpool=cmd == "zpool get", columns=columns, scripted=s.flag("H"))
+                (out.pool_props if cmd == "zpool get" else out.dataset_props).extend(parsed)
+        elif cmd == "zfs list":
+            cols = s.option("o")
+            out.datasets += zfs_list.parse(
+                s.lines, columns=zfs_list.columns_from_option(cols) if cols else None, scripted=s.flag("H")
+            )
+        elif cmd == "lsblk":
+            out.blocks += lsblk.parse(s.lines)
+        elif cmd == "zdb":
+            out.histograms.append(zdb.parse(s.lines))
+        elif cmd == "version":
+            out.versions += [(n, t.strip()) for n, t in s.lines if t.strip()]
+        if cmd not in out.sources:
+            out.sources.append("zpool get / zfs get" if cmd == "get" else cmd)
+    return out
+
+
+def _split_get(s: Section, out: Outputs) -> None:
+    """A ``NAME PROPERTY VALUE SOURCE`` output without its command line: pool or dataset properties."""
+    parsed = props.parse(s.lines, zpool=False, scripted=not s.lines[0][1].lstrip().startswith("NAME"))
+    is_pool = any(p.property in ZPOOL_ONLY_PROPS or p.property.startswith(("feature@", "unsupported@"))
+                  for p in parsed)
+    is_dataset = any(p.property in ("type", "referenced", "compressratio", "recordsize", "mountpoint")
+                     for p in parsed)
+    if is_pool and is_dataset:
+        current = out.pool_props
+        for p in parsed:
+            if p.property in ZPOOL_ONLY_PROPS or p.property.startswith(("feature@", "unsupported@")):
+                current = out.pool_props
+            elif p.property in ("type", "used", "referenced", "available", "recordsize", "mountpoint"):
+                current = out.dataset_props
+            current.append(p)
+    elif is_pool:
+        out.pool_props += parsed
+    else:
+        out.dataset_props += parsed
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+def disk_size_for_partition(partition_bytes: int, logical_sector: int = 512) -> int:
+    """The smallest disk whose whole-disk ``zpool create`` partition 1 has ``partition_bytes``.
+
+    The inverse of :func:`~zfsplanner.core.pool.linux_whole_disk_partition_bytes`: the
+    partition's blocks plus the 1 MiB start (2048 blocks), the reserved partition 9
+    (16384 blocks) and the backup GPT. Every disk up to one alignment unit (2048 blocks)
+    larger gets the same partition, so the model gives them all the same figures.
+    """
+    lbs = logical_sector
+    blocks = -(-partition_bytes // lbs)
+    capacity = blocks + NEW_START_BLOCK + EFI_MIN_RESV_SIZE + gpt_label_blocks(lbs)
+    size = capacity * lbs
+    while linux_whole_disk_partition_bytes(size, lbs) < partition_bytes:  # pragma: no cover - defensive
+        size += lbs
+    return size
+
+
+def _vdev_size(member_bytes: int, top: TopVdev, partitioning: Partitioning, version: str) -> int:
+    """The model's SIZE of one top-level vdev whose members all have ``member_bytes``."""
+    disk = Disk(size_bytes=member_bytes)
+    group = VdevGroup(
+        role=Role(top.role),
+        layout=top.layout,
+        width=len(top.members),
+        disks=(disk,) * len(top.members),
+        ashift=top.ashift,
+        draid_data=top.draid_data,
+        draid_spares=top.draid_spares,
+    )
+    design = Design(name="fit", vdevs=(group,), openzfs_version=version, disk_partitioning=partitioning)
+    if top.role != "data":
+        design = replace(design, vdevs=(VdevGroup(Role.DATA, Layout.STRIPE, 1, (Disk(size_bytes=10**12),)), group))
+        return pool_capacity(design).vdevs[1].zpool_size_bytes
+    return pool_capacity(design).vdevs[0].zpool_size_bytes
+
+
+def _sizer(top: TopVdev, partitioning: Partitioning, version: str) -> Callable[[int], int]:
+    def size_of(member: int) -> int:
+        return _vdev_size(member, top, partitioning, version)
+
+    return size_of
+
+
+def fit_member_size(target: int, size_of: Callable[[int], int]) -> int:
+    """The smallest member size whose modelled SIZE reaches ``target`` (the nearest one when none equals it)."""
+    lo, hi = SPA_MINDEVSIZE * 2, SPA_MINDEVSIZE * 2
+    while size_of(hi) < target:
+        hi *= 2
+        if hi > 1 << 62:
+            raise ValueError("no disk size gives this SIZE")
+    while lo < hi:
+        mid = (lo + hi) // 2
+        mid -= mid % 512
+        if mid <= lo:
+            break
+        if size_of(mid) >= target:
+            hi = mid
+        else:
+            lo = mid
+    below = size_of(lo)
+    return lo if abs(below - target) < abs(size_of(hi) - target) else hi
+
+
+# --------------------------------------------------------------------------- the builder
+
+
+class _Builder:
+    def __init__(self, found: Outputs, pool_name: str | None, catalog: Sequence[CatalogEntry]) -> None:
+        self.found = found
+        self.catalog = list(catalog)
+        self.notes: list[str] = []
+        self.status = self._pick_status(pool_name)
+        self.name = self.status.name if self.status else self._pick_list_pool(pool_name).name
+        self.list = next((p for p in found.lists if p.name == self.name), None)
+        self.pool_props = {p.property: p for p in found.pool_props if p.name == self.name}
+        self.version = self._version()
+        self.by_kernel_name = {b.name: b for b in found.blocks}
+        self.list_rows = self._list_rows()
+
+    # ---- which pool
+    def _pick_status(self, pool_name: str | None) -> zpool_status.PoolStatus | None:
+        pools = self.found.status
+        if not pools:
+            return None
+        if pool_name:
+            for p in pools:
+                if p.name == pool_name:
+                    return p
+            found = ", ".join(p.name for p in pools)
+            raise ImportProblem(pools[0].line, f"no pool named {pool_name!r} (found {found})")
+        if len(pools) > 1:
+            names = ", ".join(p.name for p in pools)
+            raise ImportProblem(pools[1].line, f"the outputs hold {len(pools)} pools ({names}); choose one")
+        return pools[0]
+
+    def _pick_list_pool(self, pool_name: str | None) -> zpool_list.PoolList:
+        pools = [p for p in self.found.lists if p.vdevs and (pool_name is None or p.name == pool_name)]
+        if not pools:
+            line = self.found.lists[0].line if self.found.lists else None
+            raise ImportProblem(line, "no vdev tree: paste the output of zpool status POOL (or zpool list -v POOL)")
+        if len(pools) > 1:
+            raise ImportProblem(pools[1].line, f"zpool list shows {len(pools)} pools; choose one")
+        if any(r.depth is None for r in pools[0].vdevs):
+            raise ImportProblem(pools[0].line, "zpool list -H loses the vdev tree; add zpool status POOL")
+        return pools[0]
+
+    # ---- version
+    def _version(self) -> str | None:
+        found = None
+        for n, text in self.found.versions:
+            m = re.match(r"^zfs-(kmod-)?([0-9]+)\.([0-9]+)", text)
+            if not m:
+                raise ImportProblem(n, f"{text!r} is not a zfs version line (zfs-2.2.2-1)")
+            found = f"{m.group(2)}.{m.group(3)}"
+            if m.group(1):
+                break  # the kernel module decides what the pool does
+        source = "zfs version"
+        if found is None:
+            features = {
+                p.property.split("@", 1)[1] for p in self.pool_props.values() if p.property.startswith("feature@")
+            }
+            for version, names in FEATURE_VERSIONS:
+                if features & set(names):
+                    found = version
+                    source = "the features zpool get lists"
+                    break
+        if found is None:
+            self.notes.append(
+                f"OpenZFS version not given (add `zfs version` or `zpool get all`): the planner's default "
+                f"{DEFAULT_OPENZFS_VERSION} is used"
+            )
+            return None
+        if found not in OPENZFS_VERSIONS:
+            oldest, newest = Version.parse(OPENZFS_VERSIONS[0]), Version.parse(OPENZFS_VERSIONS[-1])
+            chosen = OPENZFS_VERSIONS[0] if Version.parse(found) < oldest else newest.series
+            self.notes.append(f"OpenZFS {found} (from {source}) is modelled with the {chosen} rules")
+            return chosen
+        self.notes.append(f"OpenZFS {found}, from {source}")
+        return found
+
+    # ---- zpool list -v rows by name
+    def _list_rows(self) -> dict[tuple[str, str], zpool_list.ListRow]:
+        rows: dict[tuple[str, str], zpool_list.ListRow] = {}
+        if self.list is None:
+            return rows
+        for r in self.list.vdevs:
+            rows.setdefault((r.section, r.name), r)
+            rows.setdefault(("*", r.name), r)
+        return rows
+
+    def _leaf_sizes_shown(self) -> bool:
+        """Whether zpool list -v prints leaves' physical sizes (OpenZFS 2.2 and later)."""
+        if self.list is None:
+            return False
+        if self.version is not None:
+            return Version.parse(self.version) >= Version(2, 2)
+        return any(r.depth is not None and r.depth >= 2 and r.size is not None for r in self.list.vdevs)
+
+    # ---- the tree
+    def tree(self) -> list[tuple[str, zpool_status.StatusVdev]]:
+        if self.status is not None:
+            out = [("data", v) for v in self.status.vdevs]
+            for role in ROLE_ORDER[1:]:
+                out += [(role, v) for v in self.status.classes.get(role, ())]
+            return out
+        assert self.list is not None
+        return _tree_from_list(self.list)
+
+    def members_of(self, role: str, top: zpool_status.StatusVdev) -> list[tuple[zpool_status.StatusVdev, str]]:
+        kids = [top] if top.kind in ("leaf", "replacing", "spare") else list(top.children)
+        out = []
+        for kid in kids:
+            if kid.kind == "replacing":
+                leaf = kid.children[-1]
+                self.notes.append(f"{kid.name}: {kid.children[0].device} is being replaced by {leaf.device}; "
+                                  f"the design uses {leaf.device}")
+            elif kid.kind == "spare":
+                leaf = kid.children[0]
+                self.notes.append(f"{kid.name}: hot spare {kid.children[-1].device} stands in for {leaf.device}")
+            else:
+                leaf = kid
+            if leaf.state not in (None, "ONLINE", "AVAIL", "INUSE"):
+                self.notes.append(f"{leaf.device} ({role}, {top.name}) is {leaf.state}")
+            out.append((leaf, top.name))
+        return out
+
+    # ---- one member
+    def member(self, leaf: zpool_status.StatusVdev, role: str, vdev: str) -> Member:
+        name = leaf.device
+        dev = devices.classify(name)
+        block, disk_block = self._block_for(dev)
+        whole = dev.is_whole_disk
+        if dev.kind == "partition" and dev.partition == 1 and dev.full_path and self._zfs_partitioned(dev, disk_block):
+            whole = True  # zpool status -P shows a whole disk by its partition 1
+        partitioning = Partitioning.LINUX_WHOLE_DISK if whole else Partitioning.NONE
+        info = disk_block or block
+        model = (info.model if info else None) or dev.model
+        serial = (info.serial if info else None) or dev.serial
+        log_sec = info.logical_sector if info else None
+        phy_sec = info.physical_sector if info else None
+        media = None
+        if dev.nvme or (info is not None and (info.transport == "nvme" or info.name.startswith("nvme"))):
+            media = "nvme"
+        elif info is not None and info.rotational is not None:
+            media = "hdd" if info.rotational else "ssd"
+        size, source = self._size(dev, whole, block, disk_block, role, vdev, log_sec or 512)
+        return Member(
+            name=name,
+            state=leaf.state,
+            role=role,
+            vdev=vdev,
+            partitioning=partitioning,
+            size_bytes=size,
+            size_source=source,
+            model=model,
+            serial=serial,
+            logical_sector=log_sec,
+            physical_sector=phy_sec,
+            media=media,
+            catalog=self._catalog(model, size if whole or dev.platform == "freebsd" else None),
+            line=leaf.line,
+        )
+
+    def _block_for(self, dev: devices.DeviceName) -> tuple[lsblk.BlockDevice | None, lsblk.BlockDevice | None]:
+        """(the lsblk row of the member itself, the lsblk row of its whole disk)."""
+        blocks = self.found.blocks
+        if not blocks:
+            return None, None
+        disk_row = None
+        if dev.kind == "partition" or dev.full_path:
+            direct = self.by_kernel_name.get(dev.base.rsplit("/", 1)[-1])
+        else:
+            direct = self.by_kernel_name.get(dev.base)
+        if dev.serial:
+            disk_row = next((b for b in blocks if b.serial and b.serial == dev.serial and b.parent is None), None)
+        if disk_row is None and dev.base.startswith("wwn-"):
+            wwn = dev.base[4:].split("-part")[0]
+            disk_row = next((b for b in blocks if b.wwn and b.wwn == wwn and b.parent is None), None)
+        if disk_row is None and dev.disk and dev.disk in self.by_kernel_name:
+            disk_row = self.by_kernel_name[dev.disk]
+        if direct is not None and direct.parent is None and disk_row is None:
+            disk_row = direct
+        if direct is None and dev.kind == "partition" and disk_row is not None and dev.partition is not None:
+            for candidate in devices.partition_name(disk_row.name, dev.partition):
+                if candidate in self.by_kernel_name:
+                    direct = self.by_kernel_name[candidate]
+                    break
+        if direct is not None and direct.parent and direct.parent in self.by_kernel_name and disk_row is None:
+            disk_row = self.by_kernel_name[direct.parent]
+        if dev.kind == "disk" and direct is None:
+            direct = disk_row
+        return direct, disk_row
+
+    def _zfs_partitioned(self, dev: devices.DeviceName, disk_row: lsblk.BlockDevice | None) -> bool:
+        """A partition 1 next to the 8 MiB partition 9 ``zpool create`` makes on a whole disk."""
+        if disk_row is None:
+            return dev.platform == "linux"
+        nine = [b for b in self.found.blocks if b.parent == disk_row.name and b.name.endswith("9")]
+        return any(b.size is not None and b.size.bytes in (8 * 1024**2, 64 * 1024**2) for b in nine)
+
+    def _size(
+        self,
+        dev: devices.DeviceName,
+        whole: bool,
+        block: lsblk.BlockDevice | None,
+        disk_block: lsblk.BlockDevice | None,
+        role: str,
+        vdev: str,
+        lbs: int,
+    ) -> tuple[int | None, str]:
+        candidates: list[tuple[Size, str]] = []
+        if whole and disk_block is not None and disk_block.size is not None:
+            candidates.append((disk_block.size, "lsblk"))
+        elif not whole and block is not None and block.size is not None:
+            candidates.append((block.size, "lsblk"))
+        row = self.list_rows.get((_section(role), dev.name)) or self.list_rows.get(("*", dev.name))
+        top_level_leaf = row is not None and row.depth == 1
+        if row is not None and row.size is not None and (self._leaf_sizes_shown() or not top_level_leaf):
+            if whole:
+                disk = disk_size_for_partition(row.size.bytes, lbs)
+                candidates.append((Size(disk, row.size.exact), "zpool list -v (partition 1)"))
+            else:
+                candidates.append((row.size, "zpool list -v"))
+        exact = [c for c in candidates if c[0].exact]
+        ranked = exact or candidates
+        if not ranked:
+            return None, "unknown"
+        size, source = ranked[0]
+        return size.bytes, source if size.exact else f"{source}, rounded as printed"
+
+    def _catalog(self, model: str | None, size: int | None) -> CatalogEntry | None:
+        if not model:
+            return None
+        norm = _norm(model)
+        for entry in self.catalog:
+            key = _norm(entry.model)
+            tokens = re.split(r"[\s_]+", model.upper())
+            if norm == key or any(t == key or t.startswith(key + "-") for t in tokens) or norm.startswith(key + "-"):
+                if size is None or abs(size - entry.size_bytes) <= max(entry.size_bytes // 1000, 1 << 20):
+                    return entry
+        return None
+
+    # ---- vdevs
+    def top_vdevs(self) -> list[TopVdev]:
+        out: list[TopVdev] = []
+        pool_ashift = self._pool_ashift()
+        for role, top in self.tree():
+            if top.kind in ("indirect", "draid-spare"):
+                continue
+            members = [self.member(leaf, role, vdev) for leaf, vdev in self.members_of(role, top)]
+            layout, data, spares = _layout(top)
+            if role in ("cache", "spare"):
+                layout = Layout.STRIPE
+            ashift = next((leaf.configured_ashift for leaf, _ in self.members_of_quiet(top)
+                           if leaf.configured_ashift), None) or pool_ashift
+            row = self.list_rows.get((_section(role), top.name))
+            if row is None and self.list is not None and self.status is not None:
+                row = self._list_row_by_position(role, top)
+            vsize = row.size if row is not None and (top.kind != "leaf" or not self._leaf_sizes_shown()) else None
+            out.append(TopVdev(role, top.name, layout, tuple(members), data, spares, ashift, vsize, top.line))
+        return out
+
+    def members_of_quiet(self, top: zpool_status.StatusVdev) -> list[tuple[zpool_status.StatusVdev, str]]:
+        kids = [top] if top.kind in ("leaf", "replacing", "spare") else list(top.children)
+        return [((k.children[-1] if k.kind == "replacing" else k.children[0]) if k.children else k, top.name)
+                for k in kids]
+
+    def _list_row_by_position(self, role: str, top: zpool_status.StatusVdev) -> zpool_list.ListRow | None:
+        """0.8 prints ``mirror`` rather than ``mirror-0``: match the n-th top-level row of the class."""
+        assert self.list is not None and self.status is not None
+        section = _section(role)
+        rows = [r for r in self.list.vdevs if r.section == section and r.depth == 1]
+        tops = [v for r, v in self.tree() if r == role]
+        idx = next((i for i, v in enumerate(tops) if v is top), None)
+        if idx is None or idx >= len(rows):
+            return None
+        cand = rows[idx]
+        return cand if cand.name.split("-")[0] == top.name.split("-")[0] else None
+
+    def _pool_ashift(self) -> int | None:
+        p = self.pool_props.get("ashift")
+        if p is None or p.value in ("0", "-", ""):
+            return None
+        if not p.value.isdigit() or not 9 <= int(p.value) <= 16:
+            raise ImportProblem(p.line, f"ashift {p.value!r} is not between 9 and 16")
+        return int(p.value)
+
+    def fill_unknown_sizes(self, tops: list[TopVdev]) -> list[TopVdev]:
+        """Give members of unknown size the size that reproduces the SIZE the pool reports."""
+        version = self.version or DEFAULT_OPENZFS_VERSION
+        out = []
+        unknown_pool = []
+        for top in tops:
+            missing = [m for m in top.members if m.size_bytes is None]
+            if not missing:
+                out.append(top)
+                continue
+            known = [m.size_bytes for m in top.members if m.size_bytes is not None]
+            if known:
+                fill, source = min(known), "assumed equal to the other members"
+            elif top.reported_size is not None:
+                partitioning = top.members[0].partitioning
+                target = top.reported_size.bytes
+                fill = fit_member_size(target, _sizer(top, partitioning, version))
+                source = f"fitted to the SIZE zpool list -v reports for {top.name}"
+            else:
+                unknown_pool.append(len(out))
+                out.append(top)
+                continue
+            members = tuple(replace(m, size_bytes=fill, size_source=source) if m.size_bytes is None else m
+                            for m in top.members)
+            out.append(replace(top, members=members))
+        if unknown_pool:
+            out = self._fit_pool(out, unknown_pool, version)
+        return out
+
+    def _fit_pool(self, tops: list[TopVdev], indexes: list[int], version: str) -> list[TopVdev]:
+        pool_size = self._reported_pool_size()
+        shapes = {(tops[i].role, tops[i].layout, len(tops[i].members), tops[i].draid_data) for i in indexes}
+        first = tops[indexes[0]]
+        if pool_size is None or len(shapes) != 1 or first.role != "data" or any(
+            t.role in ("dedup", "special") and i not in indexes for i, t in enumerate(tops)
+        ):
+            raise ImportProblem(
+                first.line,
+                f"the size of {first.members[0].name} ({first.name}) is unknown: add `zpool list -v -p POOL` "
+                "or `lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA`",
+            )
+        others = [t for i, t in enumerate(tops) if i not in indexes and t.role == "data"]
+        count = len(indexes)
+        partitioning = first.members[0].partitioning
+
+        def pool_size_of(member: int) -> int:
+            fixed = sum(_vdev_size(m.size_bytes or 0, t, partitioning, version) for t in others
+                        for m in t.members[:1])
+            return count * _vdev_size(member, first, partitioning, version) + fixed
+
+        fill = fit_member_size(pool_size.bytes, pool_size_of)
+        source = "fitted to the pool SIZE zpool list reports"
+        for i in indexes:
+            t = tops[i]
+            tops[i] = replace(t, members=tuple(replace(m, size_bytes=fill, size_source=source) for m in t.members))
+        return tops
+
+    def _reported_pool_size(self) -> Size | None:
+        if self.list is not None and self.list.size is not None:
+            return self.list.size
+        p = self.pool_props.get("size")
+        if p is not None:
+            try:
+                return parse_size(p.value)
+            except ValueError:
+                raise ImportProblem(p.line, f"size {p.value!r} is not a size") from None
+        return None
+
+    # ---- datasets
+    def datasets(self) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+        rows = self._dataset_values()
+        docs: list[dict[str, Any]] = []
+        reported: dict[str, dict[str, Any]] = {}
+        for name, (values, sources, line) in rows.items():
+            if "@" in name or "#" in name or not (name == self.name or name.startswith(self.name + "/")):
+                continue
+            dtype = values.get("type", "volume" if values.get("volsize", "-") not in ("-", "") else "filesystem")
+            if dtype not in ("filesystem", "volume"):
+                continue
+            try:
+                doc, rep = _dataset(name, dtype, values, sources, self.notes, self.version or DEFAULT_OPENZFS_VERSION)
+            except ValueError as exc:
+                raise ImportProblem(line, f"{name}: {exc}") from None
+            reported[name] = rep
+            if name == self.name and not _root_matters(doc):
+                continue
+            docs.append(doc)
+        return docs, reported
+
+    def _dataset_values(self) -> dict[str, tuple[dict[str, str], dict[str, str | None], int]]:
+        rows: dict[str, tuple[dict[str, str], dict[str, str | None], int]] = {}
+        for p in self.found.dataset_props:
+            values, sources, _ = rows.setdefault(p.name, ({}, {}, p.line))
+            values[p.property] = p.value
+            sources[p.property] = p.source
+        for r in self.found.datasets:
+            values, _, _ = rows.setdefault(r.name, ({}, {}, r.line))
+            for k, v in r.values.items():
+                values.setdefault(k, v)
+        return rows
+
+    def reported(self, tops: list[TopVdev], datasets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        size = self._reported_pool_size()
+        if size is not None:
+            out["zpool_size_bytes"] = size.bytes
+            out["zpool_size_exact"] = size.exact
+        if self.list is not None and self.list.allocated is not None:
+            out["zpool_alloc_bytes"] = self.list.allocated.bytes
+        elif "allocated" in self.pool_props:
+            alloc = _size_or_none(self.pool_props["allocated"].value)
+            if alloc is not None:
+                out["zpool_alloc_bytes"] = alloc.bytes
+        root = datasets.get(self.name)
+        if root is not None:
+            for key in ("zfs_avail_bytes", "zfs_used_bytes", "zfs_avail_exact"):
+                if key in root:
+                    out[key] = root[key]
+        out["vdevs"] = [
+            {"index": i, "name": t.name, "role": t.role, "zpool_size_bytes": t.reported_size.bytes,
+             "exact": t.reported_size.exact}
+            for i, t in enumerate(tops) if t.reported_size is not None
+        ]
+        out["datasets"] = datasets
+        if self.status is not None and self.status.state:
+            out["health"] = self.status.state
+        return out
+
+
+def _section(role: str) -> str:
+    return role
+
+
+def _norm(model: str) -> str:
+    return re.sub(r"[\s_]+", "", model.upper())
+
+
+def _size_or_none(text: str) -> Size | None:
+    try:
+        return parse_size(text)
+    except ValueError:
+        return None
+
+
+def _layout(top: zpool_status.StatusVdev) -> tuple[Layout, int | None, int | None]:
+    kind = top.kind
+    if kind == "mirror":
+        return Layout.MIRROR, None, None
+    if kind == "raidz":
+        return Layout(f"raidz{top.parity}"), None, None
+    if kind == "draid":
+        data, _children, spares = top.draid or (None, None, None)
+        return Layout(f"draid{top.parity}"), data, spares
+    return Layout.STRIPE, None, None
+
+
+def _tree_from_list(pool: zpool_list.PoolList) -> list[tuple[str, zpool_status.StatusVdev]]:
+    """The vdev tree from ``zpool list -v`` rows (top-level at depth 1)."""
+    out: list[tuple[str, zpool_status.StatusVdev]] = []
+    stack: list[tuple[int, str, list[Any]]] = []
+    tops: list[tuple[str, str, int, list[Any]]] = []
+    for r in pool.vdevs:
+        depth = r.depth or 1
+        node: list[Any] = []
+        if depth == 1:
+            tops.append((r.section, r.name, r.line, node))
+            stack = [(1, r.name, node)]
+        else:
+            while stack and stack[-1][0] >= depth:
+                stack.pop()
+            if not stack:
+                raise ImportProblem(r.line, f"{r.name!r} is indented below no vdev")
+            stack[-1][2].append((r.name, r.line, node))
+            stack.append((depth, r.name, node))
+
+    def freeze(name: str, line: int, kids: list[Any]) -> zpool_status.StatusVdev:
+        return zpool_status.StatusVdev(name, "ONLINE", line, "", tuple(freeze(*k) for k in kids))
+
+    for section, name, line, kids in tops:
+        out.append((section, freeze(name, line, kids)))
+    return out
+
+
+ROOT_DATA_THRESHOLD = 64 * 1024**2
+
+
+def _root_matters(doc: Mapping[str, Any]) -> bool:
+    """The pool's root dataset joins the design when it sets a property or holds data (64 MiB or more)."""
+    if set(doc) - {"name", "type", "contents"}:
+        return True
+    logical = (doc.get("contents") or {}).get("logical_bytes") or 0
+    return bool(logical >= ROOT_DATA_THRESHOLD)
+
+
+def _dataset(
+    name: str,
+    dtype: str,
+    values: Mapping[str, str],
+    sources: Mapping[str, str | None],
+    notes: list[str],
+    version: str,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The design's dataset object and what the pool reported for it."""
+    doc: dict[str, Any] = {"name": name, "type": dtype}
+
+    def given(prop: str) -> str | None:
+        v = values.get(prop)
+        return None if v in (None, "-", "") else v
+
+    def set_here(prop: str) -> bool:
+        """Locally set or inherited (with sources), else different from the OpenZFS default."""
+        v = given(prop)
+        if v is None:
+            return False
+        src = sources.get(prop)
+        if src is not None and src != "-":
+            return src != "default"
+        default = default_compression(version) if prop == "compression" else DATASET_DEFAULTS.get(prop)
+        if isinstance(default, int):
+            return parse_zfs_size(v) != default
+        return v != default
+
+    if dtype == "filesystem":
+        if set_here("recordsize"):
+            doc["recordsize"] = _zfs_size(given("recordsize"))
+    else:
+        volsize = given("volsize")
+        if volsize is None:
+            raise ValueError("a volume without volsize")
+        doc["volsize"] = _zfs_size(volsize)
+        if given("volblocksize"):
+            doc["volblocksize"] = _zfs_size(given("volblocksize"))
+        refres = given("refreservation")
+        if refres is not None and refres in ("none", "0"):
+            doc["sparse"] = True
+    for prop in ("compression", "sync"):
+        if set_here(prop):
+            doc[prop] = given(prop)
+    if set_here("copies"):
+        doc["copies"] = int(given("copies") or 1)
+    if set_here("special_small_blocks"):
+        doc["special_small_blocks"] = _zfs_size(given("special_small_blocks"))
+    quota = given("quota")
+    if dtype == "filesystem" and quota not in (None, "none", "0"):
+        doc["quota"] = _zfs_size(quota)
+    for prop in ("dnodesize", "redundant_metadata"):
+        if set_here(prop):
+            doc[prop] = given(prop)
+
+    reported: dict[str, Any] = {}
+    for key, prop in (("zfs_used_bytes", "used"), ("zfs_avail_bytes", "available"),
+                      ("referenced_bytes", "referenced"), ("logicalreferenced_bytes", "logicalreferenced"),
+                      ("usedbysnapshots_bytes", "usedbysnapshots")):
+        v = given(prop)
+        if v is not None:
+            s = parse_size(v)
+            if s is not None:
+                reported[key] = s.bytes
+                if key == "zfs_avail_bytes":
+                    reported["zfs_avail_exact"] = s.exact
+    ratio = parse_ratio(values.get("refcompressratio") or values.get("compressratio") or "-")
+    if ratio is not None:
+        reported["compressratio"] = ratio
+    logical = reported.get("logicalreferenced_bytes")
+    if logical is None and "referenced_bytes" in reported:
+        logical = int(reported["referenced_bytes"] * (ratio or 1.0))
+    if logical:
+        contents: dict[str, Any] = {"logical_bytes": logical}
+        comp = doc.get("compression") or given("compression") or "off"
+        if comp != "off" and ratio is not None:
+            contents["compressibility"] = {"ratio": max(1.0, round(ratio, 2)), "algorithm": comp}
+        doc["contents"] = contents
+    if reported.get("usedbysnapshots_bytes"):
+        notes.append(f"{name}: {reported['usedbysnapshots_bytes']} B held by snapshots are not modelled")
+    return doc, reported
+
+
+def _zfs_size(text: str | None) -> str | int:
+    from ..units import format_zfs_size
+
+    assert text is not None
+    return format_zfs_size(parse_zfs_size(text))
+
+
+# --------------------------------------------------------------------------- groups and the document
+
+
+def _group(tops: list[TopVdev]) -> list[tuple[TopVdev, int]]:
+    """Consecutive identical top-level vdevs become one group with a count."""
+    groups: list[tuple[TopVdev, int]] = []
+    for t in tops:
+        if groups and _signature(groups[-1][0]) == _signature(t):
+            groups[-1] = (groups[-1][0], groups[-1][1] + 1)
+        else:
+            groups.append((t, 1))
+    return groups
+
+
+def _signature(t: TopVdev) -> tuple[Any, ...]:
+    disks = tuple(repr(sorted(m.disk_document().items())) for m in t.members)
+    parts = tuple(m.partitioning for m in t.members)
+    return (t.role, t.layout, len(t.members), t.draid_data, t.draid_spares, t.ashift, disks, parts)
+
+
+def _vdev_document(t: TopVdev, count: int, design_partitioning: Partitioning) -> dict[str, Any]:
+    width = len(t.members) if t.role not in ("cache", "spare") else 1
+    doc: dict[str, Any] = {"role": t.role, "layout": t.layout.value, "width": width, "count": count}
+    if t.ashift is not None:
+        doc["ashift"] = t.ashift
+    if t.draid_data is not None:
+        doc["draid_data"] = t.draid_data
+        doc["draid_spares"] = t.draid_spares or 0
+    parts = {m.partitioning for m in t.members}
+    if len(parts) > 1:
+        raise ImportProblem(t.line, f"{t.name} mixes whole disks and partitions; the planner models one kind per vdev")
+    part = parts.pop()
+    if part != design_partitioning:
+        doc["disk_partitioning"] = part.value
+    disks = [m.disk_document() for m in t.members]
+    if all(d == disks[0] for d in disks):
+        doc["disk"] = disks[0]
+    else:
+        doc["disks"] = disks
+    return doc
+
+
+def import_sections(
+    sections: Sequence[Section], *, pool: str | None = None, catalog: Sequence[CatalogEntry] = ()
+) -> PoolImport:
+    return build(read_sections(sections), pool=pool, catalog=catalog)
+
+
+def build(found: Outputs, *, pool: str | None = None, catalog: Sequence[CatalogEntry] = ()) -> PoolImport:
+    """The design document of the pool the parsed outputs describe."""
+    if not found.status and not any(p.vdevs for p in found.lists):
+        raise ImportProblem(None, "no vdev tree found: paste the output of `zpool status POOL` "
+                                  "(optionally with zpool list -v -p, zpool get, zfs get/list and lsblk)")
+    b = _Builder(found, pool, catalog)
+    tops = b.top_vdevs()
+    # cache and spare devices are one group each per identical device, each a stripe of width 1
+    expanded: list[TopVdev] = []
+    for t in tops:
+        if t.role in ("cache", "spare"):
+            expanded += [replace(t, members=(m,)) for m in t.members]
+        else:
+            expanded.append(t)
+    tops = b.fill_unknown_sizes(expanded)
+    members = tuple(m for t in tops for m in t.members)
+    data_parts = [m.partitioning for t in tops if t.role == "data" for m in t.members]
+    design_partitioning = data_parts[0] if data_parts else Partitioning.LINUX_WHOLE_DISK
+    datasets, reported_ds = b.datasets()
+    doc: dict[str, Any] = {"format": "zfsplanner.design/1", "name": b.name}
+    if b.version:
+        doc["openzfs_version"] = b.version
+    doc["disk_partitioning"] = design_partitioning.value
+    doc["vdevs"] = [_vdev_document(t, n, design_partitioning) for t, n in _group(tops)]
+    doc["datasets"] = datasets
+    doc[IMPORT_KEY] = {
+        "from": list(found.sources),
+        "reported": b.reported(tops, reported_ds),
+        "notes": list(dict.fromkeys(b.notes)),
+        "devices": [
+            {"name": m.name, "role": m.role, "vdev": m.vdev, "state": m.state, "size_bytes": m.size_bytes,
+             "size_source": m.size_source, "model": m.model, "serial": m.serial,
+             "catalog": m.catalog.model if m.catalog else None}
+            for m in members
+        ],
+    }
+    try:
+        parse_design(doc)
+    except InvalidDesign as exc:
+        raise ImportProblem(None, f"the pool does not make a valid design: {exc}") from None
+    return PoolImport(doc, members, tuple(doc[IMPORT_KEY]["notes"]), tuple(found.sources))

@@ -1,0 +1,115 @@
+"""How far the model is from the pool it was imported from.
+
+The importer keeps what the pool reported under the design's ``imported.reported`` key;
+this sets each figure against the estimate of the same design:
+
+* SIZE (``zpool list``) against ``pool.zpool_size_bytes``;
+* USED + AVAIL of the root dataset (the pool's usable space, whatever is stored) against
+  the model's AVAIL of the empty pool plus what a new pool's root uses;
+* AVAIL (``zfs list``) against the model's AVAIL after the imported datasets' contents;
+* ALLOC (``zpool list``) against the modelled allocation of those contents;
+* each top-level vdev's SIZE (``zpool list -v``) and each dataset's REFER.
+
+``difference_bytes`` is model minus pool, ``difference_fraction`` relative to the pool's
+figure. A figure printed without ``-p`` is rounded to 3 digits, so differences under its
+rounding are not differences; a figure the importer fitted (disk sizes unknown) is marked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+ROUNDING = 0.0025  # zfs_nicenum prints 3 significant digits: within 0.25 % either way of 21.8T, 1.50K, ...
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    label: str
+    what: str  # the command that printed the pool's figure
+    reported_bytes: int
+    model_bytes: int
+    exact: bool = True  # the pool's figure was printed exactly (-p)
+    fitted: bool = False  # the disk sizes were fitted to this very figure
+
+    @property
+    def difference_bytes(self) -> int:
+        return self.model_bytes - self.reported_bytes
+
+    @property
+    def difference_fraction(self) -> float | None:
+        return self.difference_bytes / self.reported_bytes if self.reported_bytes else None
+
+    @property
+    def within_rounding(self) -> bool:
+        frac = self.difference_fraction
+        return not self.exact and frac is not None and abs(frac) <= ROUNDING
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["difference_bytes"] = self.difference_bytes
+        out["difference_fraction"] = self.difference_fraction
+        out["within_rounding"] = self.within_rounding
+        return out
+
+
+def reported_of(document: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    imported = document.get("imported")
+    if not isinstance(imported, Mapping):
+        return None
+    reported = imported.get("reported")
+    return reported if isinstance(reported, Mapping) else None
+
+
+def _fitted(document: Mapping[str, Any], what: str) -> bool:
+    devices = (document.get("imported") or {}).get("devices") or []
+    return any(isinstance(d, Mapping) and what in str(d.get("size_source", "")) for d in devices)
+
+
+def compare(document: Mapping[str, Any], estimate: Mapping[str, Any]) -> list[Row]:
+    """Rows of pool figure vs model figure; empty when the design was not imported."""
+    reported = reported_of(document)
+    if not reported:
+        return []
+    pool = estimate.get("pool") or {}
+    rows: list[Row] = []
+    size = reported.get("zpool_size_bytes")
+    if isinstance(size, int) and pool.get("zpool_size_bytes") is not None:
+        rows.append(Row("size", "SIZE", "zpool list", size, int(pool["zpool_size_bytes"]),
+                        bool(reported.get("zpool_size_exact", True)), _fitted(document, "pool SIZE")))
+    avail = reported.get("zfs_avail_bytes")
+    used = reported.get("zfs_used_bytes")
+    exact_avail = bool(reported.get("zfs_avail_exact", True))
+    if isinstance(avail, int) and isinstance(used, int):
+        usable = int(pool.get("zfs_avail_bytes") or 0) + int(pool.get("initial_used_bytes") or 0)
+        rows.append(Row("usable", "USED + AVAIL", "zfs list (pool root)", used + avail, usable, exact_avail))
+    if isinstance(avail, int):
+        after = pool.get("zfs_avail_after_bytes", pool.get("zfs_avail_bytes"))
+        if after is not None:
+            rows.append(Row("avail", "AVAIL", "zfs list (pool root)", avail, int(after), exact_avail))
+    alloc = reported.get("zpool_alloc_bytes")
+    if isinstance(alloc, int) and pool.get("allocated_bytes") is not None:
+        model_alloc = int(pool["allocated_bytes"]) + int(pool.get("initial_used_bytes") or 0)
+        exact = bool(reported.get("zpool_size_exact", True))
+        rows.append(Row("alloc", "ALLOC", "zpool list", alloc, model_alloc, exact))
+    vdevs = {int(v["index"]): v for v in estimate.get("vdevs") or [] if isinstance(v, Mapping) and "index" in v}
+    for v in reported.get("vdevs") or []:
+        if not isinstance(v, Mapping) or v.get("index") not in vdevs:
+            continue
+        model = vdevs[int(v["index"])].get("zpool_size_bytes")
+        if model is None or not isinstance(v.get("zpool_size_bytes"), int):
+            continue
+        rows.append(Row(f"vdev-{v['index']}", f"SIZE of {v.get('name')}", "zpool list -v", int(v["zpool_size_bytes"]),
+                        int(model), bool(v.get("exact", True)), _fitted(document, f"reports for {v.get('name')}")))
+    datasets = {d.get("name"): d for d in estimate.get("datasets") or [] if isinstance(d, Mapping)}
+    for name, rep in (reported.get("datasets") or {}).items():
+        est = datasets.get(name)
+        if est is None or not isinstance(rep, Mapping) or not isinstance(rep.get("referenced_bytes"), int):
+            continue
+        model = est.get("referenced_bytes", est.get("zfs_used_bytes"))
+        if model is None:
+            continue
+        rows.append(Row(f"dataset-{name}", f"REFER of {name}", "zfs list", int(rep["referenced_bytes"]), int(model)))
+    return rows

@@ -1,0 +1,333 @@
+"""The text a real pool of a design would print: the reverse of the importer.
+
+From a design and its estimate: ``zpool status`` and ``zpool list -v -p`` as OpenZFS
+2.2+ prints them (``print_status_config()`` / ``collect_list_stats()`` in
+``cmd/zpool/zpool_main.c``), ``lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA``
+and ``zfs get -H -p``. Devices get made-up but consistent names: by-id names
+(``ata-<model>_<serial>``, ``-part1`` for partitions) when the model is known, kernel
+names (``sda``, ``nvme0n1``) otherwise; serials are ``ZP000001``, ``ZP000002``... The
+round trip design -> these texts -> :func:`~zfsplanner.core.importers.import_pool`
+gives back the same design (see ``tests/core/test_import_roundtrip.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..compression import default_compression
+from ..dataset import DEFAULT_RECORDSIZE, default_volblocksize
+from ..design import DatasetType, Design, Disk, Media, Partitioning, Role, VdevGroup
+from ..pool import linux_whole_disk_partition_bytes
+
+CLASS_HEADING = {Role.DEDUP: "dedup", Role.SPECIAL: "special", Role.LOG: "logs"}
+LIST_COLUMNS = ("NAME", "SIZE", "ALLOC", "FREE", "CKPOINT", "EXPANDSZ", "FRAG", "CAP", "DEDUP", "HEALTH", "ALTROOT")
+
+
+@dataclass(frozen=True)
+class Leaf:
+    name: str  # as zpool status prints it
+    kernel: str  # the kernel name lsblk prints
+    disk: Disk
+    partitioned: bool  # Linux whole disk: zpool made partitions 1 and 9
+    psize: int  # the partition or file ZFS uses (zpool list -v SIZE of the leaf)
+    serial: str
+
+
+@dataclass(frozen=True)
+class Top:
+    group: VdevGroup
+    vdev_id: int | None  # None for cache and spare devices
+    name: str
+    leaves: tuple[Leaf, ...]
+    estimate: Mapping[str, Any]
+
+
+def _letters(i: int) -> str:
+    out = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        out = chr(ord("a") + r) + out
+    return out
+
+
+class _Names:
+    def __init__(self) -> None:
+        self.serial = 0
+        self.sd = 0
+        self.nvme = 0
+
+    def leaf(self, design: Design, group: VdevGroup, disk: Disk) -> Leaf:
+        self.serial += 1
+        serial = f"ZP{self.serial:06d}"
+        nvme = disk.media == Media.NVME
+        if nvme:
+            kernel = f"nvme{self.nvme}n1"
+            self.nvme += 1
+        else:
+            kernel = f"sd{_letters(self.sd)}"
+            self.sd += 1
+        whole = design.partitioning_of(group) == Partitioning.LINUX_WHOLE_DISK
+        if whole:
+            psize = linux_whole_disk_partition_bytes(disk.size_bytes, disk.logical_sector)
+        else:
+            psize = disk.size_bytes
+        if disk.model:
+            bus = "nvme" if nvme else "ata"
+            name = f"{bus}-{disk.model.replace(' ', '_')}_{serial}" + ("" if whole else "-part1")
+        else:
+            name = kernel if whole else (f"{kernel}p1" if nvme else f"{kernel}1")
+        return Leaf(name, kernel, disk, whole, psize, serial)
+
+
+def _tops(design: Design, estimate: Mapping[str, Any]) -> list[Top]:
+    names = _Names()
+    vdevs = estimate["vdevs"]
+    out: list[Top] = []
+    index = 0
+    vdev_id = 0
+    for group in design.vdevs:
+        for _ in range(group.count):
+            est = vdevs[index]
+            index += 1
+            leaves = tuple(names.leaf(design, group, d) for d in group.disks)
+            if group.role in (Role.CACHE, Role.SPARE):
+                out.append(Top(group, None, leaves[0].name, leaves, est))
+                continue
+            if group.layout.value == "stripe":
+                name = leaves[0].name
+            elif group.is_draid:
+                d = est.get("draid") or {}
+                name = f"{group.layout.value}:{d.get('data')}d:{group.width}c:{d.get('spares')}s-{vdev_id}"
+            else:
+                name = f"{group.layout.value}-{vdev_id}"
+            out.append(Top(group, vdev_id, name, leaves, est))
+            vdev_id += 1
+    return out
+
+
+def _draid_spares(top: Top) -> list[str]:
+    spares = (top.estimate.get("draid") or {}).get("spares") or 0
+    return [f"{top.group.layout.value}-{top.vdev_id}-{k}" for k in range(spares)]
+
+
+def zpool_status_text(design: Design, estimate: Mapping[str, Any]) -> str:
+    """``zpool status POOL`` of a healthy pool of this design."""
+    tops = _tops(design, estimate)
+    rows: list[tuple[int, str, str, bool]] = [(0, design.name, "ONLINE", False)]
+    headings: list[tuple[int, str]] = []
+
+    def add(top: Top, depth: int) -> None:
+        if top.group.layout.value == "stripe" or top.vdev_id is None:
+            rows.append((depth, top.leaves[0].name, "ONLINE", False))
+            return
+        rows.append((depth, top.name, "ONLINE", False))
+        rows.extend((depth + 2, leaf.name, "ONLINE", False) for leaf in top.leaves)
+
+    for top in tops:
+        if top.group.role == Role.DATA:
+            add(top, 2)
+    for role in (Role.DEDUP, Role.SPECIAL, Role.LOG):
+        chosen = [t for t in tops if t.group.role == role]
+        if chosen:
+            headings.append((len(rows), f"\t{CLASS_HEADING[role]}\t"))
+            for top in chosen:
+                add(top, 2)
+    cache = [t for t in tops if t.group.role == Role.CACHE]
+    if cache:
+        headings.append((len(rows), "\tcache"))
+        rows.extend((2, t.leaves[0].name, "ONLINE", False) for t in cache)
+    spares = [t.leaves[0].name for t in tops if t.group.role == Role.SPARE]
+    spares += [s for t in tops if t.group.is_draid for s in _draid_spares(t)]
+    if spares:
+        headings.append((len(rows), "\tspares"))
+        rows.extend((2, s, "AVAIL", True) for s in spares)
+    width = max(10, *(depth + len(name) for depth, name, _, _ in rows))
+    lines = [
+        f"  pool: {design.name}",
+        " state: ONLINE",
+        "config:",
+        "",
+        f"\t{'NAME':<{width}}  {'STATE':<8} {'READ':>5} {'WRITE':>5} {'CKSUM':>5}",
+    ]
+    heading_at = dict(headings)
+    for i, (depth, name, state, spare) in enumerate(rows):
+        if i in heading_at:
+            lines.append(heading_at[i])
+        row = f"\t{'':{depth}}{name:<{width - depth}}  {state:<8}"
+        if not spare:
+            row += f" {0:>5} {0:>5} {0:>5}"
+        lines.append(row)
+    lines += ["", "errors: No known data errors"]
+    return "\n".join(lines) + "\n"
+
+
+def _allocations(tops: list[Top], estimate: Mapping[str, Any]) -> dict[int, int]:
+    """ALLOC per top-level vdev: the planned data spread by each vdev's share of its class."""
+    pool = estimate["pool"]
+    special_alloc = int(pool.get("special_allocated_bytes") or 0)
+    normal_alloc = max(int(pool.get("allocated_bytes") or 0) - special_alloc, 0)
+    out: dict[int, int] = {}
+    for role, total in ((Role.DATA, normal_alloc), (Role.SPECIAL, special_alloc)):
+        members = [t for t in tops if t.group.role == role]
+        space = sum(int(t.estimate.get("dspace_bytes") or 0) for t in members) or 1
+        for t in members:
+            out[id(t)] = total * int(t.estimate.get("dspace_bytes") or 0) // space
+    return out
+
+
+def zpool_list_text(design: Design, estimate: Mapping[str, Any]) -> str:
+    """``zpool list -v -p POOL`` of the new pool with the design's contents written."""
+    tops = _tops(design, estimate)
+    alloc = _allocations(tops, estimate)
+    pool_size = int(estimate["pool"]["zpool_size_bytes"])
+    pool_alloc = sum(alloc.values())
+
+    def values(size: int | None, used: int | None, health: str, top: bool) -> list[str]:
+        if size is None:
+            return ["-"] * 8 + [health, "-"]
+        if not top:
+            return [str(size)] + ["-"] * 7 + [health, "-"]
+        used = used or 0
+        cap = used * 100 // size if size else 0
+        return [str(size), str(used), str(max(size - used, 0)), "-", "-", "0", str(cap), "-", health, "-"]
+
+    rows: list[tuple[int, str, list[str]]] = []
+    rows.append((0, design.name, [str(pool_size), str(pool_alloc), str(max(pool_size - pool_alloc, 0)), "-", "-",
+                                  "0", str(pool_alloc * 100 // pool_size if pool_size else 0), "1.00", "ONLINE",
+                                  "-"]))
+
+    def add(top: Top) -> None:
+        size = int(top.estimate["zpool_size_bytes"])
+        if top.group.layout.value == "stripe":
+            # A single-disk vdev is a leaf: OpenZFS 2.2+ prints its physical size (vs_pspace).
+            v = values(size, alloc.get(id(top), 0), "ONLINE", True)
+            v[0] = str(top.leaves[0].psize)
+            rows.append((2, top.name, v))
+            return
+        rows.append((2, top.name, values(size, alloc.get(id(top), 0), "ONLINE", True)))
+        rows.extend((4, leaf.name, values(leaf.psize, None, "ONLINE", False)) for leaf in top.leaves)
+
+    for top in tops:
+        if top.group.role == Role.DATA:
+            add(top)
+    for role in (Role.DEDUP, Role.SPECIAL, Role.LOG):
+        chosen = [t for t in tops if t.group.role == role]
+        if chosen:
+            rows.append((0, CLASS_HEADING[role], ["-"] * 10))
+            for top in chosen:
+                add(top)
+    for role, heading, health in ((Role.CACHE, "cache", "ONLINE"), (Role.SPARE, "spare", "AVAIL")):
+        chosen = [t for t in tops if t.group.role == role]
+        if chosen:
+            rows.append((0, heading, ["-"] * 10))
+            rows.extend((2, t.name, values(t.leaves[0].psize, None, health, False)) for t in chosen)
+    namewidth = max(len(LIST_COLUMNS[0]), *(d + len(n) for d, n, _ in rows))
+    widths = [max(len(h), *(len(v[i]) for _, _, v in rows)) for i, h in enumerate(LIST_COLUMNS[1:])]
+    header = f"{'NAME':<{namewidth}}" + "".join(
+        f"  {h:>{w}}" if h not in ("HEALTH", "ALTROOT") else f"  {h:<{w}}" for h, w in zip(LIST_COLUMNS[1:], widths,
+                                                                                         strict=True)
+    )
+    lines = [header.rstrip()]
+    for depth, name, vals in rows:
+        text = f"{'':{depth}}{name:<{namewidth - depth}}"
+        for (h, w), v in zip(zip(LIST_COLUMNS[1:], widths, strict=True), vals, strict=True):
+            text += f"  {v:>{w}}" if h not in ("HEALTH", "ALTROOT") else f"  {v:<{w}}"
+        lines.append(text.rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def lsblk_text(design: Design, estimate: Mapping[str, Any]) -> str:
+    """``lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA`` of the pool's disks."""
+    rows: list[tuple[str, int, int, int, str, str, str]] = []
+    for top in _tops(design, estimate):
+        for leaf in top.leaves:
+            d = leaf.disk
+            ls, ps = d.logical_sector, d.physical_sector
+            rota = "0" if d.media in (Media.SSD, Media.NVME) else "1"
+            model = d.model or ""
+            if leaf.partitioned:
+                rows.append((leaf.kernel, d.size_bytes, ls, ps, model, leaf.serial, rota))
+                p = "p" if leaf.kernel.startswith("nvme") else ""
+                rows.append((f"├─{leaf.kernel}{p}1", leaf.psize, ls, ps, "", "", rota))
+                rows.append((f"└─{leaf.kernel}{p}9", 8 * 1024**2 * ls // 512, ls, ps, "", "", rota))
+            else:
+                p = "p" if leaf.kernel.startswith("nvme") else ""
+                rows.append((leaf.kernel, d.size_bytes + 2 * 1024**2, ls, ps, model, leaf.serial, rota))
+                rows.append((f"└─{leaf.kernel}{p}1", d.size_bytes, ls, ps, "", "", rota))
+    head = ("NAME", "SIZE", "LOG-SEC", "PHY-SEC", "MODEL", "SERIAL", "ROTA")
+    cells = [tuple(str(x) for x in r) for r in rows]
+    widths = [max(len(head[i]), *(len(c[i]) for c in cells)) if cells else len(head[i]) for i in range(7)]
+    right = (False, True, True, True, False, False, True)
+
+    def line(values: Sequence[str]) -> str:
+        parts = [f"{v:>{w}}" if r else f"{v:<{w}}" for v, w, r in zip(values, widths, right, strict=True)]
+        return " ".join(parts).rstrip()
+
+    return "\n".join([line(head), *(line(c) for c in cells)]) + "\n"
+
+
+def zfs_get_text(design: Design, estimate: Mapping[str, Any]) -> str:
+    """``zfs get -H -p -r type,used,available,... POOL``: the datasets with their contents written."""
+    version = design.version
+    pool = estimate["pool"]
+    avail = int(pool.get("zfs_avail_after_bytes", pool["zfs_avail_bytes"]))
+    by_name = {d["name"]: d for d in estimate.get("datasets", [])}
+    lines: list[str] = []
+
+    def put(name: str, prop: str, value: object, source: str = "-") -> None:
+        lines.append(f"{name}\t{prop}\t{value}\t{source}")
+
+    names = [design.name] + [d.name for d in design.datasets if d.name != design.name]
+    for name in names:
+        ds = next((d for d in design.datasets if d.name == name), None)
+        est = by_name.get(name, {})
+        volume = ds is not None and ds.type == DatasetType.VOLUME
+        put(name, "type", "volume" if volume else "filesystem")
+        if name == design.name and ds is None:
+            used = int(pool.get("zfs_used_bytes") or 0) + int(pool.get("initial_used_bytes") or 0)
+            put(name, "used", used)
+            put(name, "available", avail)
+            put(name, "referenced", int(pool.get("initial_used_bytes") or 0))
+            put(name, "compression", default_compression(version), "default")
+            continue
+        assert ds is not None
+        put(name, "used", int(est.get("zfs_used_bytes") or 0))
+        put(name, "available", avail)
+        put(name, "referenced", int(est.get("referenced_bytes") or est.get("zfs_used_bytes") or 0))
+        given = ds.contents.logical_bytes if ds.contents is not None else None
+        logical = int(given if given is not None else est.get("logical_bytes") or 0)
+        put(name, "logicalreferenced", logical)
+        ratio = est.get("compressratio") or 1.0
+        put(name, "compressratio", f"{ratio:.2f}")
+        put(name, "refcompressratio", f"{ratio:.2f}")
+        if volume:
+            put(name, "volsize", ds.volsize, "local")
+            put(name, "volblocksize", ds.volblocksize or default_volblocksize(version),
+                "-" if ds.volblocksize else "default")
+            put(name, "refreservation", "none" if ds.extra.get("sparse") else est.get("refreservation_bytes") or 0,
+                "local" if ds.extra.get("sparse") else "-")
+        else:
+            put(name, "recordsize", ds.recordsize or DEFAULT_RECORDSIZE, "local" if ds.recordsize else "default")
+            put(name, "quota", ds.quota or 0, "local" if ds.quota else "default")
+        put(name, "compression", ds.compression or default_compression(version),
+            "local" if ds.compression else "default")
+        put(name, "copies", ds.copies or 1, "local" if ds.copies else "default")
+        put(name, "sync", (ds.sync.value if ds.sync else "standard"), "local" if ds.sync else "default")
+        put(name, "special_small_blocks", ds.special_small_blocks or 0,
+            "local" if ds.special_small_blocks is not None else "default")
+    return "\n".join(lines) + "\n"
+
+
+def outputs(design: Design, estimate: Mapping[str, Any], *, disks: bool = True, datasets: bool = True) -> str:
+    """The outputs together, each after its ``$ command`` line, as a user would paste them."""
+    parts = [f"$ zpool status {design.name}", zpool_status_text(design, estimate),
+             f"$ zpool list -v -p {design.name}", zpool_list_text(design, estimate)]
+    parts += ["$ zfs version", f"zfs-{design.version}.0-1", f"zfs-kmod-{design.version}.0-1"]
+    if disks:
+        parts += ["$ lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA", lsblk_text(design, estimate)]
+    if datasets and design.datasets:
+        parts += [f"$ zfs get -H -p -r all {design.name}", zfs_get_text(design, estimate)]
+    return "\n".join(p.rstrip("\n") for p in parts) + "\n"
