@@ -92,3 +92,94 @@ def test_a_bad_latency_cell_names_the_field():
     with pytest.raises(ParseError) as exc:
         bonnie.parse(line.encode())
     assert exc.value.where == "line 1, field 38"
+
+
+def test_bon_csv2txt_with_several_machines_gives_each_machines_results():
+    doc = parsed(BON / "generated_bonnie++-2.00a_bon_csv2txt_three-machines.txt")
+    # bon_csv2txt cuts long names in the throughput table ("zfs-ra 512M::8192:5"); the create
+    # table has them whole, and runs are matched by that prefix
+    assert doc["meta"]["machines"] == ["zfs-raidz2", "zfs-mirror", "single"]
+    assert result_by_name(doc, "zfs-mirror seq_output_char")["bandwidth_bytes_per_s"] == 940 * 1024  # "940k"
+    assert result_by_name(doc, "zfs-mirror seq_output_block")["bandwidth_bytes_per_s"] == 735 * 1024**2  # "735m"
+    assert result_by_name(doc, "zfs-mirror seq_create")["ops_per_s"] == 202
+    assert result_by_name(doc, "zfs-raidz2 seq_create #2")["ops_per_s"] == 676  # the second run of zfs-raidz2
+    # "0k +++" is bon_csv2txt's rendering of +++++: too fast, not zero
+    assert result_by_name(doc, "zfs-mirror seq_input_block")["bandwidth_bytes_per_s"] is None
+    assert "zfs-mirror seq_input_block" in doc["meta"]["too_fast"]
+    # -f (no per-char tests) and -n 0 (no file tests): four results, latencies by column
+    single = [r for r in doc["results"] if r["name"].startswith("single ")]
+    assert [r["op"] for r in single] == ["seq_output_block", "rewrite", "seq_input_block", "seeks"]
+    assert [r["latency_max_us"] for r in single] == [905, 123, 124, 831]
+
+
+def test_bon_csv2txt_table_matches_the_csv_lines_it_was_made_from():
+    table = parsed(BON / "generated_bonnie++-2.00a_bon_csv2txt_three-machines.txt")
+    html = parsed(BON / "generated_bonnie++-2.00a_bon_csv2html_three-machines.html")
+    assert [r["op"] for r in table["results"]] == [r["op"] for r in html["results"]]
+    for t, h in zip(table["results"], html["results"], strict=True):
+        assert t["ops_per_s"] == h["ops_per_s"] and t["latency_max_us"] == h["latency_max_us"]
+        if t["op"] in ("seq_output_char", "seq_input_char"):  # both print K/s
+            assert t["bandwidth_bytes_per_s"] == h["bandwidth_bytes_per_s"]
+
+
+def test_bon_csv2html_block_columns_are_mib_whatever_the_header_says():
+    doc = parsed(BON / "generated_bonnie++-2.00a_bon_csv2html_three-machines.html")
+    assert doc["meta"]["machines"] == ["zfs-raidz2", "zfs-mirror", "single-disk-hdd"]
+    # CSV 752971 K/s; bon_csv2html prints (752971 + 512) / 1024 = 735 in the "M/sec" column
+    assert result_by_name(doc, "zfs-mirror seq_output_block")["bandwidth_bytes_per_s"] == 735 * 1024**2
+    assert result_by_name(doc, "zfs-mirror seq_output_char")["bandwidth_bytes_per_s"] == 940 * 1024  # raw K/s
+    assert result_by_name(doc, "zfs-mirror random_delete")["latency_max_us"] == 8615
+
+
+def test_repeated_runs_of_one_machine_are_named_apart():
+    doc = parsed(BON / "generated_bonnie++-2.00a_x2_csv.txt")
+    assert doc["meta"]["runs"] == 2
+    assert result_by_name(doc, "seq_create")["ops_per_s"] == 573
+    assert result_by_name(doc, "seq_create #2")["ops_per_s"] == 676
+
+
+def test_bonnie_103_table_and_csv_without_version_fields_include_file_creation():
+    doc = parsed(BON / "handmade_bonnie++-1.03_table-and-csv.txt")
+    assert doc["source"]["tool_version"] == "1.03"  # from the table: 1.0x CSV has no version field
+    assert doc["meta"]["csv_format"] == "1.0x"
+    assert result_by_name(doc, "seq_input_block")["bandwidth_bytes_per_s"] == 121044 * 1024
+    assert result_by_name(doc, "seeks")["ops_per_s"] == 231.6
+    assert result_by_name(doc, "seq_create")["ops_per_s"] == 9822
+    assert result_by_name(doc, "random_delete")["ops_per_s"] == 8840
+    assert result_by_name(doc, "seq_read")["ops_per_s"] is None
+    # the table alone (its Create table has no "Version" line) gives the same figures
+    text = (BON / "handmade_bonnie++-1.03_table-and-csv.txt").read_text()
+    table_only = "\n".join(line for line in text.splitlines() if not line.startswith("filer01,"))
+    assert bonnie.parse(table_only.encode()).to_dict()["results"] == doc["results"]
+
+
+def test_bonnie_103_runs_of_x3_quoted_in_an_email():
+    doc = parsed(BON / "handmade_bonnie++-1.03_x3_quoted-in-email.txt")
+    assert [r["name"] for r in doc["results"] if r["op"] == "seq_output_block"] == [
+        "seq_output_block",
+        "seq_output_block #2",
+        "seq_output_block #3",
+    ]
+    assert result_by_name(doc, "seq_output_block #3")["bandwidth_bytes_per_s"] == 178190 * 1024
+
+
+def test_bonnie_103_bon_csv2txt_two_machines():
+    doc = parsed(BON / "handmade_bonnie++-1.03_bon_csv2txt_two-machines.txt")
+    assert result_by_name(doc, "nas-mirror seeks")["ops_per_s"] == 402.7
+    assert result_by_name(doc, "nas-raidz1 seq_delete")["ops_per_s"] == 16502
+    assert len(doc["results"]) == 24
+
+
+def test_a_table_indented_in_markdown():
+    doc = parsed(BON / "handmade_bonnie++-1.97_markdown-indented.md")
+    assert result_by_name(doc, "seq_input_block")["bandwidth_bytes_per_s"] == 1288410 * 1024
+    assert result_by_name(doc, "rewrite")["latency_max_us"] == 1_604_000
+    assert result_by_name(doc, "random_read")["latency_max_us"] == 19
+
+
+def test_a_2_00_throughput_without_its_unit_is_refused():
+    text = (BON / "generated_bonnie++-2.00a_table-and-csv.txt").read_text()
+    table_only = "\n".join(line for line in text.splitlines() if not line.startswith("1.98,"))
+    with pytest.raises(ParseError) as exc:
+        bonnie.parse(table_only.replace("840k", "840 ").encode())
+    assert exc.value.where == "line 4, column seq_output_char"

@@ -191,3 +191,40 @@ def test_no_rows_is_an_error():
     with pytest.raises(ParseError) as exc:
         crystaldiskmark.parse(b"CrystalDiskMark 8.0.4 x64\n")
     assert exc.value.format == "crystaldiskmark"
+
+
+def test_cdm3_rows_pasted_without_the_header_are_still_crystaldiskmark():
+    doc = parsed(CDM / "handmade_cdm-3.x_rows-only_forum-paste.txt")
+    assert doc["source"]["tool"] == "crystaldiskmark"
+    assert [r["name"] for r in doc["results"]][:3] == ["SEQ1M Q1T1 read", "SEQ1M Q1T1 write", "RND512K Q1T1 read"]
+    assert result_by_name(doc, "RND4K Q32T1 read")["iops"] == 12088.1
+    assert "warnings" not in doc  # all 8 rows are there
+
+
+def test_a_cdm8_file_cut_off_in_the_write_block_is_partial():
+    data = WD_BLUE.read_bytes()
+    write = data.index(b"[Write]")
+    cut = data[: data.index(b"\n", data.index(b"RND", write)) + 1]  # [Write] block: SEQ, SEQ, RND only
+    doc = parse(cut).to_dict()
+    assert len(doc["results"]) == 7
+    assert doc["warnings"] == ["the [Write] block has 3 of 4 rows: the file was cut off"]
+    half_row = data[: data.index(b"RND", write) + 20]
+    doc = parse(half_row).to_dict()
+    assert doc["warnings"][0].startswith("the last line (17) is a result row cut off in the middle")
+    no_write = parse(data[:write]).to_dict()
+    assert no_write["warnings"] == ["there is no [Write] block: the file ends after the [Read] results"]
+
+
+def test_a_cdm3_file_cut_off_is_partial():
+    data = (CDM / "EXCERPT_cdm-3.0.2_aligned_from-cpp-comment.txt").read_bytes()
+    doc = parse(data[: data.index(b"Random Read 4KB (QD=32)")]).to_dict()
+    assert len(doc["results"]) == 6
+    assert doc["warnings"] == ["only 6 of the 8 result rows are there: the file was cut off"]
+
+
+def test_an_unfinished_run_says_which_tests_have_no_figure():
+    text = WD_BLUE.read_text().replace(
+        "   99.900 MB/s [  24389.6 IOPS] <    40.73 us>", "    0.000 MB/s [      0.0 IOPS] <     0.00 us>"
+    )
+    doc = parse(text.encode()).to_dict()
+    assert doc["warnings"] == ["1 test(s) show 0.000 MB/s, so the run was stopped before them: RND4K Q1T1 write"]

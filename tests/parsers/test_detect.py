@@ -20,6 +20,7 @@ from zfsplanner.parsers import (
     fio_json,
     fio_log,
     fio_text,
+    kdiskmark,
     parse,
 )
 from zfsplanner.parsers.common import check_figures
@@ -31,6 +32,7 @@ EXPECTED = {
     "fio_text": fio_text,
     "fio_log": fio_log,
     "crystaldiskmark": crystaldiskmark,
+    "kdiskmark": kdiskmark,
     "bonnie": bonnie,
     "dd": dd,
 }
@@ -71,7 +73,7 @@ def test_zpool_iostat_and_diskspd_are_not_claimed():
 
 
 def test_registry_is_an_explicit_tuple():
-    assert PARSERS == (fio_json, crystaldiskmark, bonnie, fio_text, fio_log, dd)
+    assert PARSERS == (fio_json, kdiskmark, crystaldiskmark, bonnie, fio_text, fio_log, dd)
     for module in PARSERS:
         assert callable(module.sniff) and callable(module.parse) and isinstance(module.FORMAT, str)
 

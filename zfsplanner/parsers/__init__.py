@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import bonnie, crystaldiskmark, dd, fio_json, fio_log, fio_text
+from . import bonnie, crystaldiskmark, dd, fio_json, fio_log, fio_text, kdiskmark
 from .common import ProgressFn, check_figures
 from .types import BenchResult, ParseError, Series, Source, TestResult, UnknownFormat
 
 # Order matters: the most specific signatures first. fio JSON can carry text before the
-# `{`; CrystalDiskMark and bonnie++ have unmistakable banners; fio normal text may quote
-# other tools (shell sessions), so it comes after them; fio log files and dd lines last.
-PARSERS: tuple[ModuleType, ...] = (fio_json, crystaldiskmark, bonnie, fio_text, fio_log, dd)
+# `{`; KDiskMark names itself in a header above CrystalDiskMark's layout, so it comes before
+# CrystalDiskMark; CrystalDiskMark and bonnie++ have unmistakable banners; fio normal text
+# may quote other tools (shell sessions), so it comes after them; fio log files and dd last.
+PARSERS: tuple[ModuleType, ...] = (fio_json, kdiskmark, crystaldiskmark, bonnie, fio_text, fio_log, dd)
 
 __all__ = (
     "PARSERS",
@@ -38,7 +39,9 @@ def detect(data: bytes, filename: str | None = None) -> ModuleType:
     for module in PARSERS:
         if module.sniff(data):
             return module
-    raise UnknownFormat("not a recognised benchmark log (fio, CrystalDiskMark, bonnie++, dd)", where="line 1")
+    raise UnknownFormat(
+        "not a recognised benchmark log (fio, CrystalDiskMark, KDiskMark, bonnie++, dd)", where="line 1"
+    )
 
 
 def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None = None) -> BenchResult:

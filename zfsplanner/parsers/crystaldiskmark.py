@@ -13,7 +13,15 @@ Rows are normalised to the cross-tool name grammar (``SEQ1M Q8T1 read``):
 * 2.x/3.x ``Sequential Read`` = SEQ1M Q1T1, ``Random Read 512KB`` = RND512K Q1T1,
   ``Random Read 4KB (QD=32)`` = RND4K Q32T1.
 
-Rows of ``0.000 MB/s`` (an unfinished run) have null figures, not zero.
+Rows of ``0.000 MB/s`` (an unfinished run) have null figures, not zero. A result block
+pasted without its header lines (the ``Sequential Read … MB/s`` rows of CDM 2.x/3.x, as
+blog posts show them) is still read. KDiskMark, the Linux clone, writes the 7.x layout
+under its own header; ``kdiskmark.py`` reads it with :func:`read_rows` as tool
+``kdiskmark``.
+
+A log cut off before its end is read as partial with a warning saying what is missing:
+a ``[Write]`` block shorter than the ``[Read]`` block (or none at all), fewer than the
+rows of a CDM ≤ 6 result block, a last row cut in half, rows of an unfinished run.
 """
 
 from __future__ import annotations
@@ -53,7 +61,7 @@ _ROW_OLD_RE = re.compile(
     re.IGNORECASE,
 )
 _ROWISH_RE = re.compile(r"^\s*(SEQ|RND|Sequential|Random)\b.*(MB/s|\(Q|\(T|\(QD)", re.IGNORECASE)
-_FOOTER_RE = re.compile(r"^\s*(Profile|Test|Mode|Time|Date|OS|Comment)\s*:\s?(.*?)\s*$")
+_FOOTER_RE = re.compile(r"^\s*(Profile|Test|Mode|Time|Date|OS|Comment|Target)\s*:\s?(.*?)\s*$")
 _TEST_SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(GiB|MiB|KiB|GB|MB)\b")
 _RUNS_RE = re.compile(r"\(x\s*(\d+)\)")
 _TARGET_RE = re.compile(r"\[\s*([A-Za-z]:)")
@@ -67,7 +75,16 @@ def sniff(data: bytes) -> bool:
     head = peek_text(data)
     if "CrystalDiskMark" in head:
         return True
-    return any(_ROW_NEW_RE.match(line) for line in head.splitlines()[:200])
+    lines = [_clean(line) for line in head.splitlines()[:200]]
+    if any(_ROW_NEW_RE.match(line) for line in lines):
+        return True
+    # A CDM 2.x-6.x result block pasted without its header: two or more of its rows.
+    return sum(1 for line in lines if _ROW_OLD_RE.match(line)) >= 2
+
+
+# Rows of a complete result block of CDM 2.x (6) and 3.x/5.x/6.x (8), which print no [Read]/[Write] blocks.
+_OLD_BLOCK_ROWS = {"2": 6}
+_OLD_BLOCK_ROWS_DEFAULT = 8
 
 
 def _clean(line: str) -> str:
@@ -79,21 +96,34 @@ def _clean(line: str) -> str:
 
 def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None = None) -> BenchResult:
     text, encoding = decode(data)
-    lines = text.split("\n")
+    version, results, meta, warnings = read_rows(text.split("\n"), FORMAT, _VERSION_RE)
+    if progress:
+        progress(1.0)
+    return BenchResult(source=make_source(TOOL, version, encoding, data), meta=meta, results=results, warnings=warnings)
+
+
+def read_rows(
+    lines: list[str], fmt: str, version_re: re.Pattern[str]
+) -> tuple[str | None, tuple[TestResult, ...], dict[str, Any], tuple[str, ...]]:
+    """(tool version, results, meta, warnings) of a CrystalDiskMark-layout text (also KDiskMark's)."""
     version: str | None = None
     section: str | None = None
     mix: tuple[int, int] | None = None
     results: list[TestResult] = []
+    blocks: dict[str, int] = {}  # [Read]/[Write]/[Mix] -> rows read in it
     meta: dict[str, Any] = {}
+    warnings: list[str] = []
     after_os = False
     comment_next = False
+    old_rows = 0
+    last_line = max((n for n, raw in enumerate(lines, start=1) if raw.strip()), default=0)
 
     for lineno, raw in enumerate(lines, start=1):
         line = _clean(raw)
         if not line.strip() or line.strip().startswith("```"):
             continue
         if version is None:
-            vm = _VERSION_RE.search(line)
+            vm = version_re.search(line)
             if vm:
                 version = vm.group(1)
                 continue
@@ -107,6 +137,7 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
         sm = _SECTION_RE.match(line)
         if sm:
             section = sm.group(1).lower()
+            blocks.setdefault(section, 0)
             mix = None
             if section == "mix":
                 mm = _MIX_RE.search(sm.group(2))
@@ -115,15 +146,20 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
         m = _ROW_NEW_RE.match(line)
         if m:
             if section is None:
-                raise ParseError(FORMAT, f"line {lineno}", "result row outside a [Read]/[Write]/[Mix] block")
+                raise ParseError(fmt, f"line {lineno}", "result row outside a [Read]/[Write]/[Mix] block")
             results.append(_new_row(m, section, mix))
+            blocks[section] += 1
             continue
         m = _ROW_OLD_RE.match(line)
         if m:
             results.append(_old_row(m))
+            old_rows += 1
             continue
         if _ROWISH_RE.match(line):
-            raise ParseError(FORMAT, f"line {lineno}", f"unreadable result row: {line.strip()!r}")
+            if lineno == last_line:
+                warnings.append(f"the last line ({lineno}) is a result row cut off in the middle: {line.strip()!r}")
+                continue
+            raise ParseError(fmt, f"line {lineno}", f"unreadable result row: {line.strip()!r}")
         fm = _FOOTER_RE.match(line)
         if fm:
             _footer(meta, fm.group(1), fm.group(2), lineno)
@@ -133,10 +169,34 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
             meta["comment"] = line.strip()  # CDM ≤ 6 prints the comment as a bare line after OS
             after_os = False
     if not results:
-        raise ParseError(FORMAT, f"line {len(lines)}", "no result rows found")
-    if progress:
-        progress(1.0)
-    return BenchResult(source=make_source(TOOL, version, encoding, data), meta=meta, results=tuple(results))
+        raise ParseError(fmt, f"line {len(lines)}", "no result rows found")
+    warnings.extend(_missing(blocks, old_rows, version, meta))
+    unmeasured = [r.name for r in results if r.bandwidth_bytes_per_s is None]
+    if unmeasured:
+        warnings.append(
+            f"{len(unmeasured)} test(s) show 0.000 MB/s, so the run was stopped before them: {', '.join(unmeasured)}"
+        )
+    return version, tuple(results), meta, tuple(warnings)
+
+
+def _missing(blocks: dict[str, int], old_rows: int, version: str | None, meta: dict[str, Any]) -> list[str]:
+    """What a cut-off log lacks, in words."""
+    out: list[str] = []
+    if blocks:
+        expected = max(blocks.values())
+        if "write" not in blocks and "read" in blocks:
+            out.append("there is no [Write] block: the file ends after the [Read] results")
+        for name in ("read", "write", "mix"):
+            count = blocks.get(name)
+            if count is not None and count < expected:
+                out.append(f"the [{name.capitalize()}] block has {count} of {expected} rows: the file was cut off")
+    elif old_rows:
+        major = (version or "").split(".", 1)[0]
+        expected = _OLD_BLOCK_ROWS.get(major, _OLD_BLOCK_ROWS_DEFAULT)
+        has_footer = any(key in meta for key in ("test", "date", "os"))
+        if old_rows < expected and not has_footer:
+            out.append(f"only {old_rows} of the {expected} result rows are there: the file was cut off")
+    return out
 
 
 def _measured(value: float) -> float | None:
@@ -240,3 +300,6 @@ def _footer(meta: dict[str, Any], key: str, value: str, lineno: int) -> None:
     elif key == "Comment":
         if value:
             meta["comment"] = value
+    elif key == "Target":
+        if value:
+            meta["target"] = value
