@@ -41,6 +41,7 @@ def _files_usage(e: dict):
             logical_bytes=e["file_count"] * e["file_size"],
             file_count=e["file_count"],
             file_size_histogram=((e["file_size"], e["file_count"]),),
+            files_per_directory=e["file_count"],  # the calibration wrote every file into one directory
         ),
     )
     return dataset_usage(ds, version="2.3", normal=RAIDZ1_5, spa_min_alloc=512, spa_gcd_alloc=512)

@@ -49,6 +49,7 @@ from .metadata import (
     MetaBlock,
     RedundantMetadata,
     directory_blocks,
+    directory_tree,
     dnode_blocks,
     empty_dataset_blocks,
     object_indirects,
@@ -150,6 +151,13 @@ class DatasetUsage:
     nominal_parity_fraction: float
     psize_histogram: tuple[tuple[int, int], ...]
     notes: tuple[str, ...]
+    # What the special-class sizing (``special.py``) needs: the data blocks' DVAs by
+    # allocated psize, the metadata's DVAs by psize, and whether level-0 data blocks of
+    # this dataset may go to the special class at all (filesystems; zvols from 2.4).
+    data_dvas: tuple[tuple[int, float], ...] = ()
+    metadata_dvas: tuple[tuple[int, float], ...] = ()
+    small_blocks_allowed: bool = True
+    metadata_psize_bytes: int = 0  # one copy of every metadata block, as the ARC caches it
 
 
 # --------------------------------------------------------------------------- defaults
@@ -178,6 +186,10 @@ def _dnodesize(ds: Dataset) -> int:
 
 
 def _files_per_directory(ds: Dataset) -> int | None:
+    """``contents.files_per_directory`` (the design format's field), else the dataset key of the
+    same name older documents used, else the documented default (``metadata.FILES_PER_DIRECTORY``)."""
+    if ds.contents is not None and ds.contents.files_per_directory is not None:
+        return ds.contents.files_per_directory
     value = ds.extra.get("files_per_directory", FILES_PER_DIRECTORY)
     if value is None:
         return None
@@ -519,19 +531,19 @@ def dataset_usage(
             nfiles = 1.0
         files = int(round(nfiles))
         if files:
-            per_dir = _files_per_directory(ds)
-            dirs = max(1, ceil_div(files, per_dir)) if per_dir else 1
-            objects = EMPTY_FILESYSTEM_OBJECTS + files + dirs - 1
+            tree, dirs = directory_tree(files, _files_per_directory(ds))
+            objects = EMPTY_FILESYSTEM_OBJECTS + files + dirs - 1  # the root directory is already there
             add_meta(
                 dnode_blocks(objects, dnodesize, copies, redundant, version, spa_min_alloc, spa_gcd_alloc, already=1),
                 1.0,
             )
-            add_meta(
-                directory_blocks(
-                    ceil_div(files, dirs), copies, redundant, version, spa_min_alloc, spa_gcd_alloc, weight=float(dirs)
-                ),
-                1.0,
-            )
+            for entries, count in tree:
+                add_meta(
+                    directory_blocks(
+                        entries, copies, redundant, version, spa_min_alloc, spa_gcd_alloc, weight=float(count)
+                    ),
+                    1.0,
+                )
 
     base = empty_dataset_blocks(volume, copies, redundant, version, spa_min_alloc, spa_gcd_alloc)
 
@@ -627,4 +639,8 @@ def dataset_usage(
         nominal_parity_fraction=nominal,
         psize_histogram=tuple(sorted((p, int(round(n))) for p, n in hist.items())),
         notes=tuple(notes),
+        data_dvas=tuple(sorted(data_demand.items())),
+        metadata_dvas=tuple(sorted(meta_demand.items())),
+        small_blocks_allowed=not volume or v >= (2, 4),
+        metadata_psize_bytes=int(round(meta_psize)),
     )

@@ -16,6 +16,8 @@ from .dataset import AllocTarget, DatasetError, DatasetUsage, dataset_usage
 from .design import Design, InvalidDesign, Role, parse_design
 from .efficiency import EfficiencyRow, efficiency_table
 from .mdraid import md_raid_comparison
+from .planning import PlanningInputs
+from .planning_sections import planning_sections
 from .pool import PoolCapacity, VdevCapacity, expansion_report, pool_capacity
 from .properties import with_inherited
 from .risk import DatasetFigure, RiskFigures, assess, risk_to_document
@@ -32,9 +34,9 @@ UNITS_NOTE = {
 }
 
 
-def estimate_document(doc: Any) -> dict[str, Any]:
+def estimate_document(doc: Any, inputs: PlanningInputs | None = None) -> dict[str, Any]:
     """Validate a design document and estimate it (raises ``InvalidDesign``)."""
-    return estimate(parse_design(doc))
+    return estimate(parse_design(doc), inputs)
 
 
 def display(n: int) -> dict[str, str]:
@@ -184,9 +186,14 @@ def _md_raid(design: Design) -> list[dict[str, Any]]:
     return out
 
 
-def estimate(design: Design) -> dict[str, Any]:
+def estimate(design: Design, inputs: PlanningInputs | None = None) -> dict[str, Any]:
+    """The estimate document. ``inputs``: per-disk-model figures from outside the design (the
+    catalog, imported benchmarks) for the reliability and performance sections."""
     pool = pool_capacity(design)
     usages = _datasets(design, pool)
+    planning = planning_sections(
+        design, pool, usages, _targets(pool.vdevs, Role.DATA), _targets(pool.vdevs, Role.SPECIAL), inputs
+    )
     planned_used = sum(u.zfs_used_bytes for u in usages)
     allocated = sum(u.data_allocated_bytes + u.metadata_allocated_bytes for u in usages)
     special_planned = sum(u.special_allocated_bytes for u in usages)
@@ -236,6 +243,7 @@ def estimate(design: Design) -> dict[str, Any]:
             "initial_used_bytes": pool.initial_used_bytes,
             "special_allocated_bytes": special_planned,
             "spa_min_alloc_bytes": pool.spa_min_alloc,
+            "special_recommended_bytes": planning.special["recommended_bytes"],
             "display": {
                 "raw": display(pool.raw_bytes),
                 "zpool_size": display(pool.zpool_size_bytes),
@@ -245,10 +253,17 @@ def estimate(design: Design) -> dict[str, Any]:
             "notes": list(pool.notes),
         },
         "vdevs": [_vdev_doc(v) for v in pool.vdevs],
-        "datasets": [_dataset_doc(u) for u in usages],
+        "datasets": [
+            {**_dataset_doc(u), "special_small_blocks_curve": curve}
+            for u, curve in zip(usages, planning.curves, strict=True)
+        ],
         "risks": [risk_to_document(r) for r in assess(design, figures)],
         "efficiency": _efficiency(design, pool),
         "md_raid": _md_raid(design),
         "raidz_expansion": expansions,
+        "special": planning.special,
+        "reliability": planning.reliability,
+        "performance": planning.performance,
+        "sizing": planning.sizing,
         "units": UNITS_NOTE,
     }

@@ -38,10 +38,12 @@ FZAP_BLOCK_SIZE = 1 << 14  # fzap_default_block_shift
 ZAP_LEAF_CHUNKS = 638  # (16384 - 2*512) / 24 - 2
 ZAP_CHUNKS_PER_ENTRY = 3  # entry + name (names < 21 B) + value
 ZAP_LEAF_FILL = 0.69  # leaves split on hash prefixes: about ln 2 full on average
-# Files per directory when the design does not say (Dataset.extra["files_per_directory"]):
-# None = one directory, which is what copying a set of files into a dataset makes and what
-# the calibration measured (2048 files in one fatzap directory fit within 0.2 %).
-FILES_PER_DIRECTORY: int | None = None
+# Files per directory when the design does not say (``contents.files_per_directory``): a
+# tree of directories of 64 entries each (see directory_tree). Real trees (photo albums,
+# source code, home directories, backups) hold tens to a few hundred files per directory;
+# "every file in one directory" is the rare case (a mail spool, a cache), and it is the one
+# that makes a directory a fat ZAP once it passes 2,047 entries (MZAP_MAX_ENTRIES).
+FILES_PER_DIRECTORY: int | None = 64
 ZAP_EMBEDDED_PTRTBL = 1024  # pointers held in the fatzap header block (zap_impl.h)
 ZAP_PTRTBL_PER_BLOCK = FZAP_BLOCK_SIZE // 8
 ZAP_PTR_COMPRESSED = 4  # bytes per pointer-table entry after lz4 (runs of equal leaf ids)
@@ -244,6 +246,36 @@ def dnode_blocks(
         )
     )
     return out
+
+
+def directory_tree(files: int, per_directory: int | None) -> tuple[list[tuple[int, int]], int]:
+    """Directories holding ``files`` files, ``per_directory`` entries each: ``([(entries,
+    directories)], directories in all)``, the dataset's root directory included.
+
+    Files fill leaf directories of ``per_directory`` entries (the last one partly); those
+    directories are entries of the level above, filled the same way, up to one directory,
+    the root. Adding files only fills the last directory or starts a new one, so the
+    metadata never shrinks as files are added. ``None``: every file in the root.
+    """
+    if files <= 0:
+        return [], 1
+    if per_directory is None or files <= per_directory:
+        return [(files, 1)], 1
+    groups: dict[int, int] = {}
+    total = 0
+    n = files
+    while True:
+        full, rest = divmod(n, per_directory)
+        if full:
+            groups[per_directory] = groups.get(per_directory, 0) + full
+        if rest:
+            groups[rest] = groups.get(rest, 0) + 1
+        dirs = full + (1 if rest else 0)
+        total += dirs
+        if dirs <= 1:
+            break
+        n = dirs
+    return sorted(groups.items()), total
 
 
 def directory_blocks(
