@@ -446,6 +446,22 @@ def test_mixed_vdev_redundancy():
     assert len(risks(design([vdev("data", "mirror", 2), vdev("data", "mirror", 3)]), code="mixed-vdev-redundancy")) == 1
 
 
+def test_mixed_vdev_redundancy_quotes_zpools_own_message():
+    (r,) = risks(design([RAIDZ2, vdev("data", "mirror", 2)]), code="mixed-vdev-redundancy")
+    assert (
+        '"mismatched replication level: raidz and mirror vdevs with different redundancy, 2 vs. 1 (2-way) are '
+        'present"' in r.detail
+    )
+    # raidz2 and a 3-way mirror survive the same failures: a risk (different families), but zpool accepts them
+    (r,) = risks(design([RAIDZ2, vdev("data", "mirror", 3)]), code="mixed-vdev-redundancy")
+    assert "accepts the two side by side without -f" in r.detail and "mismatched" not in r.detail
+
+
+def test_special_redundancy_below_data_quotes_zpool():
+    (r,) = risks(design([RAIDZ2, vdev("special", "mirror", 2, SSD)]), code="special-redundancy-below-data")
+    assert "raidz and mirror vdevs with different redundancy, 2 vs. 1 (2-way) are present" in r.detail
+
+
 def test_mixed_vdev_redundancy_quiet_for_same_parity_different_width():
     d = design([RAIDZ2, vdev("data", "raidz2", 8), vdev("data", "raidz2", 6, count=2)])
     assert risks(d, code="mixed-vdev-redundancy") == []

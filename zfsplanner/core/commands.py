@@ -446,31 +446,31 @@ def zfs_create_commands(design: Design) -> list[str]:
 def _override_notes(command: str, check: ZpoolCheck, version: Version) -> list[str]:
     """The comment lines above a ``zpool`` command: why each override is there, or why it will stop."""
     notes: list[str] = []
-    for flag, refusal in zip(check.flags, check.refusals, strict=True):
-        notes.append(f"{command} needs {flag}: without it OpenZFS {version.series} stops with")
-        notes += [f"  {line}" for line in refusal.splitlines()]
-        notes.append(_WHY[flag])
     for vdev, message in check.blocked:
         notes.append(f"{command} stops here on OpenZFS {version.series}, and no option overrides it:")
         notes.append(f"  {message}")
         notes.append(
             f"OpenZFS 2.4 accepts raidz and dRAID special/dedup vdevs; on {version.series} make {vdev} a mirror."
         )
+    for flag, refusal in zip(check.flags, check.refusals, strict=True):
+        notes.append(f"{command} needs {flag}: without it OpenZFS {version.series} stops with")
+        notes += [f"  {line}" for line in refusal.splitlines()]
+        notes.append(_WHY[flag])
     return notes
 
 
 _WHY = {
     "-f": (
-        "The design mixes these vdevs on purpose (its risks say what that costs), so -f is intended; -f also "
+        "The design asks for exactly these vdevs (its risks say what the mix costs), so -f is intended; -f also "
         "skips the check that the devices are not in use, so make sure each path is the disk you mean."
     ),
     "--allow-replication-mismatch": (
-        "The design mixes these vdevs on purpose (its risks say what that costs); this option skips only the "
+        "The design asks for exactly these vdevs (its risks say what the mix costs); this option skips only the "
         "replication check."
     ),
     "--allow-ashift-mismatch": (
-        "The different ashift is the planner's choice for these disks; this option skips only the ashift check "
-        "(a pool whose top-level vdevs differ in ashift cannot take a vdev out with zpool remove)."
+        "The ashift differs because the planner chose it for these disks; this option skips only the ashift "
+        "check (a pool whose top-level vdevs differ in ashift cannot take a vdev out with zpool remove)."
     ),
 }
 

@@ -32,6 +32,7 @@ from .commands import draid_data_disks, vdev_type_word
 from .design import Dataset, DatasetType, Design, Layout, Media, Role, Sync, VdevGroup
 from .pool import leaf_asize as pool_leaf_asize
 from .pool import member_osize, metaslab_shift
+from .replication import pair_refusal
 from .units import KIB, MIB, format_iec, format_si, is_power_of_two, rounddown, zfs_nicenum
 from .versions import Version
 
@@ -525,7 +526,8 @@ def rule_special_redundancy(design: Design, figures: RiskFigures | None) -> Iter
             f"{_vdev(i)} ({g.role.value}, {describe_group(g)}) survives {ft} disk failure(s); the data vdevs survive "
             f"{data_ft} (e.g. {_vdev(weakest)}, {describe_group(weakest_group)}). The {g.role.value} class holds "
             f"{'the pool metadata' if g.role == Role.SPECIAL else 'the dedup table'}, and losing any top-level "
-            f"vdev loses the whole pool, so the pool now survives only {ft} failure(s).",
+            f"vdev loses the whole pool, so the pool now survives only {ft} failure(s). "
+            f"{_zpool_says(weakest_group, g, design)}",
             f"Use a {data_ft + 1}-way mirror for {_vdev(i)} (it tolerates {data_ft} failures, like the data vdevs).",
             role=g.role.value.capitalize(),
         )
@@ -848,6 +850,17 @@ def rule_wide_raidz(design: Design, figures: RiskFigures | None) -> Iterator[Ris
         )
 
 
+def _zpool_says(first: VdevGroup, second: VdevGroup, design: Design) -> str:
+    """What zpool's replication check makes of the two layouts side by side (``core.replication``)."""
+    message = pair_refusal(first, second, design.version)
+    if message is None:
+        return f"OpenZFS {design.version} accepts the two side by side without -f."
+    return (
+        f"zpool refuses them side by side unless forced (\"{message}\"); the generated commands add the "
+        "override where zpool needs it and say why."
+    )
+
+
 def rule_mixed_redundancy(design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     data = list(_groups(design, Role.DATA))
     if len(data) < 2:
@@ -862,8 +875,7 @@ def rule_mixed_redundancy(design: Design, figures: RiskFigures | None) -> Iterat
             _vdev(i),
             f"{_vdev(i)} is {describe_group(g)} (tolerates {fault_tolerance(g)} failure(s)) while {_vdev(first_i)} "
             f"is {describe_group(first)} (tolerates {fault_tolerance(first)}). The pool is only as safe as its "
-            "weakest top-level vdev, performance differs between them, and zpool create/add refuses the mix "
-            "('mismatched replication level') unless forced with -f.",
+            f"weakest top-level vdev and performance differs between them. {_zpool_says(first, g, design)}",
             "Use the same layout and parity for every data vdev.",
             layouts=f"{describe_group(first)} and {describe_group(g)}",
         )
