@@ -70,6 +70,14 @@ def client_for():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Rate limits (failed log-ins, API throttles) are counted in the cache: every test starts at zero."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _celery_mode(request):
     """Tasks run in-process except in tests marked ``services``, which use the real broker.
 

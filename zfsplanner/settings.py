@@ -37,7 +37,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "allauth",
     "allauth.account",
     "django_filters",
@@ -136,6 +135,8 @@ if ACCOUNT_EMAIL_VERIFICATION not in ("mandatory", "optional", "none"):
     raise ImproperlyConfigured("ACCOUNT_EMAIL_VERIFICATION must be mandatory, optional or none")
 # Failed logins (page and token endpoint share the count): per address, and per user name or email.
 ACCOUNT_RATE_LIMITS = {"login_failed": env.str("LOGIN_FAILED_LIMIT", default="10/m/ip,5/5m/key")}
+# Reverse proxies in front of the app whose X-Forwarded-For entries are trusted (0: use the peer address).
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # open: anyone may sign up; invited: only people holding a team invitation; closed: nobody.
 SIGNUP_MODE = env.str("SIGNUP_MODE", default="open")
 if SIGNUP_MODE not in ("open", "invited", "closed"):
@@ -202,7 +203,6 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=600)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-
 # Publishing gives up after about a second when the broker is down; the upload stays queued
 # in the database and the sweeper sends it again (docs/operations.md).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5}
@@ -223,17 +223,35 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": BENCHMARK_SWEEP_INTERVAL},
     },
 }
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "zfsplanner.accounts.authentication.ApiTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON bodies: at most API_JSON_MAX_BYTES, nesting and NULs checked before parsing (api_parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "zfsplanner.api_parsers.LimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "zfsplanner.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
+    "NUM_PROXIES": ALLAUTH_TRUSTED_PROXY_COUNT or None,
+    "DEFAULT_THROTTLE_RATES": {
+        # POST /api/auth/token/ per client address; failed logins are limited further (LOGIN_FAILED_LIMIT).
+        "auth-token": env.str("THROTTLE_AUTH_TOKEN", default="10/minute"),
+        # Per user (per client address when anonymous); past the rate: 429 with Retry-After.
+        "uploads": env.str("THROTTLE_UPLOADS", default="60/hour"),
+        "compression": env.str("THROTTLE_COMPRESSION", default="30/hour"),
+        "estimate": env.str("THROTTLE_ESTIMATE", default="600/minute"),
+    },
 }
+# Largest JSON request body the API reads (a design document is a few kilobytes).
+API_JSON_MAX_BYTES = env.int("API_JSON_MAX_BYTES", default=1024 * 1024)
 SPECTACULAR_SETTINGS = {
     "TITLE": "zfsplanner API",
     "DESCRIPTION": "Plan ZFS pools, estimate what zpool/zfs list will print, compare benchmark runs.",

@@ -20,7 +20,6 @@ import schemathesis
 from django.core.files.uploadedfile import SimpleUploadedFile
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, Phase, settings
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -32,6 +31,7 @@ from benchmarks.models import BenchRun
 from tests.benchmarks.conftest import CDM_WD
 from tests.factories import CatalogDiskFactory, MembershipFactory, PoolDesignFactory, UserFactory, design_document
 from zfsplanner.accounts.models import Role
+from zfsplanner.accounts.tokens import issue_token
 from zfsplanner.plans.services import create_share_link
 from zfsplanner.wsgi import application
 
@@ -114,7 +114,7 @@ def world(transactional_db, team, alice, erin, bob, charlie, other_team, setting
     assert run.tool, "the sample log should have been parsed in-process"
     MembershipFactory(team=other_team, user=UserFactory(username="dave"), role=Role.VIEWER)
     return World(
-        token=Token.objects.create(user=alice).key,
+        token=issue_token(alice, "fuzz", None)[1],
         ids={
             "design": [design.pk],
             "team": [team.pk, other_team.pk],

@@ -8,10 +8,10 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from benchmarks.models import BenchResult, BenchRun, BenchUpload, UploadStatus
 from tests.benchmarks.conftest import CDM_CRUCIAL, CDM_WD, FIO_JSON
+from zfsplanner.accounts.tokens import issue_token
 
 URL = "/api/benchmark-uploads/"
 
@@ -117,8 +117,7 @@ def test_it_requires_a_file(client_for, alice):
 
 @pytest.mark.django_db
 def test_it_works_with_a_token(api_client, alice, django_capture_on_commit_callbacks):
-    token = Token.objects.create(user=alice)
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(alice, 'tests', None)[1]}")
     r = _post(api_client, django_capture_on_commit_callbacks, {"file": _file(CDM_WD)})  # alice writes to one team
     assert r.status_code == 201
     status = api_client.get(r.json()["uploads"][0]["status_url"]).json()

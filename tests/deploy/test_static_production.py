@@ -94,6 +94,8 @@ def test_every_main_page_renders_with_debug_off_and_its_assets_are_served(produc
     anonymous = Client(raise_request_exception=True)
     pages = [
         (anonymous, "/accounts/login/"),
+        (anonymous, "/accounts/signup/"),
+        (anonymous, "/accounts/password/reset/"),
         (anonymous, f"/share/{link.token}/"),
         (member, "/"),
         (member, "/designs/new/"),
@@ -104,7 +106,9 @@ def test_every_main_page_renders_with_debug_off_and_its_assets_are_served(produc
         (member, f"/benchmarks/compare/?runs={run.pk}"),
         (member, "/teams/"),
         (member, "/teams/alpha/"),
-        (member, "/accounts/password/"),
+        (member, "/accounts/profile/"),
+        (member, "/accounts/password/change/"),
+        (member, "/accounts/email/"),
         (member, "/api/docs/"),
         (admin, "/admin/"),
     ]

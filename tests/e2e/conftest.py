@@ -71,7 +71,7 @@ def login(page):
 
     def do(user, password="pw-for-tests-1"):
         page.goto("/accounts/login/")
-        page.fill("input[name=username]", user.username)
+        page.fill("input[name=login]", user.username)
         page.fill("input[name=password]", password)
         page.click("button[type=submit]")
         page.wait_for_load_state("networkidle")

@@ -23,7 +23,7 @@ def in_process_tasks(settings, tmp_path):
 
 def _login_to_benchmarks(page, user):
     page.goto("/accounts/login/?next=/benchmarks/")
-    page.fill("input[name=username]", user.username)
+    page.fill("input[name=login]", user.username)
     page.fill("input[name=password]", "pw-for-tests-1")
     page.click("button[type=submit]")
     page.wait_for_url("**/benchmarks/")

@@ -34,10 +34,10 @@ import json, os, sys, time
 import django
 django.setup()
 from django.core.files.uploadedfile import SimpleUploadedFile
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from django.contrib.auth import get_user_model
 from zfsplanner.accounts.models import Membership, Role, Team
+from zfsplanner.accounts.tokens import issue_token
 from benchmarks.models import BenchResult, BenchUpload
 
 files, batch, sample = int(sys.argv[1]), int(sys.argv[2]), open(sys.argv[3], "rb").read()
@@ -45,7 +45,7 @@ user = get_user_model().objects.create_user("bench", password="bench-pw-0123")
 team = Team.objects.create(name="Bench", slug="bench")
 Membership.objects.create(team=team, user=user, role=Role.OWNER)
 client = APIClient()
-client.credentials(HTTP_AUTHORIZATION="Token " + Token.objects.create(user=user).key)
+client.credentials(HTTP_AUTHORIZATION="Token " + issue_token(user, "bench", None)[1])
 logs = [sample.replace(b"Comment: WD Blue 3D 1TB", b"Comment: bench disk %d" % i) for i in range(files)]
 t0 = time.perf_counter()
 for start in range(0, files, batch):

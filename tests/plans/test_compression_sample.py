@@ -123,9 +123,9 @@ def test_api_needs_a_login(api_client):
 
 
 def test_api_accepts_a_token(alice, api_client):
-    from rest_framework.authtoken.models import Token
+    from zfsplanner.accounts.tokens import issue_token
 
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(alice, 'tests', None)[1]}")
     assert api_client.post(MEASURE, {"file": upload(text_sample()), "algorithm": "gzip-6"}).status_code == 200
 
 

@@ -5,3 +5,6 @@ class AccountsConfig(AppConfig):
     name = "zfsplanner.accounts"
     label = "accounts"
     verbose_name = "Teams and accounts"
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401  (connects the receivers)

@@ -1,13 +1,23 @@
-"""Teams and membership roles.
+"""Teams, membership roles, invitations and API tokens.
 
 A design belongs to a team; what a user may do with it follows their role in that
-team: owners manage members, editors change designs, viewers only read.
+team: owners manage members, editors change designs, viewers only read. Owners invite
+people by email address or user name; an API token lets scripts act as its user.
+
+Secrets (invitation and token keys) are stored only as SHA-256 digests: the key itself
+is shown once, when it is made.
 """
 
 from __future__ import annotations
 
+import hashlib
+import secrets
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 
 
 class Role(models.TextChoices):
@@ -69,3 +79,127 @@ class Membership(models.Model):
     @property
     def is_rw(self) -> bool:
         return self.role in WRITE_ROLES
+
+
+def new_key() -> tuple[str, str]:
+    """A fresh random key (43 URL-safe characters, 256 bits) and its digest for storage."""
+    key = secrets.token_urlsafe(32)
+    return key, key_digest(key)
+
+
+def key_digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class InvitationState(models.TextChoices):
+    PENDING = "pending", "Pending"
+    ACCEPTED = "accepted", "Accepted"
+    EXPIRED = "expired", "Expired"
+    REVOKED = "revoked", "Revoked"
+
+
+class InvitationQuerySet(models.QuerySet["Invitation"]):
+    def pending(self, now: datetime | None = None) -> InvitationQuerySet:
+        now = now or timezone.now()
+        return self.filter(accepted__isnull=True, revoked__isnull=True, expires__gt=now)
+
+
+class Invitation(models.Model):
+    """A single-use link that makes whoever follows it (after logging in) a member with ``role``.
+
+    ``invitee`` is what the owner typed: an email address, or the user name of an account,
+    whose email address then gets the link. Either way the owner learns nothing about
+    whether an account exists.
+    """
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
+    invitee = models.CharField(max_length=254, help_text="Email address or user name the invitation was sent to.")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.VIEWER)
+    key_digest = models.CharField(max_length=64, unique=True, editable=False)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField()
+    accepted = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked = models.DateTimeField(null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [models.Index(fields=["team", "-created"])]
+
+    def __str__(self) -> str:
+        return f"{self.invitee} to {self.team} as {self.role}"
+
+    @property
+    def state(self) -> InvitationState:
+        if self.accepted is not None:
+            return InvitationState.ACCEPTED
+        if self.revoked is not None:
+            return InvitationState.REVOKED
+        if self.expires <= timezone.now():
+            return InvitationState.EXPIRED
+        return InvitationState.PENDING
+
+    @property
+    def is_pending(self) -> bool:
+        return self.state == InvitationState.PENDING
+
+    @property
+    def by_email(self) -> bool:
+        return "@" in self.invitee
+
+
+class TokenState(models.TextChoices):
+    ACTIVE = "active", "Active"
+    EXPIRED = "expired", "Expired"
+    REVOKED = "revoked", "Revoked"
+
+
+class RevokeReason(models.TextChoices):
+    BY_USER = "by_user", "revoked by its user"
+    PASSWORD_CHANGED = "password_changed", "password changed"
+    BY_ADMIN = "by_admin", "revoked by an administrator"
+
+
+class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
+    def active(self, now: datetime | None = None) -> ApiTokenQuerySet:
+        now = now or timezone.now()
+        return self.filter(revoked__isnull=True).filter(Q(expires__isnull=True) | Q(expires__gt=now))
+
+
+class ApiToken(models.Model):
+    """A named key for the API (``Authorization: Token <key>``); it may expire and is revoked
+    when its user's password changes."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=8, editable=False, help_text="First characters of the key, to recognise it.")
+    key_digest = models.CharField(max_length=64, unique=True, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField(null=True, blank=True, help_text="Empty: never expires.")
+    last_used = models.DateTimeField(null=True, blank=True, editable=False)
+    revoked = models.DateTimeField(null=True, blank=True)
+    revoked_reason = models.CharField(max_length=20, choices=RevokeReason.choices, blank=True)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = "API token"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…) of {self.user}"
+
+    @property
+    def state(self) -> TokenState:
+        if self.revoked is not None:
+            return TokenState.REVOKED
+        if self.expires is not None and self.expires <= timezone.now():
+            return TokenState.EXPIRED
+        return TokenState.ACTIVE

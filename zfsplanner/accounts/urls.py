@@ -1,5 +1,4 @@
-from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path
 
 from . import views
 
@@ -9,16 +8,11 @@ urlpatterns = [
     path("teams/new/", views.team_create, name="team-create"),
     path("teams/<slug:slug>/", views.team_detail, name="team-detail"),
     path("teams/<slug:slug>/members/", views.member_change, name="member-change"),
-    path(
-        "accounts/password/",
-        auth_views.PasswordChangeView.as_view(
-            template_name="accounts/password_change.html", success_url=reverse_lazy("accounts:password-changed")
-        ),
-        name="password-change",
-    ),
-    path(
-        "accounts/password/done/",
-        auth_views.PasswordChangeDoneView.as_view(template_name="accounts/password_changed.html"),
-        name="password-changed",
-    ),
+    path("teams/<slug:slug>/leave/", views.team_leave, name="team-leave"),
+    path("teams/<slug:slug>/invitations/", views.invitation_create, name="invitation-create"),
+    path("teams/<slug:slug>/invitations/<int:pk>/revoke/", views.invitation_revoke, name="invitation-revoke"),
+    path("invitations/<str:key>/", views.invitation_accept, name="invitation-accept"),
+    path("accounts/profile/", views.profile, name="profile"),
+    path("accounts/profile/tokens/", views.token_create, name="token-create"),
+    path("accounts/profile/tokens/<int:pk>/revoke/", views.token_revoke, name="token-revoke"),
 ]

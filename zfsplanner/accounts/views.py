@@ -1,15 +1,20 @@
-"""Team pages: your teams, creating one, and (for owners) managing members and roles."""
+"""Team pages (your teams, creating one, members, invitations), the invitation link, and your
+profile (display name, email, API tokens, teams, leaving one)."""
 
 from __future__ import annotations
 
+from allauth.account.adapter import get_adapter
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import services
-from .models import Membership, Role, Team
+from . import services, tokens
+from .adapter import remember_invitation
+from .forms import DisplayNameForm, InvitationForm, TokenForm
+from .models import ApiToken, Membership, Role, Team
 
 
 def get_team_for_user(request: HttpRequest, slug: str) -> Team:
@@ -20,23 +25,28 @@ def get_team_for_user(request: HttpRequest, slug: str) -> Team:
     return team
 
 
+def _memberships(request: HttpRequest) -> list[Membership]:
+    memberships = list(Membership.objects.filter(user=request.user).select_related("team").order_by("team__name"))
+    for m in memberships:
+        m.last_owner = m.role == Role.OWNER and services.is_last_owner(m.team, request.user)  # type: ignore[attr-defined]
+    return memberships
+
+
 @login_required
 @require_GET
 def team_list(request: HttpRequest) -> HttpResponse:
-    memberships = Membership.objects.filter(user=request.user).select_related("team").order_by("team__name")
-    return render(request, "accounts/team_list.html", {"memberships": memberships})
+    return render(request, "accounts/team_list.html", {"memberships": _memberships(request)})
 
 
 @login_required
 @require_POST
 def team_create(request: HttpRequest) -> HttpResponse:
     try:
-        team = services.create_team(request.user, request.POST.get("name", ""), request.POST.get("slug") or None)
+        team = services.create_team(request.user, request.POST.get("name", ""))
     except services.TeamError as exc:
-        memberships = Membership.objects.filter(user=request.user).select_related("team").order_by("team__name")
-        context = {"memberships": memberships, "error": exc, "name": request.POST.get("name", "")}
+        context = {"memberships": _memberships(request), "error": exc, "name": request.POST.get("name", "")}
         return render(request, "accounts/team_list.html", context, status=422)
-    messages.success(request, f"Team {team.name} created; you are its owner.")
+    messages.success(request, f"Team {team.name} created; you are its owner. Invite people below.")
     return redirect("accounts:team-detail", slug=team.slug)
 
 
@@ -47,41 +57,174 @@ def team_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "accounts/team_detail.html", _detail_context(request, team))
 
 
-def _detail_context(request: HttpRequest, team: Team, error: services.TeamError | None = None) -> dict[str, object]:
+def _detail_context(
+    request: HttpRequest, team: Team, error: services.TeamError | None = None, form: InvitationForm | None = None
+) -> dict[str, object]:
+    can_manage = team.can_manage(request.user)
+    invitations = team.invitations.select_related("invited_by", "accepted_by")[:50] if can_manage else []
     return {
         "team": team,
         "members": team.memberships.select_related("user").order_by("user__username"),
-        "can_manage": team.can_manage(request.user),
+        "can_manage": can_manage,
         "roles": Role.choices,
         "error": error,
         "designs": team.designs.order_by("name"),
+        "invitations": invitations,
+        "invite_form": form or InvitationForm(),
     }
 
 
 @login_required
-@require_http_methods(["POST"])
+@require_POST
 def member_change(request: HttpRequest, slug: str) -> HttpResponse:
-    """Owners add a member (username + role), change a role, or remove a member."""
+    """Owners change a member's role or remove a member; members remove themselves (leave)."""
     team = get_team_for_user(request, slug)
     action = request.POST.get("action", "")
+    membership = get_object_or_404(team.memberships, user_id=request.POST.get("user_id") or 0)
     try:
-        if action == "add":
-            services.add_member(
-                team, request.user, request.POST.get("username", "").strip(), request.POST.get("role", "")
-            )
-        elif action in ("role", "remove"):
-            membership = get_object_or_404(team.memberships, user_id=request.POST.get("user_id") or 0)
-            if action == "role":
-                services.change_role(team, request.user, membership, request.POST.get("role", ""))
-            else:
-                services.remove_member(team, request.user, membership)
+        if action == "role":
+            services.change_role(team, request.user, membership, request.POST.get("role", ""))
+        elif action == "remove":
+            services.remove_member(team, request.user, membership)
         else:
-            raise services.TeamError("action", "must be add, role or remove")
+            raise services.TeamError("action", "must be role or remove")
     except services.NotOwner:
         return HttpResponse("Only owners of the team manage its members.", status=403)
     except services.TeamError as exc:
         return render(request, "accounts/team_detail.html", _detail_context(request, team, exc), status=422)
-    if action == "remove" and not team.memberships.filter(user=request.user).exists():
+    if membership.user_id == request.user.pk and action == "remove":
         messages.info(request, f"You left {team.name}.")
         return redirect("accounts:team-list")
     return redirect("accounts:team-detail", slug=team.slug)
+
+
+@login_required
+@require_POST
+def team_leave(request: HttpRequest, slug: str) -> HttpResponse:
+    """Leave a team (from the profile or the team page); the last owner cannot."""
+    team = get_team_for_user(request, slug)
+    back = "accounts:profile" if request.POST.get("from") == "profile" else "accounts:team-list"
+    try:
+        services.leave_team(team, request.user)
+    except services.TeamError as exc:
+        messages.error(request, f"You cannot leave {team.name}: {exc.message}.")
+        return redirect(back)
+    messages.info(request, f"You left {team.name}.")
+    return redirect(back)
+
+
+@login_required
+@require_POST
+def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
+    team = get_team_for_user(request, slug)
+    if not team.can_manage(request.user):
+        return HttpResponse("Only owners of the team invite people.", status=403)
+    form = InvitationForm(request.POST)
+    try:
+        if not form.is_valid():
+            field, errors = next(iter(form.errors.items()))
+            raise services.TeamError(field, " ".join(errors))
+        new = services.invite(team, request.user, form.cleaned_data["invitee"], form.cleaned_data["role"])
+    except services.TeamError as exc:
+        return render(request, "accounts/team_detail.html", _detail_context(request, team, exc, form), status=422)
+    url = request.build_absolute_uri(reverse("accounts:invitation-accept", args=[new.key]))
+    services.send_invitation(new, url)
+    messages.success(request, services.invitation_sent_message(new.invitation))
+    return redirect("accounts:team-detail", slug=team.slug)
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    team = get_team_for_user(request, slug)
+    if not team.can_manage(request.user):
+        return HttpResponse("Only owners of the team manage its invitations.", status=403)
+    invitation = get_object_or_404(team.invitations, pk=pk)
+    try:
+        services.revoke_invitation(team, request.user, invitation)
+    except services.TeamError as exc:
+        return render(request, "accounts/team_detail.html", _detail_context(request, team, exc), status=422)
+    messages.info(request, f"The invitation for {invitation.invitee} is revoked; its link no longer works.")
+    return redirect("accounts:team-detail", slug=team.slug)
+
+
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, key: str) -> HttpResponse:
+    """The link in the invitation email. Logged in: a button joins. Not logged in: the key is
+    remembered and logging in or signing up joins (see ``adapter``)."""
+    invitation = services.invitation_for_key(key)
+    if invitation is None:
+        context = {"title": "Invitation not valid", "message": services.UNKNOWN_INVITATION}
+        return render(request, "accounts/invitation_unusable.html", context, status=404)
+    if not invitation.is_pending:
+        message = services.InvitationUnusable.MESSAGES[invitation.state]
+        context = {"title": f"Invitation {invitation.state.label.lower()}", "message": message}
+        return render(request, "accounts/invitation_unusable.html", context, status=410)
+    if not request.user.is_authenticated:
+        remember_invitation(request, key)
+        context = {"invitation": invitation, "can_sign_up": get_adapter(request).is_open_for_signup(request)}
+        return render(request, "accounts/invitation_accept.html", context)
+    if request.method == "GET":
+        return render(request, "accounts/invitation_accept.html", {"invitation": invitation})
+    try:
+        accepted = services.accept_invitation(invitation, request.user)
+    except services.InvitationUnusable as exc:
+        context = {"title": "Invitation not usable", "message": str(exc)}
+        return render(request, "accounts/invitation_unusable.html", context, status=410)
+    messages.success(request, services.accepted_message(accepted))
+    return redirect("accounts:team-detail", slug=invitation.team.slug)
+
+
+# --------------------------------------------------------------------------- profile
+
+
+def _profile_context(request: HttpRequest, **extra: object) -> dict[str, object]:
+    all_tokens = ApiToken.objects.filter(user=request.user)
+    context: dict[str, object] = {
+        "name_form": DisplayNameForm(initial={"display_name": request.user.first_name}),  # type: ignore[union-attr]
+        "token_form": TokenForm(),
+        "active_tokens": all_tokens.active(),
+        "old_tokens": all_tokens.exclude(pk__in=all_tokens.active().values("pk"))[:20],
+        "memberships": _memberships(request),
+    }
+    context.update(extra)
+    return context
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = DisplayNameForm(request.POST)
+        if not form.is_valid():
+            return render(request, "accounts/profile.html", _profile_context(request, name_form=form), status=422)
+        request.user.first_name = form.cleaned_data["display_name"]  # type: ignore[union-attr]
+        request.user.save(update_fields=["first_name"])  # type: ignore[union-attr]
+        messages.success(request, "Display name saved.")
+        return redirect("accounts:profile")
+    return render(request, "accounts/profile.html", _profile_context(request))
+
+
+@login_required
+@require_POST
+def token_create(request: HttpRequest) -> HttpResponse:
+    """A new token is shown on the page this once (never stored in clear, never in a redirect)."""
+    form = TokenForm(request.POST)
+    if form.is_valid():
+        try:
+            token, key = tokens.issue_token(request.user, form.cleaned_data["name"], form.cleaned_data["days"])
+        except tokens.TokenError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            context = _profile_context(request, new_token=token, new_key=key)
+            return render(request, "accounts/profile.html", context, status=201)
+    return render(request, "accounts/profile.html", _profile_context(request, token_form=form), status=422)
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    token = get_object_or_404(ApiToken, pk=pk, user=request.user)
+    tokens.revoke_token(token)
+    messages.info(request, f"Token {token.name!r} revoked; scripts using it now get 401.")
+    return redirect("accounts:profile")

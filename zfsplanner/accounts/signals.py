@@ -1,0 +1,47 @@
+"""Reactions to account events, wherever they come from (pages, API, admin, manage.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_in
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from django.http import HttpRequest
+
+from .adapter import accept_remembered_invitation
+from .models import RevokeReason
+from .tokens import revoke_all
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.password_changed")
+def revoke_tokens_on_password_change(sender: Any, instance: Any, created: bool, raw: bool, **kwargs: Any) -> None:
+    """A new password revokes every API token of the account.
+
+    ``set_password`` leaves the new password in ``_password`` until the save; Django's own
+    rehashing of a password on log-in (same password, stronger hash) clears it first, so it
+    does not count as a change.
+    """
+    if not created and not raw and getattr(instance, "_password", None) is not None:
+        revoke_all(instance, RevokeReason.PASSWORD_CHANGED)
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.trust_admin_made")
+def trust_admin_made_accounts(sender: Any, instance: Any, created: bool, raw: bool, **kwargs: Any) -> None:
+    """An account made by an administrator (admin, ``createsuperuser``, ``load_demo``) has its
+    email address counted as verified; one made by signing up verifies it by the emailed link."""
+    if created and not raw and instance.email and not getattr(instance, "_signed_up", False):
+        from allauth.account.models import EmailAddress
+
+        email = instance.email.lower()
+        taken = EmailAddress.objects.filter(email__iexact=email, verified=True).exists()
+        EmailAddress.objects.get_or_create(
+            user=instance, email=email, defaults={"verified": not taken, "primary": True}
+        )
+
+
+@receiver(user_logged_in, dispatch_uid="accounts.accept_invitation")
+def accept_invitation_on_login(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    if request is not None and hasattr(request, "session"):
+        accept_remembered_invitation(request, user)
