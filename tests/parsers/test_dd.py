@@ -125,3 +125,12 @@ def test_a_log_cut_off_inside_a_run_is_partial_with_a_warning():
         "the run whose 'records in/out' lines start at line 6 has no summary line (bytes, seconds, rate): "
         "the log was cut off there, so that run has no figures"
     ]
+
+
+def test_freebsd_13_and_toybox_summaries():
+    data = (
+        b"1073741824 bytes (1074 MB, 1024 MiB) transferred 2.017s, 532 MB/s\n"  # FreeBSD >= 13, no comma
+        b"1048576 bytes (1.0 M) copied, 0.002 s, 500 M/s\n"  # toybox: "M/s" without B
+    )
+    doc = parse(data).to_dict()
+    assert [r["bandwidth_bytes_per_s"] for r in doc["results"]] == [1073741824 / 2.017, 1048576 / 0.002]

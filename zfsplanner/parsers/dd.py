@@ -1,4 +1,4 @@
-"""dd transfer summaries: GNU coreutils in any locale (old and new), BSD/macOS and busybox.
+"""dd transfer summaries: GNU coreutils in any locale (old and new), BSD/macOS, busybox, toybox.
 
 A summary line is recognised by its shape, not by its words, so translated output reads
 the same as English (coreutils' .po translations move and replace the words, never the
@@ -50,14 +50,16 @@ _GNU_RE = re.compile(
     r"^\s*(?P<pre>[^\d,，、]{0,40}?)(?P<bytes>\d+)(?P<mid>"
     + _MIDDLE
     + ")"
+    + r"(?:"
     + _SEP
+    + r"|\s+)"  # FreeBSD ≥ 13 has no comma there: "… transferred 2.017s, 532 MB/s"
     + r"(?P<secs>"
     + _DEC
     + r"(?:[eE][-+]?\d+)?)\s*(?P<su>[^\W\d_]{1,10})?\.?"
     + _SEP
     + r"(?P<rate>"
     + _DEC
-    + r"|[Ii]nfinity|inf|∞)\s*(?P<ru>[kKMGTPEZY]?i?B)\s*/\s*[^\W\d_]{1,8}\.?\s*$"
+    + r"|[Ii]nfinity|inf|∞)\s*(?P<ru>[kKMGTPEZY]?i?B|[kKMGTPEZY])\s*/\s*[^\W\d_]{1,8}\.?\s*$"
 )
 _BSD_RE = re.compile(r"^\s*(\d+)\s+bytes\s+transferred\s+in\s+(" + _DEC + r")\s*secs?\s*\(\s*(\d+)\s*bytes/sec\s*\)")
 _RECORDS_RE = re.compile(r"^[^\d]{0,40}?(\d+)\+(\d+)[^\d]{0,40}$")
@@ -87,8 +89,7 @@ def _summary(line: str, lineno: int, strict: bool) -> _Summary | None:
     m = _GNU_RE.match(line)
     if m is None:
         return None
-    unit = (m.group("su") or "s").lower()
-    if unit in _NOT_SECONDS:
+    if (m.group("su") or "s").lower() in _NOT_SECONDS:
         return None
     nbytes = int(m.group("bytes"))
     secs_text = m.group("secs")
@@ -96,9 +97,10 @@ def _summary(line: str, lineno: int, strict: bool) -> _Summary | None:
     exact = any(c in secs_text for c in ".,eE")
     rate_text = m.group("rate")
     if seconds > 0 and rate_text[0].isdigit():
-        printed = _number(rate_text) * _RATE_UNITS[m.group("ru")[0] if m.group("ru") != "B" else ""]
-        if "i" in m.group("ru"):
-            printed = _number(rate_text) * 1024 ** " KMGTPEZY".index(m.group("ru")[0].upper())
+        unit = m.group("ru")
+        printed = _number(rate_text) * _RATE_UNITS[unit[0] if unit != "B" else ""]
+        if "i" in unit:  # toybox and busybox print binary units
+            printed = _number(rate_text) * 1024 ** " KMGTPEZY".index(unit[0].upper())
         computed = nbytes / seconds
         if not _agrees(computed, printed):
             if not exact:
