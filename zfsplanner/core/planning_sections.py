@@ -49,7 +49,8 @@ RELIABILITY_MODEL = (
     "back in service after the replacement wait plus the resilver; resilvers run one at a time. Losing any one "
     "of these vdevs loses the pool. Not modelled: failures that come together (one batch, enclosure or power "
     "event), operator error, and the extra wear of a resilver, so the real risk is higher. Use the figures to "
-    "compare layouts."
+    "compare layouts. A read error loses the blocks it hits (some files), not the whole pool: the pool-loss "
+    "figures count disk failures only. Data-sheet read-error rates are upper bounds; most disks do better."
 )
 PERFORMANCE_MODEL = (
     "Random I/O scales with top-level vdevs: a mirror reads from every side and writes to all of them; a raidz "
@@ -111,6 +112,11 @@ class _Context:
     def group_figures(self, group: VdevGroup) -> DriveFigures:
         unique = unique_disks(group)
         return _min_figures([self.figures(d) for d in unique])
+
+
+def context(design: Design, inputs: PlanningInputs | None = None) -> _Context:
+    """What the reliability and performance sections read: the design, its settings, outside inputs."""
+    return _Context(design, read_planning(design.extra, len(design.vdevs)), inputs)
 
 
 # --------------------------------------------------------------------------- special
@@ -244,6 +250,7 @@ def reliability_section(
     vdev_docs: list[dict[str, Any]] = []
     longest: float | None = None
     mttdls: list[tuple[float, int]] = []
+    pool_mttdls: list[tuple[float, int]] = []
     for gi, g in _groups(design, *CLASS_ROLES):
         cap = by_group[gi]
         if rel.fill_fraction is not None:
@@ -295,7 +302,9 @@ def reliability_section(
         repair_hours = wait + rb.seconds / 3600
         q = ure_probability(rb.bytes_read_without_redundancy, ure_rate) if tolerance > 0 else 0.0
         risk = vdev_risk(members, tolerance, afr, repair_hours, q)
+        disks_only = vdev_risk(members, tolerance, afr, repair_hours, 0.0)
         mttdls.append((risk.mttdl_hours, g.count))
+        pool_mttdls.append((disks_only.mttdl_hours, g.count))
         resilver = round(rb.seconds) if tolerance > 0 else None
         if resilver is not None:
             longest = max(longest or 0, resilver)
@@ -322,6 +331,10 @@ def reliability_section(
                     "1y": loss_probability(risk.mttdl_hours / g.count, HOURS_PER_YEAR),
                     "5y": loss_probability(risk.mttdl_hours / g.count, 5 * HOURS_PER_YEAR),
                 },
+                "pool_loss_probability": {
+                    "1y": loss_probability(disks_only.mttdl_hours / g.count, HOURS_PER_YEAR),
+                    "5y": loss_probability(disks_only.mttdl_hours / g.count, 5 * HOURS_PER_YEAR),
+                },
             }
         )
         vdev_docs.extend(
@@ -339,6 +352,7 @@ def reliability_section(
     mttdl = pool_mttdl(mttdls)
     p1 = loss_probability(mttdl, HOURS_PER_YEAR)
     p5 = loss_probability(mttdl, 5 * HOURS_PER_YEAR)
+    whole = pool_mttdl(pool_mttdls)
     doc = {
         "model": RELIABILITY_MODEL,
         "assumptions": {
@@ -360,8 +374,12 @@ def reliability_section(
         "mttdl_hours": _finite(mttdl),
         "mttdl_years": _finite(mttdl / HOURS_PER_YEAR),
         "data_loss_probability": {"1y": p1, "5y": p5},
+        "pool_loss_probability": {
+            "1y": loss_probability(whole, HOURS_PER_YEAR),
+            "5y": loss_probability(whole, 5 * HOURS_PER_YEAR),
+        },
     }
-    return doc, PoolReliability(p1, p5, _finite(mttdl), longest)
+    return doc, PoolReliability(p1, p5, _finite(mttdl), longest, loss_probability(whole, 5 * HOURS_PER_YEAR))
 
 
 @dataclass(frozen=True)
@@ -370,6 +388,7 @@ class PoolReliability:
     loss_5y: float
     mttdl_hours: float | None
     longest_resilver_seconds: float | None
+    pool_loss_5y: float = 0.0  # disk failures only (no read errors)
 
 
 # --------------------------------------------------------------------------- performance

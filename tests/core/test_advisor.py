@@ -1,0 +1,114 @@
+"""The layout advisor: which layouts it lists, what each row says, sorting, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from zfsplanner.core.advisor import (
+    AdvisorError,
+    Candidate,
+    DataNeeds,
+    Options,
+    advise,
+    layouts,
+    sort_rows,
+)
+from zfsplanner.core.design import Layout, parse_design
+from zfsplanner.core.estimate import estimate
+
+EXOS16 = {"size_bytes": 16_000_900_661_248, "model": "ST16000NM001G", "media": "hdd", "rpm": 7200}
+
+
+def labels(n):
+    return [s.label for s in layouts(n)]
+
+
+def test_the_layouts_of_24_disks():
+    got = labels(24)
+    assert "12 × 2-way mirror" in got and "8 × 3-way mirror" in got
+    assert {"8 × raidz1 of 3", "6 × raidz1 of 4", "4 × raidz1 of 6", "3 × raidz1 of 8"} <= set(got)
+    assert {"6 × raidz2 of 4", "4 × raidz2 of 6", "3 × raidz2 of 8", "2 × raidz2 of 12"} <= set(got)
+    assert {"4 × raidz3 of 6", "3 × raidz3 of 8", "2 × raidz3 of 12"} <= set(got)
+    assert {"draid1:8d:24c:2s", "draid2:8d:24c:2s", "draid3:8d:24c:2s"} <= set(got)
+    assert "1 × raidz2 of 24" not in got  # wider than the wide-raidz rule accepts
+    assert len(got) == len(set(got)) == 16
+
+
+def test_odd_counts_get_no_mirrors_and_small_counts_no_draid():
+    got = labels(7)
+    assert not any("mirror" in x for x in got) and not any("draid" in x for x in got)
+    assert got == ["1 × raidz1 of 7", "1 × raidz2 of 7", "1 × raidz3 of 7"]
+    assert labels(2) == ["1 × 2-way mirror"]
+
+
+def test_every_row_is_a_design_whose_estimate_gives_the_same_figures():
+    rows = advise([Candidate(EXOS16, 12, price=310.0, currency="EUR")], DataNeeds(40 * 10**12, 0.25, 2))
+    assert rows
+    for row in rows:
+        e = estimate(parse_design(row.document))
+        assert e["pool"]["zfs_avail_bytes"] == row.usable_bytes
+        assert e["reliability"]["data_loss_probability"]["5y"] == pytest.approx(row.loss_5y)
+        assert e["performance"]["random_read_iops"]["high"] == pytest.approx(row.random_read_iops)
+        assert row.cost == 12 * 310.0 and row.currency == "EUR"
+        assert row.cost_per_usable_tb == pytest.approx(row.cost / (row.usable_bytes / 1e12))
+        # the data is written as it will be at the horizon: 40 TB × 1.25²
+        assert e["datasets"][0]["logical_bytes"] == int(40 * 10**12 * 1.5625)
+        assert row.fits == (row.data_used_bytes <= row.usable_bytes * 0.8)
+
+
+def test_rows_say_what_a_layout_costs_in_safety_and_speed():
+    rows = {r.layout: r for r in advise([Candidate(EXOS16, 12)], DataNeeds(20 * 10**12))}
+    z1, z2, z3 = rows["2 × raidz1 of 6"], rows["2 × raidz2 of 6"], rows["1 × raidz3 of 12"]
+    mirror = rows["6 × 2-way mirror"]
+    assert z1.usable_bytes > z2.usable_bytes > mirror.usable_bytes
+    assert z1.loss_5y > z2.loss_5y and z1.pool_loss_5y > z2.pool_loss_5y
+    assert (z1.fault_tolerance, z2.fault_tolerance, z3.fault_tolerance, mirror.fault_tolerance) == (1, 2, 3, 1)
+    assert mirror.random_read_iops > z2.random_read_iops  # 6 vdevs, both sides read
+    assert z1.cost is None and z1.cost_per_usable_tb is None  # no price given
+
+
+def test_sorting_puts_the_best_first_and_rows_without_the_figure_last():
+    rows = advise([Candidate(EXOS16, 12)], DataNeeds(10**12))
+    by_space = sort_rows(rows, "usable_bytes")
+    assert [r.usable_bytes for r in by_space] == sorted((r.usable_bytes for r in rows), reverse=True)
+    by_risk = sort_rows(rows, "loss_5y")
+    assert [r.loss_5y for r in by_risk] == sorted(r.loss_5y for r in rows)
+    priced = advise([Candidate(EXOS16, 12, price=100.0), Candidate({**EXOS16, "model": "B"}, 6)], DataNeeds(10**12))
+    cheap = sort_rows(priced, "cost_per_usable_tb")
+    assert all(r.cost_per_usable_tb is not None for r in cheap[:8]) and cheap[-1].cost_per_usable_tb is None
+    with pytest.raises(AdvisorError, match="sort"):
+        sort_rows(rows, "colour")
+
+
+def test_several_candidates_are_compared_in_one_list():
+    small = {"size_bytes": 4_000_787_030_016, "model": "WD40EFZX", "media": "hdd", "rpm": 5400}
+    rows = advise([Candidate(EXOS16, 6, label="Exos"), Candidate(small, 12, label="Red Plus")], DataNeeds(10**12))
+    assert {r.candidate for r in rows} == {"Exos", "Red Plus"}
+
+
+def test_design_settings_apply_to_every_row():
+    opts = Options(extra={"reliability": {"afr": {"ST16000NM001G": 0.05}}})
+    base = advise([Candidate(EXOS16, 6)], DataNeeds(10**12), sort="usable_bytes")
+    worse = advise([Candidate(EXOS16, 6)], DataNeeds(10**12), opts, sort="usable_bytes")
+    assert all(w.loss_5y > b.loss_5y for w, b in zip(worse, base, strict=True))
+    assert worse[0].document["reliability"] == {"afr": {"ST16000NM001G": 0.05}}
+
+
+def test_bad_input_names_the_field():
+    with pytest.raises(AdvisorError) as exc:
+        advise([Candidate(EXOS16, 1, price=-1)], DataNeeds(-5, growth_per_year=20, years=99))
+    fields = dict(exc.value.errors)
+    assert {"candidates[0].count", "candidates[0].price", "data.logical_bytes", "data.growth_per_year",
+            "data.years"} <= set(fields)
+    with pytest.raises(AdvisorError) as exc:
+        advise([Candidate({"size_bytes": "14T"}, 4)], DataNeeds(1))
+    assert exc.value.errors[0][0] == "candidates[0].disk.size_bytes"
+    with pytest.raises(AdvisorError, match="at least one"):
+        advise([], DataNeeds(1))
+
+
+def test_draid_rows_carry_their_geometry():
+    rows = [r for r in advise([Candidate(EXOS16, 24)], DataNeeds(10**13)) if r.vdev_layout.startswith("draid")]
+    assert {(r.draid_data, r.draid_spares, r.width) for r in rows} == {(8, 2, 24)}
+    doc = rows[0].document["vdevs"][0]
+    assert doc["draid_data"] == 8 and doc["draid_spares"] == 2 and doc["layout"] in {x.value for x in Layout}

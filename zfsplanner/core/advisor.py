@@ -1,0 +1,293 @@
+"""Which layout to buy: every sensible layout of some disks, with what each gives.
+
+Given one or more candidate disks (a model and how many of them, with a price) and the
+data (size now, yearly growth, the horizon in years, and optionally a file-size
+histogram), :func:`advise` lists the layouts worth considering for each candidate:
+
+* mirrors, 2- and 3-way, when the count divides evenly;
+* raidz1, raidz2 and raidz3 at every width that divides the count, from ``parity + 2``
+  disks up to the width the ``wide-raidz`` rule still accepts (``4 × (parity + 1)``);
+* dRAID1-3 across all the disks (8 data disks per group, or fewer when the count is
+  small) with one distributed spare (two from 24 disks), from 8 disks up.
+
+Each row is estimated with the same engine as a design (pool capacity, the data written
+at the horizon, reliability, performance) and carries the design document that builds
+it, so it can be saved as a design as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .design import FORMAT, PARITY, Design, InvalidDesign, Layout, VdevGroup, parse_design
+from .estimate import _datasets
+from .planning import PlanningInputs
+from .planning_sections import context, performance_section, reliability_section
+from .pool import draid_default_data, pool_capacity
+
+MAX_DISKS = 1000
+MIN_DRAID_DISKS = 8
+SORT_KEYS = (
+    "usable_bytes",
+    "fault_tolerance",
+    "loss_5y",
+    "pool_loss_5y",
+    "resilver_seconds",
+    "random_read_iops",
+    "random_write_iops",
+    "seq_read_bytes_per_s",
+    "seq_write_bytes_per_s",
+    "cost_per_usable_tb",
+)
+# Sorting puts the best first: most space, most tolerance, least risk, fastest, cheapest.
+DESCENDING = {
+    "usable_bytes",
+    "fault_tolerance",
+    "random_read_iops",
+    "random_write_iops",
+    "seq_read_bytes_per_s",
+    "seq_write_bytes_per_s",
+}
+
+
+class AdvisorError(ValueError):
+    def __init__(self, errors: Sequence[tuple[str, str]]):
+        self.errors = list(errors)
+        super().__init__("; ".join(f"{p}: {m}" for p, m in self.errors))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """``count`` disks described by ``disk`` (a design-format disk object), at ``price`` each."""
+
+    disk: Mapping[str, Any]
+    count: int
+    price: float | None = None
+    currency: str = ""
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class DataNeeds:
+    logical_bytes: int
+    growth_per_year: float = 0.0  # 0.2 = 20 % a year
+    years: int = 0
+    file_size_histogram: tuple[tuple[int, int], ...] | None = None
+    file_count: int | None = None
+    recordsize: int = 1 << 20
+    compression: str = "lz4"
+    profile: str | None = None
+
+    @property
+    def at_horizon(self) -> float:
+        """Growth factor at the horizon."""
+        return (1 + self.growth_per_year) ** self.years
+
+
+@dataclass(frozen=True)
+class Options:
+    openzfs_version: str = "2.3"
+    pool_name: str = "tank"
+    max_fill: float = 0.8  # a layout "fits" when the data at the horizon stays below this fill
+    extra: Mapping[str, Any] = field(default_factory=dict)  # reliability/performance settings for every row
+
+
+@dataclass(frozen=True)
+class Shape:
+    layout: Layout
+    width: int
+    count: int
+    draid_data: int | None = None
+    draid_spares: int | None = None
+
+    @property
+    def label(self) -> str:
+        if self.layout == Layout.MIRROR:
+            return f"{self.count} × {self.width}-way mirror"
+        if self.draid_data is not None:
+            return f"{self.layout.value}:{self.draid_data}d:{self.width}c:{self.draid_spares}s"
+        return f"{self.count} × {self.layout.value} of {self.width}"
+
+    @property
+    def fault_tolerance(self) -> int:
+        return self.width - 1 if self.layout == Layout.MIRROR else PARITY[self.layout]
+
+
+def layouts(n: int) -> list[Shape]:
+    """The sensible layouts of ``n`` identical disks (see the module docstring)."""
+    out: list[Shape] = []
+    for way in (2, 3):
+        if n >= way and n % way == 0:
+            out.append(Shape(Layout.MIRROR, way, n // way))
+    for layout in (Layout.RAIDZ1, Layout.RAIDZ2, Layout.RAIDZ3):
+        p = PARITY[layout]
+        for w in range(p + 2, min(n, 4 * (p + 1)) + 1):
+            if n % w == 0:
+                out.append(Shape(layout, w, n // w))
+    if n >= MIN_DRAID_DISKS:
+        spares = 2 if n >= 24 else 1
+        for layout in (Layout.DRAID1, Layout.DRAID2, Layout.DRAID3):
+            p = PARITY[layout]
+            if n - spares - p >= 2:
+                out.append(Shape(layout, n, 1, draid_default_data(n, spares, p), spares))
+    return out
+
+
+def design_document(candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options) -> dict[str, Any]:
+    """The design document of one row: the layout, and the data as it will be at the horizon."""
+    vdev: dict[str, Any] = {"role": "data", "layout": shape.layout.value, "width": shape.width, "count": shape.count,
+                            "disk": dict(candidate.disk)}
+    if shape.draid_data is not None:
+        vdev["draid_data"] = shape.draid_data
+        vdev["draid_spares"] = shape.draid_spares
+    growth = needs.at_horizon
+    contents: dict[str, Any] = {"logical_bytes": int(needs.logical_bytes * growth)}
+    if needs.file_size_histogram:
+        contents["file_size_histogram"] = [[s, max(int(round(c * growth)), 1)] for s, c in needs.file_size_histogram]
+    elif needs.file_count:
+        contents["file_count"] = int(needs.file_count * growth)
+    if needs.profile:
+        contents["compressibility"] = {"profile": needs.profile}
+    recordsize = needs.recordsize
+    rs = f"{recordsize >> 20}M" if recordsize >= 1 << 20 else f"{recordsize >> 10}K"
+    return {
+        "format": FORMAT,
+        "name": options.pool_name,
+        "description": f"{shape.label} of {candidate.label or candidate.disk.get('model') or 'disks'} (layout advisor)",
+        "openzfs_version": options.openzfs_version,
+        "vdevs": [vdev],
+        "datasets": [{"name": f"{options.pool_name}/data", "recordsize": rs, "compression": needs.compression,
+                      "contents": contents}],
+        **dict(options.extra),
+    }
+
+
+@dataclass(frozen=True)
+class Row:
+    candidate: str
+    layout: str
+    vdev_layout: str
+    width: int
+    vdevs: int
+    disks: int
+    draid_data: int | None
+    draid_spares: int | None
+    usable_bytes: int
+    fault_tolerance: int
+    data_used_bytes: int
+    fill_fraction: float
+    fits: bool
+    loss_1y: float
+    loss_5y: float
+    pool_loss_5y: float
+    mttdl_hours: float | None
+    resilver_seconds: float | None
+    random_read_iops: float
+    random_write_iops: float
+    seq_read_bytes_per_s: float
+    seq_write_bytes_per_s: float
+    cost: float | None
+    currency: str
+    cost_per_usable_tb: float | None
+    document: dict[str, Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def _row(candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options, inputs: PlanningInputs | None) -> Row:
+    doc = design_document(candidate, shape, needs, options)
+    design: Design = parse_design(doc)
+    pool = pool_capacity(design)
+    usages = _datasets(design, pool)
+    ctx = context(design, inputs)
+    _, rel = reliability_section(ctx, pool, usages)
+    _, perf = performance_section(ctx)
+    usable = pool.zfs_avail_bytes
+    used = sum(u.zfs_used_bytes for u in usages)
+    cost = candidate.price * candidate.count if candidate.price is not None else None
+    per_tb = cost / (usable / 1e12) if cost is not None and usable > 0 else None
+    group: VdevGroup = design.vdevs[0]
+    return Row(
+        candidate=candidate.label or str(candidate.disk.get("model") or "disk"),
+        layout=shape.label,
+        vdev_layout=shape.layout.value,
+        width=shape.width,
+        vdevs=shape.count,
+        disks=group.width * group.count,
+        draid_data=shape.draid_data,
+        draid_spares=shape.draid_spares,
+        usable_bytes=usable,
+        fault_tolerance=shape.fault_tolerance,
+        data_used_bytes=used,
+        fill_fraction=used / usable if usable else 1.0,
+        fits=used <= usable * options.max_fill,
+        loss_1y=rel.loss_1y,
+        loss_5y=rel.loss_5y,
+        pool_loss_5y=rel.pool_loss_5y,
+        mttdl_hours=rel.mttdl_hours,
+        resilver_seconds=rel.longest_resilver_seconds,
+        random_read_iops=perf.random_read_iops.high,
+        random_write_iops=perf.random_write_iops.high,
+        seq_read_bytes_per_s=perf.seq_read_bytes_per_s.high,
+        seq_write_bytes_per_s=perf.seq_write_bytes_per_s.high,
+        cost=cost,
+        currency=candidate.currency,
+        cost_per_usable_tb=per_tb,
+        document=doc,
+    )
+
+
+def sort_rows(rows: Sequence[Row], key: str) -> list[Row]:
+    """Best first by ``key`` (one of :data:`SORT_KEYS`); rows without that figure go last."""
+    if key not in SORT_KEYS:
+        raise AdvisorError([("sort", f"{key!r} is not one of {', '.join(SORT_KEYS)}")])
+    have = [r for r in rows if getattr(r, key) is not None]
+    missing = [r for r in rows if getattr(r, key) is None]
+    have.sort(key=lambda r: getattr(r, key), reverse=key in DESCENDING)
+    return have + missing
+
+
+def _advisor_path(path: str, candidate: int, message: str) -> tuple[str, str]:
+    for prefix, replacement in (("datasets[0].contents.", "data."), ("vdevs[0].disk", f"candidates[{candidate}].disk")):
+        if path.startswith(prefix):
+            return replacement + path[len(prefix) :], message
+    return (path or f"candidates[{candidate}]"), message
+
+
+def advise(
+    candidates: Sequence[Candidate],
+    needs: DataNeeds,
+    options: Options | None = None,
+    inputs: PlanningInputs | None = None,
+    sort: str = "cost_per_usable_tb",
+) -> list[Row]:
+    """Every sensible layout of every candidate, best first by ``sort``."""
+    options = options or Options()
+    errors: list[tuple[str, str]] = []
+    for i, c in enumerate(candidates):
+        if not 2 <= c.count <= MAX_DISKS:
+            errors.append((f"candidates[{i}].count", f"must be from 2 to {MAX_DISKS} disks (got {c.count})"))
+        if c.price is not None and c.price < 0:
+            errors.append((f"candidates[{i}].price", "cannot be negative"))
+    if not candidates:
+        errors.append(("candidates", "give at least one disk model and count"))
+    if needs.logical_bytes < 0:
+        errors.append(("data.logical_bytes", "cannot be negative"))
+    if not 0 <= needs.growth_per_year <= 10:
+        errors.append(("data.growth_per_year", "must be a fraction from 0 to 10 (0.2 = 20 % a year)"))
+    if not 0 <= needs.years <= 30:
+        errors.append(("data.years", "must be from 0 to 30"))
+    if errors:
+        raise AdvisorError(errors)
+    rows: list[Row] = []
+    for i, c in enumerate(candidates):
+        for shape in layouts(c.count):
+            try:
+                rows.append(_row(c, shape, needs, options, inputs))
+            except InvalidDesign as exc:  # name the advisor's own fields, not the generated document's
+                raise AdvisorError([_advisor_path(path, i, message) for path, message in exc.errors]) from exc
+    return sort_rows(rows, sort)
+
