@@ -126,6 +126,7 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False  # a reset asked for an unknown address sends nothing (same answer)
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[zfsplanner] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
@@ -241,6 +242,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "zfsplanner.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "NUM_PROXIES": ALLAUTH_TRUSTED_PROXY_COUNT or None,
+    "DEFAULT_THROTTLE_CLASSES": ["zfsplanner.throttling.ScopedActionThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         # POST /api/auth/token/ per client address; failed logins are limited further (LOGIN_FAILED_LIMIT).
         "auth-token": env.str("THROTTLE_AUTH_TOKEN", default="10/minute"),
@@ -250,6 +252,10 @@ REST_FRAMEWORK = {
         "estimate": env.str("THROTTLE_ESTIMATE", default="600/minute"),
     },
 }
+# The cache holds estimates per design revision and the API's throttle counters. Empty: one
+# in-memory cache per process; in production share one, e.g. redis://127.0.0.1:6379/1, so
+# every gunicorn worker counts the same requests.
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # Largest JSON request body the API reads (a design document is a few kilobytes).
 API_JSON_MAX_BYTES = env.int("API_JSON_MAX_BYTES", default=1024 * 1024)
 SPECTACULAR_SETTINGS = {
