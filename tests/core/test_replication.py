@@ -7,6 +7,9 @@ and ``check_replication()`` (zpool add against the pool).
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -295,3 +298,152 @@ def test_identical_vdevs_are_always_accepted(a, version):
 def test_raidz_and_mirror_accepted_exactly_when_they_survive_as_many_failures(p, n, version):
     accepted = create_refusal([raidz(p, p + 3), mirror(n)], version) is None
     assert accepted == (p == n - 1)
+
+
+# --------------------------------------------------------------------------- OpenZFS's own test tables
+#
+# tests/zfs-tests/tests/functional/cli_root/zpool_create/zpool_create_006_pos.ksh (valid_args must
+# succeed, forced_args must fail without -f) and .../zpool_add/zpool_add_warn_create.ksh (matching
+# redundancy is added, differing redundancy needs --allow-replication-mismatch), as of OpenZFS 2.4.
+# All devices there are files of one size.
+
+
+def spec(text: str) -> list[TopLevelVdev]:
+    """A zpool vdev specification (``raidz v0 v1 special mirror v2 v3 log v4``) as top-level vdevs."""
+    out: list[TopLevelVdev] = []
+    members: list[int] | None = None
+    kind, parity, role = DISK, 0, "data"
+    for token in text.split():
+        if token in ("special", "dedup", "log", "cache", "spare"):
+            if members is not None:
+                out.append(TopLevelVdev(kind, tuple(members), parity, role == "log"))
+            role, members = token, None
+            continue
+        m = re.fullmatch(r"(mirror|raidz|draid)(\d?)(:.*)?", token)
+        if m:
+            if members is not None:
+                out.append(TopLevelVdev(kind, tuple(members), parity, role == "log"))
+            if role in ("cache", "spare"):  # those lists end at the next keyword; log/special/dedup carry on
+                role = "data"
+            kind = {"mirror": MIRROR, "raidz": RAIDZ, "draid": DRAID}[m.group(1)]
+            parity = 0 if kind == MIRROR else int(m.group(2) or 1)
+            members = []
+            continue
+        if role in ("cache", "spare"):
+            continue
+        if members is None:
+            out.append(TopLevelVdev(DISK, (1 << 30,), 0, role == "log"))
+        else:
+            members.append(1 << 30)
+    if members is not None:
+        out.append(TopLevelVdev(kind, tuple(members), parity, role == "log"))
+    return out
+
+
+def test_spec_reader():
+    assert spec("v0 mirror v1 v2 spare v3 raidz2 v4 v5 v6 log v7 mirror v8 v9 cache v10") == [
+        TopLevelVdev(DISK, (1 << 30,)),
+        TopLevelVdev(MIRROR, (1 << 30,) * 2),
+        TopLevelVdev(RAIDZ, (1 << 30,) * 3, parity=2),
+        TopLevelVdev(DISK, (1 << 30,), is_log=True),
+        TopLevelVdev(MIRROR, (1 << 30,) * 2, is_log=True),
+    ]
+
+
+CREATE_VALID = [
+    "mirror v0 v1 v2 mirror v3 v4 v5",
+    "mirror v0 v1 mirror v2 v3 mirror v4 v5",
+    "mirror v0 v1 v2 mirror v3 v4 v5 spare v6",
+    "mirror v0 v1 mirror v2 v3 mirror v4 v5 spare v6 v7",
+    "mirror v0 v1 spare v2 mirror v3 v4",
+    "mirror v0 v1 raidz v2 v3",
+    "mirror v0 v1 raidz v2 v3 v4",
+    "mirror v0 v1 v2 raidz2 v3 v4 v5",
+    "mirror v0 v1 v2 v3 raidz3 v4 v5 v6 v7",
+    "raidz v0 v1 v2 mirror v3 v4",
+    "raidz v0 v1 v2 raidz1 v3 v4 v5",
+    "raidz v0 v1 raidz1 v2 v3 raidz v4 v5",
+    "raidz v0 v1 v2 raidz1 v3 v4 v5 spare v6",
+    "raidz v0 v1 raidz1 v2 v3 raidz v4 v5 spare v6 v7",
+    "raidz v0 v1 spare v2 raidz v3 v4",
+    "raidz2 v0 v1 v2 mirror v3 v4 v5",
+    "raidz2 v0 v1 v2 raidz2 v3 v4 v5",
+    "raidz2 v0 v1 v2 raidz2 v3 v4 v5 raidz2 v6 v7 v8",
+    "raidz2 v0 v1 v2 raidz2 v3 v4 v5 spare v6",
+    "raidz2 v0 v1 v2 raidz2 v3 v4 v5 raidz2 v6 v7 v8 spare v9",
+    "raidz2 v0 v1 v2 spare v3 raidz2 v4 v5 v6",
+    "raidz3 v0 v1 v2 v3 mirror v4 v5 v6 v7",
+    "draid v0 v1 v2 mirror v3 v4",
+    "draid v0 v1 v2 raidz1 v3 v4 v5",
+    "draid v0 v1 v2 draid1 v3 v4 v5",
+    "draid v0 v1 v2 special mirror v3 v4",
+    "draid2 v0 v1 v2 v3 mirror v4 v5 v6",
+    "draid2 v0 v1 v2 v3 raidz2 v4 v5 v6",
+    "draid2 v0 v1 v2 v3 draid2 v4 v5 v6 v7",
+    "draid2 v0 v1 v2 v3 special mirror v4 v5 v6",
+    "draid2 v0 v1 v2 v3 special mirror v4 v5 v6 cache v7 log mirror v8 v9",
+    "draid v0 v1 v2 draid v4 v5 v6 v7 special mirror v8 v9",
+    "spare v0 v1 v2 mirror v3 v4 raidz v5 v6",
+]
+CREATE_FORCED = [
+    "v0 raidz v1 v2 raidz1 v3 v4 v5",
+    "v0 raidz2 v1 v2 v3 raidz2 v4 v5 v6",
+    "v0 mirror v1 v2 mirror v3 v4",
+    "v0 mirror v1 v2 raidz v3 v4 raidz2 v5 v6 v7 spare v8",
+    "v0 mirror v1 v2 spare v3 raidz v4 v5",
+    "raidz v0 v1 raidz2 v2 v3 v4",
+    "raidz v0 v1 raidz2 v2 v3 v4 spare v5",
+    "raidz v0 v1 spare v2 raidz2 v3 v4 v5",
+    "raidz v0 v1 draid2 v2 v3 v4 v5",
+    "raidz v0 v1 draid3 v2 v3 v4 v5 v6",
+    "mirror v0 v1 raidz v2 v3 raidz2 v4 v5 v6",
+    "mirror v0 v1 raidz v2 v3 raidz2 v4 v5 v6 spare v7",
+    "mirror v0 v1 raidz v2 v3 spare v4 raidz2 v5 v6 v7",
+    "mirror v0 v1 draid v2 v3 v4 draid2 v5 v6 v7 v8 spare v9",
+    "draid v0 v1 v2 v3 draid2 v4 v5 v6 v7 v8",
+    "draid v0 v1 v2 draid v4 v5 v6 special mirror v7 v8 v9",
+    "spare v0 v1 v2 mirror v3 v4 raidz2 v5 v6 v7",
+]
+
+
+@pytest.mark.parametrize("args", CREATE_VALID)
+def test_openzfs_create_valid_args_need_no_f(args):
+    assert create_refusal(spec(args), "2.4") is None
+
+
+@pytest.mark.parametrize("args", CREATE_FORCED)
+def test_openzfs_create_forced_args_need_f(args):
+    assert create_refusal(spec(args), "2.4") is not None
+
+
+POOLS = {
+    0: ["v0"],
+    1: ["mirror v0 v1", "raidz1 v0 v1", "draid1:1s v0 v1 v9"],
+    2: ["mirror v0 v1 v2", "raidz2 v0 v1 v2", "draid2:1s v0 v1 v2 v9"],
+    3: ["mirror v0 v1 v2 v3", "raidz3 v0 v1 v2 v3", "draid3:1s v0 v1 v2 v3 v9"],
+}
+ADDS = {
+    0: ["v5", "v5 v6"],
+    1: [
+        "mirror v5 v6",
+        "raidz1 v5 v6",
+        "raidz1 v5 v6 mirror v7 v8",
+        "mirror v5 v6 raidz1 v7 v8",
+        "draid1 v5 v6 mirror v7 v8",
+        "mirror v5 v6 draid1 v7 v8",
+    ],
+    2: ["mirror v5 v6 v7", "raidz2 v5 v6 v7", "draid2 v5 v6 v7"],
+    3: ["mirror v5 v6 v7 v8", "raidz3 v5 v6 v7 v8", "draid3 v5 v6 v7 v8"],
+}
+ADD_CASES = [
+    (pool, add, pool_level == add_level)
+    for pool_level, pools in POOLS.items()
+    for add_level, adds in ADDS.items()
+    for pool in pools
+    for add in adds
+]
+
+
+@pytest.mark.parametrize(("pool", "add", "accepted"), ADD_CASES)
+def test_openzfs_add_warns_exactly_for_differing_redundancy(pool, add, accepted):
+    assert (add_refusal(spec(pool), spec(add), "2.4") is None) is accepted
