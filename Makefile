@@ -1,10 +1,11 @@
 # zfsplanner — the two commands: `make run` and `make test`.
 PYTHON ?= python3
+PORT   ?= 8000
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-services browser bench lint migrate demo frontend clean
+.PHONY: screenshots run test test-services browser bench lint migrate demo frontend clean native
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,9 +19,15 @@ migrate: $(STAMP)
 demo: migrate
 	$(PY) manage.py load_demo
 
-## Start the app on http://127.0.0.1:8000 with SQLite and in-process tasks, demo data loaded.
-run: demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+## OpenZFS's block compressors as a C extension (needs a C compiler and the Python headers).
+native: $(STAMP)
+	$(PY) native/build.py
+
+## Start the app on http://127.0.0.1:$(PORT) (default 8000) with SQLite and in-process tasks, demo data loaded.
+run: demo native
+run: export PORT := $(PORT)
+	@echo "zfsplanner: open http://127.0.0.1:$(PORT)/ (log in as demo / zfsplanner-demo)"
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 ## Chromium for the browser tests: installed with apt-get when it is missing and we may.
 browser:
@@ -34,15 +41,19 @@ browser:
 	fi
 
 ## The test suite (SQLite, in-process tasks, browser tests in Chromium).
-test: $(STAMP) browser
+test: $(STAMP) native browser
 	$(PY) -m pytest -q
 
 ## The suite against PostgreSQL + Redis + a real Celery worker (DATABASE_URL, CELERY_BROKER_URL set).
-test-services: $(STAMP) browser
+test-services: $(STAMP) native browser
 	$(PY) -m pytest -q -m "services or not services"
 
+## Screenshots of the main pages (1366 and 390 px) into docs/screenshots, from the browser tests.
+screenshots: $(STAMP) browser
+	SCREENSHOT_DIR=$(CURDIR)/docs/screenshots $(PY) -m pytest -q tests/e2e/test_designer.py -k axe
+
 ## Speed and memory benchmarks; writes docs/performance.md.
-bench: $(STAMP)
+bench: $(STAMP) native
 	$(PY) tests/perf/run.py
 
 lint: $(STAMP)

@@ -76,8 +76,16 @@ def test_new_design_from_the_form_opens_the_designer(team, alice, web):
 def test_new_design_form_error_is_at_the_field_and_saves_nothing(team, alice, web):
     response = web(alice).post(
         "/designs/new/",
-        {"team": team.pk, "name": "tank", "openzfs_version": "2.3", "first-layout": "raidz2", "first-width": 2,
-         "first-count": 1, "first-disk": "__custom__", "first-custom_size": "14TB"},
+        {
+            "team": team.pk,
+            "name": "tank",
+            "openzfs_version": "2.3",
+            "first-layout": "raidz2",
+            "first-width": 2,
+            "first-count": 1,
+            "first-disk": "__custom__",
+            "first-custom_size": "14TB",
+        },
     )
     assert response.status_code == 422
     html = response.content.decode()
@@ -86,13 +94,17 @@ def test_new_design_form_error_is_at_the_field_and_saves_nothing(team, alice, we
 
 
 def test_adding_a_vdev_group_saves_a_revision_and_returns_the_new_estimate(design, alice, web):
-    body = vdev_post(design, role="special", layout="mirror", width=2, custom_size="1TB", custom_media="ssd",
-                     custom_sectors="4Kn")
+    body = vdev_post(
+        design, role="special", layout="mirror", width=2, custom_size="1TB", custom_media="ssd", custom_sectors="4Kn"
+    )
     response = web(alice).post(f"/designs/{design.pk}/designer/vdev/", body, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     design.refresh_from_db()
     assert design.revision == 2
-    assert [(v.role, v.layout, v.width) for v in design.vdevs.all()] == [("data", "raidz2", 6), ("special", "mirror", 2)]
+    assert [(v.role, v.layout, v.width) for v in design.vdevs.all()] == [
+        ("data", "raidz2", 6),
+        ("special", "mirror", 2),
+    ]
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="designer"')
     expected = estimate(parse_design(design.to_document()))
@@ -125,8 +137,16 @@ def test_a_change_on_an_old_revision_is_a_conflict_that_keeps_the_input(design, 
 
 
 def test_dataset_form_adds_a_dataset_with_inheritance_left_unset(design, alice, web):
-    body = {"index": "new", "revision": 1, "dnew-name": "tank/media", "dnew-type": "filesystem",
-            "dnew-recordsize": "1M", "dnew-compression": "zstd", "dnew-logical_size": "8TB", "dnew-profile": "mixed"}
+    body = {
+        "index": "new",
+        "revision": 1,
+        "dnew-name": "tank/media",
+        "dnew-type": "filesystem",
+        "dnew-recordsize": "1M",
+        "dnew-compression": "zstd",
+        "dnew-logical_size": "8TB",
+        "dnew-profile": "mixed",
+    }
     response = web(alice).post(f"/designs/{design.pk}/designer/dataset/", body, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     ds = PoolDesign.objects.get(pk=design.pk).to_document()["datasets"][-1]

@@ -56,7 +56,8 @@ def catalog_label(disk: CatalogDisk) -> str:
     if disk.price:
         per_tb = Decimal(disk.price) / (Decimal(disk.capacity_bytes) / Decimal(10**12))
         price = f" · {disk.price:.0f} ({per_tb:.1f}/TB)"
-    return f"{disk.vendor} {disk.name or disk.model} {disk.model} — {size} TB {disk.get_media_display()} {disk.sector_format}{price}"
+    kind = f"{disk.get_media_display()} {disk.sector_format}"
+    return f"{disk.vendor} {disk.name or disk.model} {disk.model} — {size} TB {kind}{price}"
 
 
 class CatalogFilterForm(forms.Form):
@@ -119,10 +120,16 @@ class VdevGroupForm(forms.Form):
         label="Custom disk size", required=False, max_length=40, help_text='With a unit: "16TB" (label) or "14.5TiB".'
     )
     custom_model = forms.CharField(label="Custom disk model", required=False, max_length=80)
-    custom_media = forms.ChoiceField(label="Custom disk media", choices=[("", "unknown"), *Media.choices], required=False)
+    custom_media = forms.ChoiceField(
+        label="Custom disk media", choices=[("", "unknown"), *Media.choices], required=False
+    )
     custom_sectors = forms.ChoiceField(
         label="Custom disk sectors",
-        choices=[("512e", "512e (512 logical / 4096 physical)"), ("4Kn", "4Kn (4096 / 4096)"), ("512n", "512n (512 / 512)")],
+        choices=[
+            ("512e", "512e (512 logical / 4096 physical)"),
+            ("4Kn", "4Kn (4096 / 4096)"),
+            ("512n", "512n (512 / 512)"),
+        ],
         initial="512e",
         required=False,
     )
@@ -194,7 +201,9 @@ class VdevGroupForm(forms.Form):
 
     @staticmethod
     def initial_from(group: dict[str, Any]) -> dict[str, Any]:
-        initial = {k: group.get(k) for k in ("role", "layout", "width", "count", "ashift", "draid_data", "draid_spares")}
+        initial = {
+            k: group.get(k) for k in ("role", "layout", "width", "count", "ashift", "draid_data", "draid_spares")
+        }
         disk = group.get("disk") if isinstance(group.get("disk"), dict) else None
         if disk is None and isinstance(group.get("disks"), list) and group["disks"]:
             disk = group["disks"][0]
@@ -223,7 +232,9 @@ class DatasetForm(forms.Form):
     type = forms.ChoiceField(choices=DatasetType.choices, initial=DatasetType.FILESYSTEM)
     recordsize = forms.ChoiceField(choices=_size_choices(RECORDSIZES, "inherit"), required=False)
     volblocksize = forms.ChoiceField(choices=_size_choices(VOLBLOCKSIZES, "default"), required=False)
-    volsize = forms.CharField(label="Volume size", required=False, max_length=40, help_text='Volumes only, e.g. "100G".')
+    volsize = forms.CharField(
+        label="Volume size", required=False, max_length=40, help_text='Volumes only, e.g. "100G".'
+    )
     compression = forms.ChoiceField(choices=COMPRESSION_CHOICES, required=False)
     special_small_blocks = forms.ChoiceField(
         label="special_small_blocks",
@@ -314,7 +325,17 @@ def _size_text(value: Any) -> str:
 
 
 VDEV_FIELD_KEYS = ("role", "layout", "width", "count", "ashift", "draid_data", "draid_spares")
-DATASET_FIELD_KEYS = ("name", "type", "recordsize", "volblocksize", "volsize", "compression", "special_small_blocks", "copies", "sync")
+DATASET_FIELD_KEYS = (
+    "name",
+    "type",
+    "recordsize",
+    "volblocksize",
+    "volsize",
+    "compression",
+    "special_small_blocks",
+    "copies",
+    "sync",
+)
 
 
 def field_for_path(section: str, index: int, path: str) -> str | None:

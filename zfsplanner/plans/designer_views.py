@@ -167,7 +167,13 @@ def _save(
     """Save ``doc`` as the next revision and answer with the designer (422/409 with the form kept)."""
     try:
         design = save_design_document(
-            design.team, doc, request.user, instance=design, expected_revision=_revision(request), kind=kind, summary=summary
+            design.team,
+            doc,
+            request.user,
+            instance=design,
+            expected_revision=_revision(request),
+            kind=kind,
+            summary=summary,
         )
     except EditConflict as exc:
         design.refresh_from_db()

@@ -100,7 +100,11 @@ class PoolRow:
 POOL_ROWS = (
     ("zpool_size_bytes", "SIZE", "What zpool list prints: data and special classes, parity included."),
     ("zfs_avail_bytes", "AVAIL, empty pool", "What zfs list prints for the new pool: after parity, padding and slop."),
-    ("zfs_used_bytes", "USED after the planned contents", "zfs list USED of the pool once the datasets hold what you planned."),
+    (
+        "zfs_used_bytes",
+        "USED after the planned contents",
+        "zfs list USED of the pool once the datasets hold what you planned.",
+    ),
     ("zfs_avail_after_bytes", "AVAIL after the planned contents", "What stays free for more data."),
     ("raw_bytes", "Raw", "Sum of the disk sizes (spares apart)."),
     ("slop_bytes", "Slop space", "Held back by ZFS so a full pool can still free space."),
@@ -264,17 +268,37 @@ def breakdown(estimate: Mapping[str, Any]) -> tuple[Segment, ...]:
     cache = _int(pool.get("cache_size_bytes"))
     overhead = max(0, raw - _int(pool.get("zpool_size_bytes")) - log - cache)
     parts = [
-        ("parity", "Parity and padding", max(0, normal - dspace), "Redundancy: what RAIDZ/mirror parity and RAIDZ padding take."),
-        ("slop", "Slop space", slop, "Kept back by ZFS so a full pool can still delete files (1/32 of the pool, capped)."),
+        (
+            "parity",
+            "Parity and padding",
+            max(0, normal - dspace),
+            "Redundancy: what RAIDZ/mirror parity and RAIDZ padding take.",
+        ),
+        (
+            "slop",
+            "Slop space",
+            slop,
+            "Kept back by ZFS so a full pool can still delete files (1/32 of the pool, capped).",
+        ),
         ("metadata", "Pool metadata", initial, "What a new, empty pool already uses."),
-        ("data", "Planned data", max(0, used - reservations), "What the datasets you planned will use (zfs list USED)."),
+        (
+            "data",
+            "Planned data",
+            max(0, used - reservations),
+            "What the datasets you planned will use (zfs list USED).",
+        ),
         ("reservations", "Reservations", reservations, "Space zvols reserve beyond what is written (refreservation)."),
         ("free", "Free", free, "Left for more data after the planned contents (zfs list AVAIL)."),
         ("special_used", "Special class, used", special_used, "Metadata and small blocks placed on the special vdevs."),
         ("special_free", "Special class, free", special - special_used, "Special vdev space still free."),
         ("log", "SLOG", log, "Separate log devices: hold sync writes briefly, never usable space."),
         ("cache", "L2ARC", cache, "Cache devices: read cache, never usable space."),
-        ("overhead", "Partitions, labels, rounding", overhead, "Disk space no allocation class gets: partitions, labels, metaslab rounding."),
+        (
+            "overhead",
+            "Partitions, labels, rounding",
+            overhead,
+            "Disk space no allocation class gets: partitions, labels, metaslab rounding.",
+        ),
     ]
     return tuple(Segment(k, label, Size(v), why) for k, label, v, why in parts if v > 0)
 
@@ -288,12 +312,16 @@ def _datasets(estimate: Mapping[str, Any]) -> tuple[DatasetLine, ...]:
         out.append(
             DatasetLine(
                 name=str(ds.get("name")),
-                kind="volume" if ds.get("refreservation_bytes") is not None or ds.get("volsize_bytes") else "filesystem",
+                kind="volume"
+                if ds.get("refreservation_bytes") is not None or ds.get("volsize_bytes")
+                else "filesystem",
                 block=zfs_nicenum(block) if isinstance(block, int) else "",
                 compression=str(ds.get("compression") or ""),
                 logical=Size(ds["logical_bytes"]) if isinstance(ds.get("logical_bytes"), int) else None,
                 used=Size(ds["zfs_used_bytes"]) if isinstance(ds.get("zfs_used_bytes"), int) else None,
-                special=Size(ds["special_allocated_bytes"]) if isinstance(ds.get("special_allocated_bytes"), int) else None,
+                special=Size(ds["special_allocated_bytes"])
+                if isinstance(ds.get("special_allocated_bytes"), int)
+                else None,
                 ratio=ds.get("compressratio") if isinstance(ds.get("compressratio"), float | int) else None,
                 notes=tuple(str(n) for n in ds.get("notes") or []),
             )
@@ -306,7 +334,11 @@ def _cost(document: Mapping[str, Any], prices: Mapping[str, Decimal], usable_byt
     disks = priced = 0
     for group in document.get("vdevs") or []:
         count = _int(group.get("count") or 1)
-        members = group.get("disks") if isinstance(group.get("disks"), list) else [group.get("disk")] * _int(group.get("width"))
+        members = (
+            group.get("disks")
+            if isinstance(group.get("disks"), list)
+            else [group.get("disk")] * _int(group.get("width"))
+        )
         for disk in members:
             disks += count
             model = disk.get("catalog") or disk.get("model") if isinstance(disk, Mapping) else None

@@ -49,6 +49,7 @@ from .models import (
     inline_disk,
 )
 
+
 class _Auto:
     """Marker: the new revision undoes to the one it replaced."""
 
@@ -318,12 +319,18 @@ def estimate_design(design: PoolDesign) -> dict[str, Any]:
     """The ``zfsplanner.estimate/1`` document of a stored design, computed once per revision.
 
     Cached under the design's id, revision and last-saved time (a revision number alone
-    could repeat after a design is deleted and its id reused); ``InvalidDesign`` is not cached.
+    could repeat after a design is deleted and its id reused) and a digest of the catalog and
+    benchmark figures of its disk models; ``InvalidDesign`` is not cached.
     """
+    from .planning import design_inputs, inputs_key  # catalog figures and disk benchmarks of its models
+
+    spec = design.to_spec()
+    inputs = design_inputs(design, spec)
     key = f"estimate:{design.pk}:{design.revision}:{design.updated.timestamp() if design.updated else 0}"
+    key += f":{inputs_key(inputs)}"
     cached = cache.get(key)
     if cached is None:
-        cached = estimate(design.to_spec())
+        cached = estimate(spec, inputs)
         cache.set(key, cached, timeout=ESTIMATE_CACHE_SECONDS)
     return cached
 

@@ -26,16 +26,17 @@ from zfsplanner.accounts.models import Team
 from zfsplanner.core.compression import default_compression
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.units import format_iec, format_zfs_size
+from zfsplanner.throttling import page_throttled
 
 from . import charts
 from .choices import DatasetType
+from .designer_forms import CatalogFilterForm, NewDesignForm, VdevGroupForm, field_for_path
+from .designer_views import _conflict_text, catalog_prices, render_designer
 from .filters import PoolDesignFilterSet
 from .forms import CompressionSampleForm, DesignDocumentForm, DesignImportForm, MeasuredRatioForm, ShareLinkForm
 from .models import PoolDesign
-from .samples import SampleUploadHandler, install_sample_handler, measure_sample
-from .designer_forms import CatalogFilterForm, NewDesignForm, VdevGroupForm, field_for_path
-from .designer_views import _conflict_text, catalog_prices, render_designer
 from .presentation import summarize
+from .samples import SampleUploadHandler, install_sample_handler, measure_sample
 from .services import (
     EditConflict,
     apply_measured_ratio,
@@ -105,9 +106,13 @@ def design_new(request: HttpRequest) -> HttpResponse:
                     if target in group.fields:
                         group.add_error(target, message)
                     else:
-                        form.add_error("name" if path == "name" else None, message if path == "name" else f"{path}: {message}")
+                        form.add_error(
+                            "name" if path == "name" else None, message if path == "name" else f"{path}: {message}"
+                        )
             else:
-                messages.success(request, f"Design {design.name} created. Add special, log and cache vdevs and datasets below.")
+                messages.success(
+                    request, f"Design {design.name} created. Add special, log and cache vdevs and datasets below."
+                )
                 return redirect("plans:designer", pk=design.pk)
         status = UNPROCESSABLE
     else:
@@ -299,7 +304,7 @@ def export_response(design: PoolDesign) -> HttpResponse:
 def design_measure(request: HttpRequest, pk: int) -> HttpResponse:
     """Measure compression on an uploaded sample (streamed, at most COMPRESSION_SAMPLE_MAX_BYTES)."""
     handler = install_sample_handler(request)  # before CSRF or anything else reads the body
-    return _design_measure(request, pk, handler)
+    return page_throttled(request, "compression") or _design_measure(request, pk, handler)
 
 
 @csrf_protect

@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -17,29 +17,37 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
-from rest_framework import permissions, status, viewsets
+from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ParseError, ValidationError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from zfsplanner.api_parsers import LimitedJSONParser
 from zfsplanner.core.design import InvalidDesign
-from zfsplanner.core.estimate import estimate
+from zfsplanner.core.fixes import design_fix
+from zfsplanner.core.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 
 from ..filters import CatalogDiskFilterSet, PoolDesignFilterSet
 from ..models import CatalogDisk, PoolDesign
+from ..planning import estimate_with_catalog
 from ..samples import install_sample_handler, measure_sample, too_big_message
 from ..services import (
+    EditConflict,
+    NothingToWalk,
     commands_script,
     create_share_link,
     design_commands,
+    duplicate_design,
     estimate_design,
     export_filename,
     revoke_share_link,
+    save_design_document,
     validate_document,
+    walk_revisions,
 )
 from .serializers import (
     CatalogDiskSerializer,
@@ -48,10 +56,39 @@ from .serializers import (
     DesignErrorSerializer,
     DesignImportSerializer,
     DesignSerializer,
+    DesignSummarySerializer,
     InvalidDesignError,
     MeasuredCompressionSerializer,
     ShareLinkSerializer,
 )
+
+
+class RevisionRequestSerializer(serializers.Serializer):
+    revision = serializers.IntegerField(
+        required=False, help_text="The revision you see; 409 if another was saved since."
+    )
+
+
+class ApplyFixSerializer(RevisionRequestSerializer):
+    code = serializers.CharField(max_length=80, help_text="Risk code, from GET .../fixes/.")
+    subject = serializers.CharField(max_length=40, help_text="What the risk is about, e.g. vdevs[1].")
+
+
+class FixSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    subject = serializers.CharField()
+    label = serializers.CharField(help_text="What applying the fix changes.")
+
+
+class RevisionSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    kind = serializers.CharField()
+    summary = serializers.CharField()
+    undo_to = serializers.IntegerField(allow_null=True)
+    redo_to = serializers.IntegerField(allow_null=True)
+    created = serializers.DateTimeField()
+    created_by = serializers.StringRelatedField()
+
 
 ESTIMATE_RESPONSE = OpenApiResponse(
     OpenApiTypes.OBJECT,
@@ -86,7 +123,6 @@ class CanWriteDesign(permissions.BasePermission):
 
 class CatalogDiskViewSet(viewsets.ModelViewSet):
     """The disk catalog: any logged-in user reads it, staff change it."""
-
 
     queryset = CatalogDisk.objects.all()
     serializer_class = CatalogDiskSerializer
@@ -157,6 +193,7 @@ class ShareLinksMixin:
 
 
 @extend_schema_view(
+    list=extend_schema(responses={200: DesignSummarySerializer(many=True)}),
     create=extend_schema(responses={201: DesignSerializer, 400: DESIGN_ERRORS}),
     update=extend_schema(responses={200: DesignSerializer, 400: DESIGN_ERRORS, 409: STALE_REVISION}),
     destroy=extend_schema(responses={204: None}),
@@ -164,18 +201,22 @@ class ShareLinksMixin:
 class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSet):
     """Pool designs of your teams. The body is the design document plus ``team``."""
 
-
     serializer_class = DesignSerializer
     filterset_class = PoolDesignFilterSet
     permission_classes = [permissions.IsAuthenticated, CanWriteDesign]
     http_method_names = ["get", "post", "put", "delete", "head", "options"]
+    throttle_scopes = {"estimate": "estimate"}
 
     def get_queryset(self) -> QuerySet[PoolDesign]:
-        return (
-            PoolDesign.objects.for_user(self.request.user)
-            .select_related("team")
-            .prefetch_related("vdevs__catalog_disk", "datasets")
-        )
+        designs = PoolDesign.objects.for_user(self.request.user).select_related("team")
+        if self.action == "list":  # a summary per design: counts, not the rows of every document
+            return designs.annotate(
+                vdev_group_count=Count("vdevs", distinct=True), dataset_count=Count("datasets", distinct=True)
+            ).order_by("team__name", "name", "pk")
+        return designs.prefetch_related("vdevs__catalog_disk", "datasets")
+
+    def get_serializer_class(self) -> Any:
+        return DesignSummarySerializer if self.action == "list" else DesignSerializer
 
     @extend_schema(
         responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="The zfsplanner.design/1 document.")}
@@ -191,7 +232,10 @@ class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSe
     @action(detail=True, methods=["get"], url_path="estimate")
     def estimate(self, request: Request, pk: str | None = None) -> Response:
         """What ``zpool list``/``zfs list`` will print for this design, and its risks."""
-        return Response(estimate_design(self.get_object()))
+        try:
+            return Response(estimate_design(self.get_object()))
+        except InvalidDesign as exc:  # a stored design that no longer passes (e.g. beyond today's limits)
+            raise InvalidDesignError(exc.errors) from exc
 
     @extend_schema(responses={200: CommandsSerializer})
     @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, ScriptRenderer])
@@ -205,6 +249,85 @@ class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSe
         except InvalidDesign as exc:
             raise InvalidDesignError(exc.errors) from exc
 
+    def _walk(self, request: Request, direction: str) -> Response:
+        design = self.get_object()
+        try:
+            design = walk_revisions(design, direction, request.user, expected_revision=_expected(request))
+        except NothingToWalk:
+            return Response({"detail": f"There is nothing to {direction}."}, status=status.HTTP_409_CONFLICT)
+        except EditConflict as exc:
+            return Response({"detail": str(exc), "revision": exc.current}, status=status.HTTP_409_CONFLICT)
+        return Response(DesignSerializer(design, context=self.get_serializer_context()).data)
+
+    @extend_schema(request=RevisionRequestSerializer, responses={200: DesignSerializer, 409: STALE_REVISION})
+    @action(detail=True, methods=["post"])
+    def undo(self, request: Request, pk: str | None = None) -> Response:
+        """Undo the last change: a new revision with the document of the one before it."""
+        return self._walk(request, "undo")
+
+    @extend_schema(request=RevisionRequestSerializer, responses={200: DesignSerializer, 409: STALE_REVISION})
+    @action(detail=True, methods=["post"])
+    def redo(self, request: Request, pk: str | None = None) -> Response:
+        """Redo what the last undo took back."""
+        return self._walk(request, "redo")
+
+    @extend_schema(request=None, responses={201: DesignSerializer})
+    @action(detail=True, methods=["post"])
+    def duplicate(self, request: Request, pk: str | None = None) -> Response:
+        """A variant: a new design in the same team with the same document (pool renamed ``NAME-v2``)."""
+        variant = duplicate_design(self.get_object(), request.user)
+        return Response(DesignSerializer(variant, context=self.get_serializer_context()).data, status=201)
+
+    @extend_schema(responses={200: RevisionSerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def revisions(self, request: Request, pk: str | None = None) -> Response:
+        """The revisions of the design, newest first (what changed, who, when; undo/redo targets)."""
+        rows = self.get_object().revisions.select_related("created_by")[:200]
+        return Response(RevisionSerializer(rows, many=True).data)
+
+    @extend_schema(responses={200: FixSerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def fixes(self, request: Request, pk: str | None = None) -> Response:
+        """The risks whose fix is a change to the design, with what applying it does."""
+        design = self.get_object()
+        try:
+            risks = estimate_design(design)["risks"]
+        except InvalidDesign as exc:
+            raise InvalidDesignError(exc.errors) from exc
+        doc = design.to_document()
+        found = [f for f in (design_fix(r, doc) for r in risks) if f is not None]
+        return Response([{"code": f.code, "subject": f.subject, "label": f.label} for f in found])
+
+    @extend_schema(request=ApplyFixSerializer, responses={200: DesignSerializer, 404: None, 409: STALE_REVISION})
+    @action(detail=True, methods=["post"], url_path="fixes/apply")
+    def apply_fix(self, request: Request, pk: str | None = None) -> Response:
+        """Apply one risk's fix (``code`` and ``subject`` from ``fixes``) as a new revision."""
+        design = self.get_object()
+        body = ApplyFixSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            risks = estimate_design(design)["risks"]
+        except InvalidDesign as exc:
+            raise InvalidDesignError(exc.errors) from exc
+        code, subject = body.validated_data["code"], body.validated_data["subject"]
+        risk = next((r for r in risks if r.get("code") == code and r.get("subject") == subject), None)
+        fix = design_fix(risk, design.to_document()) if risk else None
+        if fix is None:
+            return Response({"detail": "No such risk with a one-click fix on this design."}, status=404)
+        try:
+            design = save_design_document(
+                design.team,
+                fix.document,
+                request.user,
+                instance=design,
+                expected_revision=body.validated_data.get("revision"),
+                kind="fix",
+                summary=f"fix {code}: {fix.label}",
+            )
+        except EditConflict as exc:
+            return Response({"detail": str(exc), "revision": exc.current}, status=status.HTTP_409_CONFLICT)
+        return Response(DesignSerializer(design, context=self.get_serializer_context()).data)
+
     @extend_schema(
         request={"multipart/form-data": DesignImportSerializer, "application/json": DesignImportSerializer},
         responses={201: DesignSerializer, 400: DESIGN_ERRORS},
@@ -213,7 +336,7 @@ class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSe
         detail=False,
         methods=["post"],
         url_path="import",
-        parser_classes=[JSONParser, MultiPartParser, FormParser],
+        parser_classes=[LimitedJSONParser, MultiPartParser, FormParser],
     )
     def import_design(self, request: Request) -> Response:
         """Create a design from a document: a ``file`` upload with ``team``, or JSON ``{"team", "document"}``."""
@@ -227,11 +350,15 @@ class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSe
 def _import_document(request: Request) -> dict[str, Any]:
     """The document of an import request (uploaded file, ``document`` key, or the body itself)."""
     if not isinstance(request.data, Mapping):
-        raise InvalidDesignError([("", "the body must be a JSON object: {\"team\": ..., \"document\": {...}}")])
+        raise InvalidDesignError([("", 'the body must be a JSON object: {"team": ..., "document": {...}}')])
     upload = request.FILES.get("file")
     if upload is not None:
+        if upload.size > MAX_DOCUMENT_BYTES:
+            raise InvalidDesignError([("file", f"{upload.name} is larger than 1 MiB; a design is a few kilobytes")])
         try:
-            doc = json.loads(upload.read().decode("utf-8-sig"))
+            doc = load_json_document(upload.read().decode("utf-8-sig"))
+        except DocumentLimitError as exc:
+            raise InvalidDesignError([("file", f"{upload.name}: {exc}")]) from exc
         except UnicodeDecodeError as exc:
             raise InvalidDesignError([("file", f"{upload.name} is not UTF-8 text")]) from exc
         except json.JSONDecodeError as exc:
@@ -254,6 +381,8 @@ def _import_document(request: Request) -> dict[str, Any]:
 class EstimateView(DesignErrorShapeMixin, APIView):
     """Estimate a design document without saving it."""
 
+    throttle_scopes = {"post": "estimate"}
+
     @extend_schema(
         request=OpenApiTypes.OBJECT,
         responses={200: ESTIMATE_RESPONSE, 400: DESIGN_ERRORS},
@@ -270,7 +399,7 @@ class EstimateView(DesignErrorShapeMixin, APIView):
     )
     def post(self, request: Request) -> Response:
         try:
-            return Response(estimate(validate_document(request.data)))
+            return Response(estimate_with_catalog(validate_document(request.data)))
         except InvalidDesign as exc:
             raise InvalidDesignError(exc.errors) from exc
 
@@ -279,6 +408,7 @@ class CompressionMeasureView(APIView):
     """Measure compression on a sample file: what ``zfs get compressratio`` would print, block by block."""
 
     parser_classes = [MultiPartParser]
+    throttle_scopes = {"post": "compression"}
 
     def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
         self.sample_handler = install_sample_handler(request)  # before authentication reads the body
@@ -297,3 +427,8 @@ class CompressionMeasureView(APIView):
         d = serializer.validated_data
         data = d["file"].read()
         return Response(measure_sample(data, d["algorithm"], d["recordsize"], d["ashift"], d["openzfs_version"]))
+
+
+def _expected(request: Request) -> int | None:
+    value = request.data.get("revision") if hasattr(request.data, "get") else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -7,6 +7,7 @@ you edited is left alone unless ``--reset`` is given).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -98,4 +99,5 @@ class Command(BaseCommand):
             self.stdout.write(f"Reset the demo design {design.name!r} (revision {design.revision}).")
         else:
             self.stdout.write(f"The demo design {design.name!r} exists (revision {design.revision}); left as it is.")
-        self.stdout.write(self.style.SUCCESS(f"Log in at http://127.0.0.1:8000 as {DEMO_USERNAME} / {DEMO_PASSWORD}"))
+        port = os.environ.get("PORT", "8000")
+        self.stdout.write(self.style.SUCCESS(f"Log in at http://127.0.0.1:{port} as {DEMO_USERNAME} / {DEMO_PASSWORD}"))
