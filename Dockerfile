@@ -4,6 +4,10 @@ WORKDIR /app
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
+# OpenZFS's block compressors (native/zfscomp.c with libzstd 1.4.5): measured compression is exact with them
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && python native/build.py --force \
+    && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/* native/build
 RUN DEBUG=false SECRET_KEY=build-only ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput
 RUN useradd --create-home app && mkdir -p /data/media && chown -R app /data /app
 USER app

@@ -16,16 +16,13 @@ Three parts:
 
 from __future__ import annotations
 
-import zlib
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-import lz4.block
-import zstandard
-
+from .compressors import CompressorError, zfs_compressed_size
 from .units import ceil_div, roundup
 from .versions import Version, VersionError
 
@@ -458,51 +455,14 @@ PROFILES: Mapping[str, CompressibilityProfile] = {
 # --------------------------------------------------------------------------- real compressors
 
 
-def _zle_size(block: bytes, n: int = 64) -> int | None:
-    """Output size of ``zle_compress()`` (``module/zfs/zle.c``, n = 64), or None if it
-    does not shrink the block."""
-    size = len(block)
-    src = 0
-    out = 0
-    limit = size - (size >> 3)
-    while src < size:
-        out += 1
-        if block[src] == 0:
-            end = min(src + 256 - n, size)
-            while src < end and block[src] == 0:
-                src += 1
-        else:
-            end = min(src + n, size)
-            start = src
-            while src < end - 1 and (block[src] or block[src + 1]):
-                src += 1
-            if src < size and block[src]:
-                src += 1
-            out += src - start
-        if out >= limit:
-            return None
-    return out
-
-
 def compressed_size(block: bytes, algorithm: str) -> int:
-    """Bytes the ZFS compressor would produce for ``block`` (ZFS header included)."""
-    fam = algorithm_family(algorithm)
-    if fam == "lz4":
-        return LZ4_HEADER + len(lz4.block.compress(block, mode="default", store_size=False))
-    if fam == "gzip":
-        return len(zlib.compress(block, _split_level(algorithm)[1]))
-    if fam == "zstd":
-        level = _split_level(algorithm)[1]
-        frame = zstandard.ZstdCompressor(level=level, write_content_size=False).compress(block)
-        return ZSTD_HEADER + len(frame) - ZSTD_MAGIC
-    if fam == "zstd-fast":
-        level = -_split_level(algorithm)[1]
-        frame = zstandard.ZstdCompressor(level=level, write_content_size=False).compress(block)
-        return ZSTD_HEADER + len(frame) - ZSTD_MAGIC
-    if fam == "zle":
-        z = _zle_size(block)
-        return len(block) if z is None else z
-    raise CompressionError(f"{algorithm!r} cannot be measured here (lzjb is not available; it is deprecated)")
+    """Bytes the ZFS compressor would produce for ``block`` (ZFS header included), with the whole
+    block as its budget; ``len(block)`` when it cannot shrink it (:mod:`.compressors`)."""
+    try:
+        size = zfs_compressed_size(block, algorithm, len(block))
+    except CompressorError as exc:
+        raise CompressionError(str(exc)) from exc
+    return len(block) if size is None else size
 
 
 @dataclass(frozen=True)
@@ -559,9 +519,10 @@ def measure_compression(data: bytes, algorithm: str, recordsize: int, ashift: in
         zero = algo != "off" and not any(block)
         comp = None
         if algo != "off" and not zero:
-            c = compressed_size(block, algo)
+            budget = compression_budget(lsize, algo, version, unit, unit)
+            c = zfs_compressed_size(block, algo, budget, version_tuple(version))
             raw_in += lsize
-            raw_out += min(c, lsize)
+            raw_out += lsize if c is None else c
             comp = c
         sb = stored_block(lsize, comp, algorithm=algo, version=version, min_alloc=unit, gcd_alloc=unit, all_zero=zero)
         counts[sb.kind] += 1
