@@ -24,8 +24,8 @@ native: $(STAMP)
 	$(PY) native/build.py
 
 ## Start the app on http://127.0.0.1:$(PORT) (default 8000) with SQLite and in-process tasks, demo data loaded.
-run: demo native
 run: export PORT := $(PORT)
+run: demo native
 	@echo "zfsplanner: open http://127.0.0.1:$(PORT)/ (log in as demo / zfsplanner-demo)"
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
