@@ -2,7 +2,15 @@
 
 The builders take :class:`RunData` (a label plus result dicts shaped like the normalized
 document's ``results``) and return ``{"type", "labels", "datasets", "unit", ...}`` as
-``static/js/charts.js`` draws them. Only :func:`run_data` and :func:`series_data` read models.
+``static/js/charts.js`` draws them. Only :func:`run_data` reads models.
+
+Charts never hide a figure: a test that appears several times in one run (repeats in one
+log) gets one bar per repeat (``… #2``, ``… #3``), never only the last value. Bar charts are
+horizontal (test names stay readable on a phone) and say how tall they need to be
+(``height``, in pixels, from the number of bars), so a run with 60 tests is as legible as
+one with 4. Legends are the run labels, plus the settings that differ between the
+compared runs (``sync=always``, ``SLOG: SSD``), so three runs of one pool that differ only
+in their ZIL read apart.
 """
 
 from __future__ import annotations
@@ -39,6 +47,14 @@ DEFAULT_SERIES_POINTS = 1000
 MAX_SERIES_POINTS = 20000
 
 
+# Bar chart height: room for every bar, so many tests never squeeze into a few pixels.
+BAR_PX = 16
+BAR_CHART_EXTRA_PX = 110
+BAR_CHART_MIN_PX = 220
+BAR_CHART_MAX_PX = 6000
+LINE_CHART_PX = 340
+
+
 @dataclass(frozen=True)
 class RunData:
     label: str
@@ -54,26 +70,74 @@ def unique_labels(labels: Sequence[str], ids: Sequence[Any]) -> list[str]:
     return [f"{label} #{i}" if seen[label] > 1 else label for label, i in zip(labels, ids, strict=True)]
 
 
-def _test_names(runs: Iterable[RunData], predicate: Any = None) -> list[str]:
-    names: list[str] = []
-    for run in runs:
-        for r in run.results:
-            if r["name"] not in names and (predicate is None or predicate(r)):
-                names.append(r["name"])
-    return names
+def legend_labels(labels: Sequence[str], settings: Sequence[Sequence[tuple[str, str]]]) -> list[str]:
+    """Run labels, each followed by the settings in which the runs differ (``a · sync=always``).
+
+    ``settings`` holds each run's readable settings (run_settings.short_settings). Settings all
+    runs share are left out: they say nothing about the difference the chart shows."""
+    if len(labels) < 2:
+        return list(labels)
+    maps = [dict(s) for s in settings]
+    keys = list(dict.fromkeys(k for s in settings for k, _ in s))
+    differing = [k for k in keys if len({m.get(k, "") for m in maps}) > 1]
+    out = []
+    for label, m in zip(labels, maps, strict=True):
+        parts = [_setting_text(k, m.get(k, "")) for k in differing]
+        out.append(f"{label} · {', '.join(parts)}" if parts else label)
+    return out
+
+
+def _setting_text(key: str, value: str) -> str:
+    if not value:
+        return f"{key}: not set"
+    return value if key in ("ZIL", "SLOG") else f"{key}={value}"
+
+
+def _occurrences(results: Iterable[dict[str, Any]]) -> list[tuple[str, int]]:
+    """(name, n) for every result: n counts the repeats of a name within one run (1, 2, …)."""
+    seen: dict[str, int] = {}
+    keys = []
+    for r in results:
+        seen[r["name"]] = seen.get(r["name"], 0) + 1
+        keys.append((r["name"], seen[r["name"]]))
+    return keys
+
+
+def _key_label(name: str, n: int) -> str:
+    return name if n == 1 else f"{name} #{n}"
+
+
+def bar_height(bars: int) -> int:
+    """Pixels a horizontal bar chart needs for ``bars`` bars (clamped)."""
+    return max(BAR_CHART_MIN_PX, min(BAR_CHART_MAX_PX, bars * BAR_PX + BAR_CHART_EXTRA_PX))
 
 
 def bar_chart(runs: Sequence[RunData], metric: str) -> dict[str, Any]:
-    """Grouped bars: one group per test name, one bar (dataset) per run; missing figures are null."""
+    """Grouped bars: one group per test, one bar (dataset) per run; missing figures are null.
+
+    A test that appears several times in one run has one group per repeat (``name #2``)."""
     if metric not in METRICS:
         raise ChartError(f"unknown metric {metric!r}; use one of {', '.join(CHART_METRICS)}")
     m = METRICS[metric]
-    labels = _test_names(runs, lambda r: r.get(m.field) is not None)
+    keys: list[tuple[str, int]] = []
+    for run in runs:
+        for key, r in zip(_occurrences(run.results), run.results, strict=True):
+            if key not in keys and r.get(m.field) is not None:
+                keys.append(key)
     datasets = []
     for run in runs:
-        by_name = {r["name"]: r.get(m.field) for r in run.results}
-        datasets.append({"label": run.label, "data": [by_name.get(name) for name in labels]})
-    return {"type": "bar", "title": m.title, "labels": labels, "datasets": datasets, "unit": m.unit, "metric": metric}
+        values = {key: r.get(m.field) for key, r in zip(_occurrences(run.results), run.results, strict=True)}
+        datasets.append({"label": run.label, "data": [values.get(key) for key in keys]})
+    return {
+        "type": "bar",
+        "indexAxis": "y",
+        "height": bar_height(len(keys) * max(1, len(runs))),
+        "title": m.title,
+        "labels": [_key_label(*key) for key in keys],
+        "datasets": datasets,
+        "unit": m.unit,
+        "metric": metric,
+    }
 
 
 def _pct_key(key: str) -> float:
@@ -88,12 +152,13 @@ def percentile_chart(runs: Sequence[RunData], test: str | None = None) -> dict[s
     keys: set[str] = set()
     rows: list[tuple[str, dict[str, float]]] = []
     for run in runs:
-        for r in run.results:
+        for (name, n), r in zip(_occurrences(run.results), run.results, strict=True):
             pcts = {k: v for k, v in (r.get("latency_percentiles_us") or {}).items() if v is not None}
-            if not pcts or (test and r["name"] != test):
+            label = _key_label(name, n)
+            if not pcts or (test and label != test):
                 continue
             keys.update(pcts)
-            rows.append((f"{run.label} · {r['name']}", pcts))
+            rows.append((f"{run.label} · {label}" if len(runs) > 1 else label, pcts))
     ordered = sorted(keys, key=_pct_key)
     return {
         "type": "line",
@@ -103,6 +168,7 @@ def percentile_chart(runs: Sequence[RunData], test: str | None = None) -> dict[s
         "unit": "us",
         "metric": "percentiles",
         "x_label": "percentile",
+        "height": LINE_CHART_PX + 18 * (len(rows) // 3),
     }
 
 
@@ -142,6 +208,7 @@ def series_chart(
     unit = chosen[0][1]["unit"] if chosen else ""
     return {
         "type": "line",
+        "height": LINE_CHART_PX + 18 * (len(datasets) // 3),
         "title": f"{metric or 'series'} over time",
         "labels": [],
         "datasets": datasets,
@@ -163,12 +230,27 @@ def chart_csv(chart: dict[str, Any]) -> str:
         w.writerow(["series", f"x ({chart['x_unit']})", f"y{suffix}"])
         for ds in chart["datasets"]:
             for p in ds["data"]:
-                w.writerow([ds["label"], _cell(p["x"]), _cell(p["y"])])
+                w.writerow([safe_text(ds["label"]), _cell(p["x"]), _cell(p["y"])])
     else:
-        w.writerow([chart.get("x_label") or "test", *(f"{ds['label']}{suffix}" for ds in chart["datasets"])])
+        header = [chart.get("x_label") or "test", *(f"{ds['label']}{suffix}" for ds in chart["datasets"])]
+        w.writerow([safe_text(h) for h in header])
         for i, label in enumerate(chart["labels"]):
-            w.writerow([label, *(_cell(ds["data"][i]) for ds in chart["datasets"])])
+            w.writerow([safe_text(label), *(_cell(ds["data"][i]) for ds in chart["datasets"])])
     return out.getvalue()
+
+
+FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_text(text: Any) -> str:
+    """A text cell a spreadsheet will not run as a formula (OWASP "CSV injection"): run labels
+    and test names come from users, so one starting with ``= + - @``, a tab or a CR is
+    prefixed with an apostrophe, and line breaks inside it become spaces. Numbers are written by
+    :func:`_cell` and never touched."""
+    text = str(text)
+    if text.startswith(FORMULA_LEADS):
+        text = "'" + text
+    return text.replace("\r", " ").replace("\n", " ")  # one cell stays one line
 
 
 def _cell(v: Any) -> str:
@@ -198,8 +280,12 @@ RESULT_FIELDS = (
 
 
 def run_data(runs: Sequence[Any], with_series: bool = False) -> list[RunData]:
-    """RunData for BenchRun models (in the given order), labels made unique."""
-    labels = unique_labels([r.display_label for r in runs], [r.pk for r in runs])
+    """RunData for BenchRun models (in the given order): labels made unique, with the settings
+    in which the runs differ."""
+    from .run_settings import short_settings
+
+    labels = legend_labels([r.display_label for r in runs], [short_settings(r.settings or {}) for r in runs])
+    labels = unique_labels(labels, [r.pk for r in runs])
     out = []
     for run, label in zip(runs, labels, strict=True):
         results = [

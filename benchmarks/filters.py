@@ -1,30 +1,75 @@
-"""One FilterSet for the runs list, shared by the HTML page and the API."""
+"""One FilterSet for the runs list, shared by the HTML pages (list and compare) and the API."""
 
 from __future__ import annotations
 
 import django_filters
+from django import forms
 from django.db.models import Q, QuerySet
 
-from .models import BenchRun, TargetKind, UploadStatus
+from zfsplanner.core.units import UnitError, parse_zfs_size
+
+from .models import PARSED_STATUSES, BenchRun, SyncSetting, TargetKind, UploadStatus, ZilLocation
 
 
 class NumberInFilter(django_filters.BaseInFilter, django_filters.NumberFilter):
     """``1,2,3``: each item must be a number, so ``?ids=x`` is a 400 naming ``ids``, not a failed query."""
 
 
+class SizeField(forms.CharField):
+    """``128K``, ``1M`` or bytes, as ZFS writes sizes; cleaned to int bytes."""
+
+    def clean(self, value: str | None) -> int | None:  # type: ignore[override]
+        value = super().clean(value)
+        if not value:
+            return None
+        try:
+            return int(parse_zfs_size(value))
+        except (UnitError, TypeError, ValueError) as exc:
+            raise forms.ValidationError(f"{value!r} is not a size such as 128K or 131072") from exc
+
+
+class SizeFilter(django_filters.Filter):
+    field_class = SizeField
+
+
 class BenchRunFilterSet(django_filters.FilterSet):
     q = django_filters.CharFilter(method="search", label="Search")
     team = django_filters.CharFilter(field_name="team__slug", label="Team (slug)")
     status = django_filters.ChoiceFilter(field_name="upload__status", choices=UploadStatus.choices)
+    parsed = django_filters.BooleanFilter(method="only_parsed", label="Parsed (done or partly read)")
     tool = django_filters.CharFilter(field_name="tool", lookup_expr="iexact")
     target_kind = django_filters.ChoiceFilter(choices=TargetKind.choices)
     design = django_filters.NumberFilter(field_name="design_id")
     catalog_disk = django_filters.NumberFilter(field_name="catalog_disk_id")
+    sync = django_filters.ChoiceFilter(field_name="settings__sync", choices=SyncSetting.choices, label="sync")
+    zil = django_filters.ChoiceFilter(field_name="settings__zil", choices=ZilLocation.choices, label="ZIL")
+    slog_device = django_filters.CharFilter(
+        field_name="settings__slog_device", lookup_expr="icontains", label="SLOG device"
+    )
+    compression = django_filters.CharFilter(field_name="settings__compression", lookup_expr="iexact")
+    recordsize = SizeFilter(field_name="settings__recordsize_bytes", label="recordsize")
+    volblocksize = SizeFilter(field_name="settings__volblocksize_bytes", label="volblocksize")
     ids = NumberInFilter(field_name="id", label="Run ids (comma-separated)")
 
     class Meta:
         model = BenchRun
-        fields = ["q", "team", "status", "tool", "target_kind", "design", "catalog_disk", "ids"]
+        fields = [
+            "q",
+            "team",
+            "status",
+            "parsed",
+            "tool",
+            "target_kind",
+            "design",
+            "catalog_disk",
+            "sync",
+            "zil",
+            "slog_device",
+            "compression",
+            "recordsize",
+            "volblocksize",
+            "ids",
+        ]
 
     def search(self, queryset: QuerySet[BenchRun], name: str, value: str) -> QuerySet[BenchRun]:
         return queryset.filter(
@@ -33,3 +78,9 @@ class BenchRunFilterSet(django_filters.FilterSet):
             | Q(upload__original_name__icontains=value)
             | Q(notes__icontains=value)
         )
+
+    def only_parsed(self, queryset: QuerySet[BenchRun], name: str, value: bool | None) -> QuerySet[BenchRun]:
+        if value is None:
+            return queryset
+        parsed = Q(upload__status__in=PARSED_STATUSES)
+        return queryset.filter(parsed) if value else queryset.exclude(parsed)

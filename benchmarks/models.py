@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
 
 from zfsplanner.accounts.models import Team
@@ -20,10 +21,18 @@ class UploadStatus(models.TextChoices):
     PENDING = "pending", "Queued"
     PARSING = "parsing", "Parsing"
     DONE = "done", "Done"
+    PARTIAL = "partial", "Partly read"  # parsed, but the log lacks something (see BenchRun.warnings)
     FAILED = "failed", "Failed"
 
 
-FINISHED_STATUSES = (UploadStatus.DONE, UploadStatus.FAILED)
+FINISHED_STATUSES = (UploadStatus.DONE, UploadStatus.PARTIAL, UploadStatus.FAILED)
+# Statuses whose run has results to show and compare.
+PARSED_STATUSES = (UploadStatus.DONE, UploadStatus.PARTIAL)
+
+# Length limits of what users type about a run (forms, API and model agree).
+LABEL_MAX_LENGTH = 200
+TARGET_MAX_LENGTH = 255
+NOTES_MAX_LENGTH = 5000
 
 
 class TargetKind(models.TextChoices):
@@ -107,7 +116,9 @@ class BenchRunQuerySet(models.QuerySet["BenchRun"]):
 class BenchRun(models.Model):
     upload = models.OneToOneField(BenchUpload, on_delete=models.CASCADE, related_name="run")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="bench_runs")
-    label = models.CharField(max_length=200, blank=True, help_text="Shown in charts; defaults to the file name.")
+    label = models.CharField(
+        max_length=LABEL_MAX_LENGTH, blank=True, help_text="Shown in charts; defaults to the file name."
+    )
     catalog_disk = models.ForeignKey(
         "plans.CatalogDisk", null=True, blank=True, on_delete=models.SET_NULL, related_name="bench_runs"
     )
@@ -115,13 +126,18 @@ class BenchRun(models.Model):
         "plans.PoolDesign", null=True, blank=True, on_delete=models.SET_NULL, related_name="bench_runs"
     )
     target_kind = models.CharField(max_length=12, choices=TargetKind.choices, blank=True)
-    target = models.CharField(max_length=255, blank=True, help_text="e.g. 'tank/vm-101-disk-0 over iSCSI'.")
+    target = models.CharField(
+        max_length=TARGET_MAX_LENGTH, blank=True, help_text="e.g. 'tank/vm-101-disk-0 over iSCSI'."
+    )
     settings = models.JSONField(default=dict, blank=True, help_text="sync, compression, recordsize, ZIL, tunables.")
-    notes = models.TextField(blank=True)
+    notes = models.TextField(blank=True, validators=[MaxLengthValidator(NOTES_MAX_LENGTH)])
     tool = models.CharField(max_length=40, blank=True)
     tool_version = models.CharField(max_length=40, blank=True)
     meta = models.JSONField(default=dict, blank=True)
     result = models.JSONField(null=True, blank=True, help_text="The normalized document (benchmark-result-format).")
+    warnings = models.JSONField(
+        default=list, blank=True, help_text="What a partly read log lacks, in words (status 'partial')."
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -140,6 +156,11 @@ class BenchRun(models.Model):
     @property
     def status(self) -> str:
         return self.upload.status
+
+    @property
+    def is_parsed(self) -> bool:
+        """True when the run has results (its log was read completely or in part)."""
+        return self.upload.status in PARSED_STATUSES
 
 
 class BenchResult(models.Model):

@@ -131,3 +131,28 @@ def describe_run_settings(s: dict[str, Any]) -> list[tuple[str, str]]:
         for name, value in (s.get(key) or {}).items():
             rows.append((name, value))
     return rows
+
+
+_ZIL_SHORT = {"pool": "ZIL in the pool", "slog": "SLOG", "disabled": "ZIL disabled"}
+
+
+def short_settings(s: dict[str, Any]) -> list[tuple[str, str]]:
+    """Short (name, value) pairs for chart legends: ``sync``/``always``, ``ZIL``/``SLOG: SSD``."""
+    rows: list[tuple[str, str]] = []
+    for key in ("sync", "compression"):
+        if s.get(key):
+            rows.append((key, str(s[key])))
+    for key, name in (("recordsize_bytes", "recordsize"), ("volblocksize_bytes", "volblocksize")):
+        if s.get(key):
+            rows.append((name, str(format_zfs_size(int(s[key])))))
+    zil = s.get("zil")
+    device = s.get("slog_device")
+    if zil:
+        text = _ZIL_SHORT.get(zil, zil)
+        rows.append(("ZIL", f"{text}: {device}" if device and zil == "slog" else text))
+    elif device:
+        rows.append(("SLOG", f"SLOG: {device}"))
+    for key in ("tunables", "extra"):
+        for name, value in (s.get(key) or {}).items():
+            rows.append((name, value))
+    return rows

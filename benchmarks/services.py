@@ -300,17 +300,23 @@ class _Progress:
 
 
 def fail_upload(upload: BenchUpload, message: str, detected_format: str = "") -> None:
-    BenchUpload.objects.filter(pk=upload.pk).update(
-        status=UploadStatus.FAILED,
-        error=message[:4000],
-        detected_format=detected_format[:40],
-        finished=timezone.now(),
-        updated=timezone.now(),
-    )
+    with transaction.atomic():
+        BenchUpload.objects.filter(pk=upload.pk).update(
+            status=UploadStatus.FAILED,
+            error=message[:4000],
+            detected_format=detected_format[:40],
+            finished=timezone.now(),
+            updated=timezone.now(),
+        )
+        # A failed parse has no figures: rows of an earlier parse of the same bytes would be stale.
+        BenchResult.objects.filter(run__upload_id=upload.pk).delete()
+        BenchSeries.objects.filter(run__upload_id=upload.pk).delete()
+        BenchRun.objects.filter(upload_id=upload.pk).update(warnings=[], result=None, updated=timezone.now())
 
 
 def parse_upload(upload: BenchUpload) -> None:
-    """Parse a claimed upload's stored bytes; the upload ends up done (rows written) or failed (message kept)."""
+    """Parse a claimed upload's stored bytes; the upload ends up done or partial (rows written, a
+    partial run with warnings saying what the log lacks) or failed (message kept)."""
     try:
         with upload.file.open("rb") as fh:
             data = fh.read()
@@ -347,7 +353,8 @@ def save_result(upload: BenchUpload, parsed: ParsedResult) -> BenchRun:
     run.tool_version = (parsed.source.tool_version or "")[:40]
     run.meta = dict(parsed.meta)
     run.result = _result_document(parsed)
-    run.save(update_fields=["tool", "tool_version", "meta", "result", "updated"])
+    run.warnings = list(parsed.warnings)
+    run.save(update_fields=["tool", "tool_version", "meta", "result", "warnings", "updated"])
     for index, r in enumerate(parsed.results):
         BenchResult.objects.update_or_create(
             run=run,
@@ -386,7 +393,7 @@ def save_result(upload: BenchUpload, parsed: ParsedResult) -> BenchRun:
         )
     run.series.filter(index__gte=len(parsed.series)).delete()
     BenchUpload.objects.filter(pk=upload.pk).update(
-        status=UploadStatus.DONE,
+        status=UploadStatus.PARTIAL if parsed.partial else UploadStatus.DONE,
         progress=100,
         error="",
         detected_format=parsed.source.tool[:40],
@@ -394,3 +401,37 @@ def save_result(upload: BenchUpload, parsed: ParsedResult) -> BenchRun:
         updated=timezone.now(),
     )
     return run
+
+
+class RunBusy(Exception):
+    """The run's upload is being parsed by a live task right now; try again once it has finished."""
+
+
+def delete_run(run: BenchRun) -> None:
+    """Delete a run with its upload, results, series and stored bytes; refused while a worker parses it."""
+    upload = run.upload
+    if parse_is_running(upload):
+        raise RunBusy(f"{upload.original_name} is being parsed right now; delete it once that has finished")
+    name, storage = upload.file.name, upload.file.storage
+    with transaction.atomic():
+        upload.delete()  # cascades to the run, its results and series
+        if name:
+            transaction.on_commit(lambda: storage.delete(name))
+
+
+@dataclass(frozen=True)
+class Reparsed:
+    queued: int
+    busy: int
+
+
+def reparse_uploads(uploads: Any) -> Reparsed:
+    """Queue every upload of ``uploads`` for parsing again (after a parser upgrade), skipping the ones
+    a live task is parsing right now. Their stored bytes are read again; results are rewritten."""
+    queued = busy = 0
+    for upload in uploads.iterator():
+        if retry_upload(upload):
+            queued += 1
+        else:
+            busy += 1
+    return Reparsed(queued=queued, busy=busy)

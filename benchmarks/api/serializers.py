@@ -12,7 +12,7 @@ from zfsplanner.accounts.models import Team
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 
 from ..access import writable_teams
-from ..models import BenchRun, BenchUpload, TargetKind
+from ..models import LABEL_MAX_LENGTH, NOTES_MAX_LENGTH, TARGET_MAX_LENGTH, BenchRun, BenchUpload, TargetKind
 from ..run_settings import clean_run_settings
 
 
@@ -72,6 +72,14 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
         queryset=CatalogDisk.objects.all(), allow_null=True, required=False
     )
     design = serializers.PrimaryKeyRelatedField(queryset=PoolDesign.objects.all(), allow_null=True, required=False)
+    label = serializers.CharField(required=False, allow_blank=True, max_length=LABEL_MAX_LENGTH)
+    target = serializers.CharField(required=False, allow_blank=True, max_length=TARGET_MAX_LENGTH)
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=NOTES_MAX_LENGTH)
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="What a partly read log lacks (status 'partial'), in words.",
+    )
 
     class Meta:
         model = BenchRun
@@ -81,6 +89,7 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
             "label",
             "display_label",
             "status",
+            "warnings",
             "catalog_disk",
             "design",
             "target_kind",
@@ -104,20 +113,23 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
 
 
 class UploadCreateSerializer(RunMetadataMixin, serializers.Serializer):
-    """POST /api/benchmark-uploads/: files (one or many) + team + optional run metadata."""
+    """POST /api/benchmark-uploads/: files (one or many) + team + optional run metadata.
+
+    Files come as multipart parts named ``files`` or ``file``, each name as often as needed:
+    every part is stored (not only the last one of a name)."""
 
     team = serializers.CharField(required=False, help_text="Team slug or id; optional if you can write to one team.")
     files = serializers.ListField(child=serializers.FileField(allow_empty_file=False), required=False)
-    file = serializers.FileField(required=False, allow_empty_file=False)
-    label = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    file = serializers.FileField(required=False, allow_empty_file=False, help_text="May be repeated, like 'files'.")
+    label = serializers.CharField(required=False, allow_blank=True, max_length=LABEL_MAX_LENGTH)
     catalog_disk = serializers.PrimaryKeyRelatedField(
         queryset=CatalogDisk.objects.all(), allow_null=True, required=False
     )
     design = serializers.PrimaryKeyRelatedField(queryset=PoolDesign.objects.all(), allow_null=True, required=False)
     target_kind = serializers.ChoiceField(choices=TargetKind.choices, required=False, allow_blank=True)
-    target = serializers.CharField(required=False, allow_blank=True, max_length=255)
+    target = serializers.CharField(required=False, allow_blank=True, max_length=TARGET_MAX_LENGTH)
     settings = RunSettingsField(required=False)
-    notes = serializers.CharField(required=False, allow_blank=True)
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=NOTES_MAX_LENGTH)
 
     def validate_team(self, value: str) -> Team:
         user = self.context["request"].user
@@ -131,8 +143,8 @@ class UploadCreateSerializer(RunMetadataMixin, serializers.Serializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         files = list(attrs.pop("files", []) or [])
-        if attrs.get("file"):
-            files.append(attrs.pop("file"))
+        attrs.pop("file", None)
+        files.extend(self._file_parts())
         if not files:
             raise serializers.ValidationError(
                 {"files": "send one or more files as multipart field 'files' (or 'file')"}
@@ -145,6 +157,19 @@ class UploadCreateSerializer(RunMetadataMixin, serializers.Serializer):
             attrs["team"] = teams[0]
         self._check_design(attrs.get("design"), attrs["team"])
         return attrs
+
+    def _file_parts(self) -> list[Any]:
+        """Every multipart part named ``file`` (a plain FileField would keep only the last one)."""
+        data = self.initial_data
+        parts = data.getlist("file") if hasattr(data, "getlist") else [data.get("file")]
+        field = serializers.FileField(allow_empty_file=False)
+        out = []
+        for n, part in enumerate(p for p in parts if p not in (None, "")):
+            try:
+                out.append(field.run_validation(part))
+            except serializers.ValidationError as exc:
+                raise serializers.ValidationError({"file": {n: exc.detail}}) from exc
+        return out
 
 
 class BenchUploadSerializer(serializers.ModelSerializer):

@@ -13,6 +13,8 @@ urlpatterns = [
     # Before the router, whose detail pattern would otherwise take "charts" for a run id.
     path("benchmarks/charts/", views.ChartView.as_view(), name="chart"),
     path("benchmarks/charts.csv", views.ChartView.as_view(), {"format": "csv"}, name="chart-csv"),
+    path("benchmarks/series/", views.SeriesCompareView.as_view(), name="series-compare"),
+    path("benchmarks/series.csv", views.SeriesCompareView.as_view(), {"format": "csv"}, name="series-compare-csv"),
     path(
         "benchmarks/<int:pk>/series.csv",
         views.BenchRunViewSet.as_view({"get": "series"}, renderer_classes=views.CHART_RENDERERS),

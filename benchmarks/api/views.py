@@ -45,9 +45,15 @@ CHART_RENDERERS = [JSONRenderer, BrowsableAPIRenderer, ChartCSVRenderer]
 
 
 class BenchRunViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin, viewsets.GenericViewSet
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
 ):
-    """Benchmark runs; ``result`` is the normalized document (benchmark-result-format)."""
+    """Benchmark runs; ``result`` is the normalized document (benchmark-result-format).
+
+    ``DELETE`` removes the run with its upload and stored bytes (409 while a worker parses it)."""
 
 
     serializer_class = BenchRunSerializer
@@ -56,6 +62,15 @@ class BenchRunViewSet(
 
     def get_queryset(self) -> Any:
         return BenchRun.objects.for_user(self.request.user).select_related("upload", "team")
+
+    @extend_schema(responses={204: None, 409: OpenApiTypes.OBJECT})
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        run = self.get_object()
+        try:
+            services.delete_run(run)
+        except services.RunBusy as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
         parameters=[
@@ -82,6 +97,7 @@ class BenchUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
 
     serializer_class = BenchUploadSerializer
     permission_classes = [permissions.IsAuthenticated, CanWriteTeam]
+    throttle_scopes = {"create": "uploads", "retry": "uploads"}
 
     def get_queryset(self) -> Any:
         return BenchUpload.objects.for_user(self.request.user).select_related("team", "run")
@@ -129,6 +145,39 @@ class BenchUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
             )
         upload.refresh_from_db()
         return Response(BenchUploadSerializer(upload).data, status=status.HTTP_202_ACCEPTED)
+
+
+class SeriesCompareView(APIView):
+    """``?runs=1,2&metric=bandwidth|iops|latency[&max_points=1000]``: the fio-log time series of
+    several runs overlaid on one chart (one line per run and log); JSON or CSV."""
+
+    renderer_classes = CHART_RENDERERS
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("runs", str, required=True, description="Run ids, comma-separated: 1,2"),
+            OpenApiParameter("metric", str, description="bandwidth, iops or latency (default: the first one)"),
+            OpenApiParameter("max_points", int, description="Points per series after downsampling (default 1000)"),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, format: str | None = None) -> Response:
+        try:
+            ids = parse_run_ids(request.query_params.getlist("runs"))
+            max_points = int(request.query_params.get("max_points", charts.DEFAULT_SERIES_POINTS))
+        except ValueError as exc:
+            raise ValidationError({"runs": str(exc)}) from exc
+        if not ids:
+            raise ValidationError({"runs": "pick at least one run: runs=1,2"})
+        runs = runs_for_user(request, ids)
+        try:
+            chart = charts.series_chart(
+                charts.run_data(runs, with_series=True), request.query_params.get("metric") or None, max_points
+            )
+        except charts.ChartError as exc:
+            raise ValidationError({"metric": str(exc)}) from exc
+        chart["runs"] = [{"id": r.pk, "label": r.display_label} for r in runs]
+        return Response(chart)
 
 
 class ChartView(APIView):

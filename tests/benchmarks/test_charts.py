@@ -13,6 +13,7 @@ from benchmarks.charts import (
     bar_chart,
     chart_csv,
     chart_for,
+    legend_labels,
     percentile_chart,
     series_chart,
     unique_labels,
@@ -107,6 +108,61 @@ def test_series_are_downsampled_to_max_points():
         series_chart([run], metric="iops")
 
 
+def test_repeats_in_one_run_are_separate_bars_never_the_last_value():
+    repeats = RunData(
+        "dd x3",
+        [
+            {"name": "SEQ1M Q1T1 write", "bandwidth_bytes_per_s": 100.0},
+            {"name": "SEQ1M Q1T1 write", "bandwidth_bytes_per_s": 300.0},  # stored before names were numbered
+            {"name": "SEQ1M Q1T1 write", "bandwidth_bytes_per_s": 200.0},
+        ],
+    )
+    chart = bar_chart([repeats, SSD], "bandwidth")
+    assert chart["labels"] == [
+        "SEQ1M Q1T1 write",
+        "SEQ1M Q1T1 write #2",
+        "SEQ1M Q1T1 write #3",
+        "SEQ1M Q8T1 write",
+        "RND4K Q1T1 write",
+    ]
+    assert chart["datasets"][0]["data"] == [100.0, 300.0, 200.0, None, None]
+
+
+def test_bar_charts_are_horizontal_and_as_tall_as_their_bars_need():
+    few = bar_chart([SSD], "bandwidth")
+    assert few["indexAxis"] == "y" and few["height"] == 220  # the minimum
+    many = RunData("bonnie", [{"name": f"host{i} seeks", "ops_per_s": float(i)} for i in range(60)])
+    tall = bar_chart([many, many], "ops")
+    assert tall["height"] == 60 * 2 * 16 + 110
+
+
+def test_legends_name_the_settings_the_runs_differ_in():
+    labels = legend_labels(
+        ["RAID-Z 3+1 over iSCSI"] * 3,
+        [
+            [("sync", "always"), ("ZIL", "SLOG: SSD")],
+            [("sync", "always"), ("ZIL", "SLOG: HDD")],
+            [("sync", "always"), ("ZIL", "ZIL disabled")],
+        ],
+    )
+    assert labels == [
+        "RAID-Z 3+1 over iSCSI · SLOG: SSD",
+        "RAID-Z 3+1 over iSCSI · SLOG: HDD",
+        "RAID-Z 3+1 over iSCSI · ZIL disabled",
+    ]
+    assert legend_labels(["a", "b"], [[("sync", "always")], []]) == ["a · sync=always", "b · sync: not set"]
+    assert legend_labels(["only"], [[("sync", "always")]]) == ["only"]
+
+
+@pytest.mark.parametrize("lead", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_are_neutralised(lead):
+    evil = RunData(f'{lead}HYPERLINK("http://x")', [{"name": f"{lead}cmd|calc", "iops": 5.0}])
+    rows = list(csv.reader(io.StringIO(chart_csv(bar_chart([evil], "iops")), newline="")))
+    lead = lead.replace("\r", " ")  # a line break inside a cell would split the row
+    assert rows[0][1] == f'\'{lead}HYPERLINK("http://x") (iops)'
+    assert rows[1] == [f"'{lead}cmd|calc", "5"]
+
+
 def test_csv_of_a_bar_chart_has_a_column_per_run():
     rows = list(csv.reader(io.StringIO(chart_csv(bar_chart([SSD, HDD], "iops")))))
     assert rows == [
@@ -174,7 +230,7 @@ def test_percentiles_from_fio(client_for, bob, team):
     assert keys == sorted(keys) and "p99.9" in chart["labels"]
     assert len(chart["datasets"]) == 5
     first = chart["datasets"][0]
-    assert first["label"] == "fio five jobs · sequential_write write"
+    assert first["label"] == "sequential_write write"  # one run: the test name is the whole story
     assert first["data"][chart["labels"].index("p50")] == 444416.0
 
 
