@@ -1,6 +1,7 @@
 # zfsplanner — the two commands: `make run` and `make test`.
 PYTHON ?= python3
 PORT   ?= 8000
+export PORT
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
@@ -24,7 +25,6 @@ native: $(STAMP)
 	$(PY) native/build.py
 
 ## Start the app on http://127.0.0.1:$(PORT) (default 8000) with SQLite and in-process tasks, demo data loaded.
-run: export PORT := $(PORT)
 run: demo native
 	@echo "zfsplanner: open http://127.0.0.1:$(PORT)/ (log in as demo / zfsplanner-demo)"
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
