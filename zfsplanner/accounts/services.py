@@ -53,6 +53,12 @@ class InvitationUnusable(ValueError):
         InvitationState.REVOKED: "This invitation was withdrawn by the team's owner.",
     }
 
+    TITLES = {
+        InvitationState.ACCEPTED: "Invitation already used",
+        InvitationState.EXPIRED: "Invitation expired",
+        InvitationState.REVOKED: "Invitation withdrawn",
+    }
+
     def __init__(self, state: InvitationState):
         self.state = state
         super().__init__(self.MESSAGES[state])

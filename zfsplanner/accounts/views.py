@@ -157,9 +157,7 @@ def invitation_accept(request: HttpRequest, key: str) -> HttpResponse:
         context = {"title": "Invitation not valid", "message": services.UNKNOWN_INVITATION}
         return render(request, "accounts/invitation_unusable.html", context, status=404)
     if not invitation.is_pending:
-        message = services.InvitationUnusable.MESSAGES[invitation.state]
-        context = {"title": f"Invitation {invitation.state.label.lower()}", "message": message}
-        return render(request, "accounts/invitation_unusable.html", context, status=410)
+        return _unusable(request, services.InvitationUnusable(invitation.state))
     if not request.user.is_authenticated:
         remember_invitation(request, key)
         context = {"invitation": invitation, "can_sign_up": get_adapter(request).is_open_for_signup(request)}
@@ -169,10 +167,15 @@ def invitation_accept(request: HttpRequest, key: str) -> HttpResponse:
     try:
         accepted = services.accept_invitation(invitation, request.user)
     except services.InvitationUnusable as exc:
-        context = {"title": "Invitation not usable", "message": str(exc)}
-        return render(request, "accounts/invitation_unusable.html", context, status=410)
+        return _unusable(request, exc)
     messages.success(request, services.accepted_message(accepted))
     return redirect("accounts:team-detail", slug=invitation.team.slug)
+
+
+def _unusable(request: HttpRequest, exc: services.InvitationUnusable) -> HttpResponse:
+    """410 Gone with what happened to the invitation, in words for the person holding the link."""
+    context = {"title": exc.TITLES[exc.state], "message": str(exc)}
+    return render(request, "accounts/invitation_unusable.html", context, status=410)
 
 
 # --------------------------------------------------------------------------- profile
