@@ -20,36 +20,21 @@ vdev and dataset) is kept under the document's ``imported`` key for the comparis
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ..compression import default_compression
-from ..design import (
-    DEFAULT_OPENZFS_VERSION,
-    OPENZFS_VERSIONS,
-    Design,
-    Disk,
-    InvalidDesign,
-    Layout,
-    Partitioning,
-    Role,
-    VdevGroup,
-    parse_design,
-)
-from ..pool import (
-    EFI_MIN_RESV_SIZE,
-    NEW_START_BLOCK,
-    SPA_MINDEVSIZE,
-    gpt_label_blocks,
-    linux_whole_disk_partition_bytes,
-    pool_capacity,
-)
-from ..units import parse_zfs_size
+from ..design import DEFAULT_OPENZFS_VERSION, OPENZFS_VERSIONS, InvalidDesign, Layout, Partitioning, parse_design
 from ..versions import Version
-from . import devices, lsblk, props, zdb, zfs_list, zpool_list, zpool_status
-from .common import Size, UnreadableOutput, parse_ratio, parse_size
+from . import devices, lsblk, zpool_list, zpool_status
+from .common import Size, UnreadableOutput, parse_size
+from .datasets import dataset_from, root_matters
+from .members import CatalogEntry, Member, TopVdev, disk_size_for_partition, fit_member_size, vdev_size_of
+from .outputs import Outputs, read_sections
 from .sections import Section
+
+__all__ = ["CatalogEntry", "ImportProblem", "Outputs", "PoolImport", "build", "disk_size_for_partition",
+           "import_sections", "read_sections"]
 
 ROLE_ORDER = ("data", "dedup", "special", "log", "cache", "spare")
 IMPORT_KEY = "imported"
@@ -63,96 +48,12 @@ FEATURE_VERSIONS = (
     ("2.0", ("device_rebuild", "zstd_compress", "log_spacemap", "livelist", "redaction_bookmarks")),
     ("0.8", ("allocation_classes", "encryption", "project_quota", "spacemap_v2", "resilver_defer")),
 )
-ZPOOL_ONLY_PROPS = {
-    "size", "capacity", "health", "altroot", "ashift", "autoexpand", "fragmentation", "expandsize", "freeing",
-    "allocated", "free", "dedupratio", "bootfs", "cachefile", "failmode", "listsnapshots", "autoreplace",
-    "delegation", "leaked", "checkpoint", "autotrim", "multihost", "load_guid", "maxblocksize", "maxdnodesize",
-    "bcloneused", "bclonesaved", "bcloneratio", "compatibility", "dedup_table_size", "dedup_table_quota",
-    "last_scrubbed_txg", "dedupcached",
-}
-DATASET_DEFAULTS = {
-    "recordsize": 128 * 1024, "copies": "1", "sync": "standard", "special_small_blocks": 0,
-    "dnodesize": "legacy", "redundant_metadata": "all",
-}
 
 
 class ImportProblem(UnreadableOutput):
     """The outputs were readable but do not describe a pool the planner can model."""
 
     format = "import"
-
-
-@dataclass(frozen=True)
-class CatalogEntry:
-    """A catalog disk as the importer sees it (the Django side passes these in)."""
-
-    model: str
-    size_bytes: int
-    logical_sector_bytes: int | None = None
-    physical_sector_bytes: int | None = None
-    media: str | None = None
-    vendor: str | None = None
-    rpm: int | None = None
-    plp: bool | None = None
-
-
-@dataclass(frozen=True)
-class Member:
-    """One vdev member as found: where each figure came from is kept for the preview."""
-
-    name: str
-    state: str | None
-    role: str
-    vdev: str
-    partitioning: Partitioning
-    size_bytes: int | None
-    size_source: str
-    model: str | None = None
-    serial: str | None = None
-    logical_sector: int | None = None
-    physical_sector: int | None = None
-    media: str | None = None
-    catalog: CatalogEntry | None = None
-    line: int = 0
-
-    def disk_document(self) -> dict[str, Any]:
-        assert self.size_bytes is not None
-        out: dict[str, Any] = {"size_bytes": self.size_bytes}
-        cat = self.catalog
-        model = cat.model if cat else self.model
-        if model:
-            out["model"] = model
-        if cat and cat.vendor:
-            out["vendor"] = cat.vendor
-        ls = self.logical_sector or (cat.logical_sector_bytes if cat else None)
-        ps = self.physical_sector or (cat.physical_sector_bytes if cat else None)
-        if ls:
-            out["logical_sector_bytes"] = ls
-        if ps and (ls is None or ps >= ls):
-            out["physical_sector_bytes"] = ps
-        media = self.media or (cat.media if cat else None)
-        if media:
-            out["media"] = media
-        if cat is not None:
-            if cat.rpm is not None:
-                out["rpm"] = cat.rpm
-            if cat.plp is not None:
-                out["plp"] = cat.plp
-            out["catalog"] = cat.model
-        return out
-
-
-@dataclass(frozen=True)
-class TopVdev:
-    role: str
-    name: str
-    layout: Layout
-    members: tuple[Member, ...]
-    draid_data: int | None = None
-    draid_spares: int | None = None
-    ashift: int | None = None
-    reported_size: Size | None = None  # vdev SIZE from zpool list -v (not for leaves in 2.2+)
-    line: int = 0
 
 
 @dataclass(frozen=True)
@@ -168,149 +69,7 @@ class PoolImport:
         return value if isinstance(value, dict) else {}
 
 
-@dataclass
-class Outputs:
-    """Everything parsed from the user's outputs, by command."""
-
-    status: list[zpool_status.PoolStatus] = field(default_factory=list)
-    lists: list[zpool_list.PoolList] = field(default_factory=list)
-    pool_props: list[props.Prop] = field(default_factory=list)
-    dataset_props: list[props.Prop] = field(default_factory=list)
-    datasets: list[zfs_list.DatasetRow] = field(default_factory=list)
-    blocks: list[lsblk.BlockDevice] = field(default_factory=list)
-    versions: list[tuple[int, str]] = field(default_factory=list)
-    histograms: list[zdb.BlockHistogram] = field(default_factory=list)
-    sources: list[str] = field(default_factory=list)
-    list_verbose: bool = False
-
-
-# --------------------------------------------------------------------------- reading sections
-
-
-def read_sections(sections: Sequence[Section], out: Outputs | None = None) -> Outputs:
-    """Parse each section with its reader; errors are the readers' own, naming the line."""
-    out = out or Outputs()
-    for s in sections:
-        cmd = s.command
-        if cmd in ("zpool status", "zpool import"):
-            out.status += zpool_status.parse(s.lines)
-        elif cmd == "zpool list":
-            cols = s.option("o")
-            out.lists += zpool_list.parse(
-                s.lines,
-                columns=zpool_list.columns_from_option(cols) if cols else None,
-                scripted=s.flag("H"),
-            )
-            out.list_verbose = out.list_verbose or s.flag("v") or any(p.vdevs for p in out.lists)
-        elif cmd in ("zpool get", "zfs get", "get"):
-            cols = s.option("o")
-            columns = tuple(c.strip() for c in cols.split(",")) if cols else None
-            if cmd == "get":
-                _split_get(s, out)
-            else:
-                parsed = props.parse(s.lines, zpool=cmd == "zpool get", columns=columns, scripted=s.flag("H"))
-                (out.pool_props if cmd == "zpool get" else out.dataset_props).extend(parsed)
-        elif cmd == "zfs list":
-            cols = s.option("o")
-            out.datasets += zfs_list.parse(
-                s.lines, columns=zfs_list.columns_from_option(cols) if cols else None, scripted=s.flag("H")
-            )
-        elif cmd == "lsblk":
-            out.blocks += lsblk.parse(s.lines)
-        elif cmd == "zdb":
-            out.histograms.append(zdb.parse(s.lines))
-        elif cmd == "version":
-            out.versions += [(n, t.strip()) for n, t in s.lines if t.strip()]
-        if cmd not in out.sources:
-            out.sources.append("zpool get / zfs get" if cmd == "get" else cmd)
-    return out
-
-
-def _split_get(s: Section, out: Outputs) -> None:
-    """A ``NAME PROPERTY VALUE SOURCE`` output without its command line: pool or dataset properties."""
-    parsed = props.parse(s.lines, zpool=False, scripted=not s.lines[0][1].lstrip().startswith("NAME"))
-    is_pool = any(p.property in ZPOOL_ONLY_PROPS or p.property.startswith(("feature@", "unsupported@"))
-                  for p in parsed)
-    is_dataset = any(p.property in ("type", "referenced", "compressratio", "recordsize", "mountpoint")
-                     for p in parsed)
-    if is_pool and is_dataset:
-        current = out.pool_props
-        for p in parsed:
-            if p.property in ZPOOL_ONLY_PROPS or p.property.startswith(("feature@", "unsupported@")):
-                current = out.pool_props
-            elif p.property in ("type", "used", "referenced", "available", "recordsize", "mountpoint"):
-                current = out.dataset_props
-            current.append(p)
-    elif is_pool:
-        out.pool_props += parsed
-    else:
-        out.dataset_props += parsed
-
-
 # --------------------------------------------------------------------------- sizes
-
-
-def disk_size_for_partition(partition_bytes: int, logical_sector: int = 512) -> int:
-    """The smallest disk whose whole-disk ``zpool create`` partition 1 has ``partition_bytes``.
-
-    The inverse of :func:`~zfsplanner.core.pool.linux_whole_disk_partition_bytes`: the
-    partition's blocks plus the 1 MiB start (2048 blocks), the reserved partition 9
-    (16384 blocks) and the backup GPT. Every disk up to one alignment unit (2048 blocks)
-    larger gets the same partition, so the model gives them all the same figures.
-    """
-    lbs = logical_sector
-    blocks = -(-partition_bytes // lbs)
-    capacity = blocks + NEW_START_BLOCK + EFI_MIN_RESV_SIZE + gpt_label_blocks(lbs)
-    size = capacity * lbs
-    while linux_whole_disk_partition_bytes(size, lbs) < partition_bytes:  # pragma: no cover - defensive
-        size += lbs
-    return size
-
-
-def _vdev_size(member_bytes: int, top: TopVdev, partitioning: Partitioning, version: str) -> int:
-    """The model's SIZE of one top-level vdev whose members all have ``member_bytes``."""
-    disk = Disk(size_bytes=member_bytes)
-    group = VdevGroup(
-        role=Role(top.role),
-        layout=top.layout,
-        width=len(top.members),
-        disks=(disk,) * len(top.members),
-        ashift=top.ashift,
-        draid_data=top.draid_data,
-        draid_spares=top.draid_spares,
-    )
-    design = Design(name="fit", vdevs=(group,), openzfs_version=version, disk_partitioning=partitioning)
-    if top.role != "data":
-        design = replace(design, vdevs=(VdevGroup(Role.DATA, Layout.STRIPE, 1, (Disk(size_bytes=10**12),)), group))
-        return pool_capacity(design).vdevs[1].zpool_size_bytes
-    return pool_capacity(design).vdevs[0].zpool_size_bytes
-
-
-def _sizer(top: TopVdev, partitioning: Partitioning, version: str) -> Callable[[int], int]:
-    def size_of(member: int) -> int:
-        return _vdev_size(member, top, partitioning, version)
-
-    return size_of
-
-
-def fit_member_size(target: int, size_of: Callable[[int], int]) -> int:
-    """The smallest member size whose modelled SIZE reaches ``target`` (the nearest one when none equals it)."""
-    lo, hi = SPA_MINDEVSIZE * 2, SPA_MINDEVSIZE * 2
-    while size_of(hi) < target:
-        hi *= 2
-        if hi > 1 << 62:
-            raise ValueError("no disk size gives this SIZE")
-    while lo < hi:
-        mid = (lo + hi) // 2
-        mid -= mid % 512
-        if mid <= lo:
-            break
-        if size_of(mid) >= target:
-            hi = mid
-        else:
-            lo = mid
-    below = size_of(lo)
-    return lo if abs(below - target) < abs(size_of(hi) - target) else hi
 
 
 # --------------------------------------------------------------------------- the builder
@@ -613,7 +372,7 @@ class _Builder:
             elif top.reported_size is not None:
                 partitioning = top.members[0].partitioning
                 target = top.reported_size.bytes
-                fill = fit_member_size(target, _sizer(top, partitioning, version))
+                fill = fit_member_size(target, vdev_size_of(top, partitioning, version))
                 source = f"fitted to the SIZE zpool list -v reports for {top.name}"
             else:
                 unknown_pool.append(len(out))
@@ -643,9 +402,9 @@ class _Builder:
         partitioning = first.members[0].partitioning
 
         def pool_size_of(member: int) -> int:
-            fixed = sum(_vdev_size(m.size_bytes or 0, t, partitioning, version) for t in others
+            fixed = sum(vdev_size_of(t, partitioning, version)(m.size_bytes or 0) for t in others
                         for m in t.members[:1])
-            return count * _vdev_size(member, first, partitioning, version) + fixed
+            return count * vdev_size_of(first, partitioning, version)(member) + fixed
 
         fill = fit_member_size(pool_size.bytes, pool_size_of)
         source = "fitted to the pool SIZE zpool list reports"
@@ -677,11 +436,12 @@ class _Builder:
             if dtype not in ("filesystem", "volume"):
                 continue
             try:
-                doc, rep = _dataset(name, dtype, values, sources, self.notes, self.version or DEFAULT_OPENZFS_VERSION)
+                version = self.version or DEFAULT_OPENZFS_VERSION
+                doc, rep = dataset_from(name, dtype, values, sources, self.notes, version)
             except ValueError as exc:
                 raise ImportProblem(line, f"{name}: {exc}") from None
             reported[name] = rep
-            if name == self.name and not _root_matters(doc):
+            if name == self.name and not root_matters(doc):
                 continue
             docs.append(doc)
         return docs, reported
@@ -778,107 +538,6 @@ def _tree_from_list(pool: zpool_list.PoolList) -> list[tuple[str, zpool_status.S
     for section, name, line, kids in tops:
         out.append((section, freeze(name, line, kids)))
     return out
-
-
-ROOT_DATA_THRESHOLD = 64 * 1024**2
-
-
-def _root_matters(doc: Mapping[str, Any]) -> bool:
-    """The pool's root dataset joins the design when it sets a property or holds data (64 MiB or more)."""
-    if set(doc) - {"name", "type", "contents"}:
-        return True
-    logical = (doc.get("contents") or {}).get("logical_bytes") or 0
-    return bool(logical >= ROOT_DATA_THRESHOLD)
-
-
-def _dataset(
-    name: str,
-    dtype: str,
-    values: Mapping[str, str],
-    sources: Mapping[str, str | None],
-    notes: list[str],
-    version: str,
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The design's dataset object and what the pool reported for it."""
-    doc: dict[str, Any] = {"name": name, "type": dtype}
-
-    def given(prop: str) -> str | None:
-        v = values.get(prop)
-        return None if v in (None, "-", "") else v
-
-    def set_here(prop: str) -> bool:
-        """Locally set or inherited (with sources), else different from the OpenZFS default."""
-        v = given(prop)
-        if v is None:
-            return False
-        src = sources.get(prop)
-        if src is not None and src != "-":
-            return src != "default"
-        default = default_compression(version) if prop == "compression" else DATASET_DEFAULTS.get(prop)
-        if isinstance(default, int):
-            return parse_zfs_size(v) != default
-        return v != default
-
-    if dtype == "filesystem":
-        if set_here("recordsize"):
-            doc["recordsize"] = _zfs_size(given("recordsize"))
-    else:
-        volsize = given("volsize")
-        if volsize is None:
-            raise ValueError("a volume without volsize")
-        doc["volsize"] = _zfs_size(volsize)
-        if given("volblocksize"):
-            doc["volblocksize"] = _zfs_size(given("volblocksize"))
-        refres = given("refreservation")
-        if refres is not None and refres in ("none", "0"):
-            doc["sparse"] = True
-    for prop in ("compression", "sync"):
-        if set_here(prop):
-            doc[prop] = given(prop)
-    if set_here("copies"):
-        doc["copies"] = int(given("copies") or 1)
-    if set_here("special_small_blocks"):
-        doc["special_small_blocks"] = _zfs_size(given("special_small_blocks"))
-    quota = given("quota")
-    if dtype == "filesystem" and quota not in (None, "none", "0"):
-        doc["quota"] = _zfs_size(quota)
-    for prop in ("dnodesize", "redundant_metadata"):
-        if set_here(prop):
-            doc[prop] = given(prop)
-
-    reported: dict[str, Any] = {}
-    for key, prop in (("zfs_used_bytes", "used"), ("zfs_avail_bytes", "available"),
-                      ("referenced_bytes", "referenced"), ("logicalreferenced_bytes", "logicalreferenced"),
-                      ("usedbysnapshots_bytes", "usedbysnapshots")):
-        v = given(prop)
-        if v is not None:
-            s = parse_size(v)
-            if s is not None:
-                reported[key] = s.bytes
-                if key == "zfs_avail_bytes":
-                    reported["zfs_avail_exact"] = s.exact
-    ratio = parse_ratio(values.get("refcompressratio") or values.get("compressratio") or "-")
-    if ratio is not None:
-        reported["compressratio"] = ratio
-    logical = reported.get("logicalreferenced_bytes")
-    if logical is None and "referenced_bytes" in reported:
-        logical = int(reported["referenced_bytes"] * (ratio or 1.0))
-    if logical:
-        contents: dict[str, Any] = {"logical_bytes": logical}
-        comp = doc.get("compression") or given("compression") or "off"
-        if comp != "off" and ratio is not None:
-            contents["compressibility"] = {"ratio": max(1.0, round(ratio, 2)), "algorithm": comp}
-        doc["contents"] = contents
-    if reported.get("usedbysnapshots_bytes"):
-        notes.append(f"{name}: {reported['usedbysnapshots_bytes']} B held by snapshots are not modelled")
-    return doc, reported
-
-
-def _zfs_size(text: str | None) -> str | int:
-    from ..units import format_zfs_size
-
-    assert text is not None
-    return format_zfs_size(parse_zfs_size(text))
 
 
 # --------------------------------------------------------------------------- groups and the document

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+MIN_DATASET_BYTES = 64 * 1024**2
 ROUNDING = 0.0025  # zfs_nicenum prints 3 significant digits: within 0.25 % either way of 21.8T, 1.50K, ...
 
 
@@ -108,6 +109,8 @@ def compare(document: Mapping[str, Any], estimate: Mapping[str, Any]) -> list[Ro
         est = datasets.get(name)
         if est is None or not isinstance(rep, Mapping) or not isinstance(rep.get("referenced_bytes"), int):
             continue
+        if rep["referenced_bytes"] < MIN_DATASET_BYTES:
+            continue  # a few hundred KiB of metadata: its difference says nothing
         model = est.get("referenced_bytes", est.get("zfs_used_bytes"))
         if model is None:
             continue

@@ -24,6 +24,7 @@ RIGHT_ALIGNED = {"SIZE", "LOG-SEC", "PHY-SEC", "ROTA", "RM", "RO", "MIN-IO", "OP
                  "ALIGNMENT", "DISC-ALN", "DISC-GRAN", "DISC-MAX", "DISC-ZERO", "WSAME", "HCTL", "FSSIZE",
                  "FSAVAIL", "FSUSED", "FSUSE%", "MAJ:MIN", "SEQ", "DAX"}
 _TREE_CHARS = "├└│─|`- "
+MULTI_WORD = {"MODEL", "VENDOR", "LABEL", "PARTLABEL", "MOUNTPOINT", "MOUNTPOINTS", "FSTYPE", "STATE"}
 _PAIR_RE = re.compile(r'([A-Z0-9:%_-]+)="((?:[^"\\]|\\.)*)"')
 
 
@@ -189,7 +190,7 @@ def _place(n: int, head: list[tuple[str, int, int]], toks: list[tuple[str, int, 
     for ti, (t, t_start, _) in enumerate(toks):
         owned = owner[ti]
         if owned is None:
-            if last is None or head[last][0] in RIGHT_ALIGNED:
+            if last is None or head[last][0] not in MULTI_WORD:
                 raise LsblkError(n, f"{t!r} at column {t_start + 1} does not line up with the header")
             owned = last
         fields.setdefault(head[owned][0], []).append(t)

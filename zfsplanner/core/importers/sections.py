@@ -170,13 +170,12 @@ def split(text: str, first_line: int = 1) -> list[Section]:
 
 
 def _starts_new(current: Section, kind: str, line: str) -> bool:
+    header = line.strip().startswith("NAME")
     if kind == current.command:
         # another pool inside the same zpool status output; another get line inside a get output
-        return kind in ("zfs list", "zpool list", "lsblk") and line.strip().startswith("NAME")
+        return kind in ("zfs list", "zpool list", "lsblk", "get") and header
     if current.command == "zdb" and kind not in ("zpool status", "zpool list", "zfs list", "lsblk", "version"):
         return False
-    if current.command == "get" and kind == "get":
-        return False
-    if current.command in ("zpool get", "zfs get", "get") and kind == "get":
-        return False
+    if current.command in ("zpool get", "zfs get") and kind == "get":
+        return header
     return True

@@ -16,10 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..commands import resolved_ashift
 from ..compression import default_compression
 from ..dataset import DEFAULT_RECORDSIZE, default_volblocksize
 from ..design import DatasetType, Design, Disk, Media, Partitioning, Role, VdevGroup
 from ..pool import linux_whole_disk_partition_bytes
+from ..versions import Version
 
 CLASS_HEADING = {Role.DEDUP: "dedup", Role.SPECIAL: "special", Role.LOG: "logs"}
 LIST_COLUMNS = ("NAME", "SIZE", "ALLOC", "FREE", "CKPOINT", "EXPANDSZ", "FRAG", "CAP", "DEDUP", "HEALTH", "ALTROOT")
@@ -179,7 +181,12 @@ def _allocations(tops: list[Top], estimate: Mapping[str, Any]) -> dict[int, int]
 
 
 def zpool_list_text(design: Design, estimate: Mapping[str, Any]) -> str:
-    """``zpool list -v -p POOL`` of the new pool with the design's contents written."""
+    """``zpool list -v -p POOL`` of the new pool with the design's contents written.
+
+    As the design's OpenZFS version prints it: from 2.2 vdev names carry their id
+    (``raidz2-0``) and leaves their physical size; before, ``raidz2`` and ``-``.
+    """
+    modern = Version.parse(design.version) >= Version(2, 2)
     tops = _tops(design, estimate)
     alloc = _allocations(tops, estimate)
     pool_size = int(estimate["pool"]["zpool_size_bytes"])
@@ -202,13 +209,15 @@ def zpool_list_text(design: Design, estimate: Mapping[str, Any]) -> str:
     def add(top: Top) -> None:
         size = int(top.estimate["zpool_size_bytes"])
         if top.group.layout.value == "stripe":
-            # A single-disk vdev is a leaf: OpenZFS 2.2+ prints its physical size (vs_pspace).
             v = values(size, alloc.get(id(top), 0), "ONLINE", True)
-            v[0] = str(top.leaves[0].psize)
+            if modern:
+                v[0] = str(top.leaves[0].psize)  # a single-disk vdev is a leaf: its physical size (vs_pspace)
             rows.append((2, top.name, v))
             return
-        rows.append((2, top.name, values(size, alloc.get(id(top), 0), "ONLINE", True)))
-        rows.extend((4, leaf.name, values(leaf.psize, None, "ONLINE", False)) for leaf in top.leaves)
+        name = top.name if modern else top.name.rsplit("-", 1)[0]
+        rows.append((2, name, values(size, alloc.get(id(top), 0), "ONLINE", True)))
+        rows.extend((4, leaf.name, values(leaf.psize if modern else None, None, "ONLINE", False))
+                    for leaf in top.leaves)
 
     for top in tops:
         if top.group.role == Role.DATA:
@@ -223,7 +232,8 @@ def zpool_list_text(design: Design, estimate: Mapping[str, Any]) -> str:
         chosen = [t for t in tops if t.group.role == role]
         if chosen:
             rows.append((0, heading, ["-"] * 10))
-            rows.extend((2, t.name, values(t.leaves[0].psize, None, health, False)) for t in chosen)
+            rows.extend((2, t.name, values(t.leaves[0].psize if modern else None, None, health, False))
+                        for t in chosen)
     namewidth = max(len(LIST_COLUMNS[0]), *(d + len(n) for d, n, _ in rows))
     widths = [max(len(h), *(len(v[i]) for _, _, v in rows)) for i, h in enumerate(LIST_COLUMNS[1:])]
     header = f"{'NAME':<{namewidth}}" + "".join(
@@ -321,11 +331,18 @@ def zfs_get_text(design: Design, estimate: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def zpool_get_text(design: Design) -> str:
+    """``zpool get -H -p ashift POOL`` of a pool built with the generated commands (``zpool create -o ashift=N``)."""
+    first = next(g for g in design.vdevs if g.role == Role.DATA)
+    return f"{design.name}\tashift\t{resolved_ashift(first, design.version)}\tlocal\n"
+
+
 def outputs(design: Design, estimate: Mapping[str, Any], *, disks: bool = True, datasets: bool = True) -> str:
     """The outputs together, each after its ``$ command`` line, as a user would paste them."""
     parts = [f"$ zpool status {design.name}", zpool_status_text(design, estimate),
              f"$ zpool list -v -p {design.name}", zpool_list_text(design, estimate)]
     parts += ["$ zfs version", f"zfs-{design.version}.0-1", f"zfs-kmod-{design.version}.0-1"]
+    parts += [f"$ zpool get -H -p ashift {design.name}", zpool_get_text(design)]
     if disks:
         parts += ["$ lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA", lsblk_text(design, estimate)]
     if datasets and design.datasets:

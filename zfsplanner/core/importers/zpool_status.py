@@ -185,7 +185,7 @@ def _check(vdevs: list[StatusVdev], section: str) -> None:
             for c in v.children:
                 if c.kind not in ("leaf", "replacing", "spare"):
                     raise ZpoolStatusError(c.line, f"{c.name!r} cannot be a member of {v.name!r}")
-                if c.kind != "leaf" and any(g.kind != "leaf" for g in c.children):
+                if c.kind != "leaf" and any(g.kind not in ("leaf", "draid-spare") for g in c.children):
                     raise ZpoolStatusError(c.line, f"{c.name!r} nests groups deeper than zpool creates them")
         if section in ("cache", "spare") and kind not in ("leaf", "draid-spare"):
             raise ZpoolStatusError(v.line, f"{v.name!r}: {section} devices are single disks")
