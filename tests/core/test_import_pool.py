@@ -140,13 +140,13 @@ config:
 \t    /dev/disk/by-id/ata-ST16000NM001G-2KK103_ZL2A1B01-part1  ONLINE       0     0     0
 \t    /dev/sdb1                                          ONLINE       0     0     0
 $ lsblk -P -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA,PKNAME
-NAME="sda" SIZE="16000900661248" LOG-SEC="512" PHY-SEC="4096" MODEL="ST16000NM001G-2KK103" SERIAL="ZL2A1B01" ROTA="1" PKNAME=""
-NAME="sda1" SIZE="16000890175488" LOG-SEC="512" PHY-SEC="4096" MODEL="" SERIAL="" ROTA="1" PKNAME="sda"
-NAME="sda9" SIZE="8388608" LOG-SEC="512" PHY-SEC="4096" MODEL="" SERIAL="" ROTA="1" PKNAME="sda"
-NAME="sdb" SIZE="16000900661248" LOG-SEC="512" PHY-SEC="4096" MODEL="ST16000NM001G-2KK103" SERIAL="ZL2A1B02" ROTA="1" PKNAME=""
-NAME="sdb1" SIZE="16000890175488" LOG-SEC="512" PHY-SEC="4096" MODEL="" SERIAL="" ROTA="1" PKNAME="sdb"
-NAME="sdb9" SIZE="8388608" LOG-SEC="512" PHY-SEC="4096" MODEL="" SERIAL="" ROTA="1" PKNAME="sdb"
 """
+    for disk, serial in (("sda", "ZL2A1B01"), ("sdb", "ZL2A1B02")):
+        common = 'LOG-SEC="512" PHY-SEC="4096"'
+        out += (f'NAME="{disk}" SIZE="16000900661248" {common} MODEL="ST16000NM001G-2KK103" SERIAL="{serial}" '
+                'ROTA="1" PKNAME=""\n'
+                f'NAME="{disk}1" SIZE="16000890175488" {common} MODEL="" SERIAL="" ROTA="1" PKNAME="{disk}"\n'
+                f'NAME="{disk}9" SIZE="8388608" {common} MODEL="" SERIAL="" ROTA="1" PKNAME="{disk}"\n')
     doc = import_pool([("paste", out)]).document
     [v] = doc["vdevs"]
     assert doc["disk_partitioning"] == "linux-whole-disk"
