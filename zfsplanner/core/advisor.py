@@ -251,7 +251,17 @@ def sort_rows(rows: Sequence[Row], key: str) -> list[Row]:
 
 
 def _advisor_path(path: str, candidate: int, message: str) -> tuple[str, str]:
-    for prefix, replacement in (("datasets[0].contents.", "data."), ("vdevs[0].disk", f"candidates[{candidate}].disk")):
+    """The advisor's own name for a field of the generated design document."""
+    replacements = (
+        ("datasets[0].contents.", "data."),
+        ("datasets[0].", "data."),
+        ("vdevs[0].disk", f"candidates[{candidate}].disk"),
+        ("reliability", "options.reliability"),
+        ("performance", "options.performance"),
+        ("special_headroom_fraction", "options.special_headroom_fraction"),
+        ("name", "options.pool_name"),
+    )
+    for prefix, replacement in replacements:
         if path.startswith(prefix):
             return replacement + path[len(prefix) :], message
     return (path or f"candidates[{candidate}]"), message

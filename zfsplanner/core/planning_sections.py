@@ -78,6 +78,16 @@ def unique_disks(group: VdevGroup) -> list[Disk]:
     return list(seen.values())
 
 
+def figures_key(disk: Disk) -> str:
+    """How the performance assumptions name a disk: its model, else what its figures depend on."""
+    if disk.model:
+        return disk.model
+    media = media_class(disk.media.value if disk.media else None)
+    if media == "hdd":
+        return f"hdd, {disk.rpm} rpm" if disk.rpm else "hdd"
+    return f"{media} with power-loss protection" if disk.plp else media
+
+
 def _has_contents(design: Design) -> bool:
     return any(
         ds.contents is not None
@@ -243,6 +253,7 @@ def reliability_section(
     afr_doc: dict[str, float] = {}
     afr_src: dict[str, str] = {}
     ure_doc: dict[str, float] = {}
+    ure_src: dict[str, str] = {}
     speed_doc: dict[str, float] = {}
     speed_src: dict[str, str] = {}
     fill_doc: dict[str, float] = {}
@@ -270,8 +281,9 @@ def reliability_section(
             key = drive_key(d.model, media)
             afr_doc[key], afr_src[key] = afr, src
             afrs.append(afr)
-            ure, _ = resolve_ure(media, settings)
+            ure, ure_source = resolve_ure(media, settings)
             ure_doc[media_class(media)] = ure
+            ure_src[media_class(media)] = ure_source
             ures.append(ure)
         afr = sum(afrs) / len(afrs)
         ure_rate = max(ures)
@@ -359,6 +371,7 @@ def reliability_section(
             "afr": afr_doc,
             "afr_source": afr_src,
             "ure_per_bit": ure_doc,
+            "ure_source": ure_src,
             "fill_fraction": (
                 rel.fill_fraction if rel.fill_fraction is not None else fill_doc.get(next(iter(fill_doc), ""), None)
             ),
@@ -399,7 +412,7 @@ def _perf_groups(ctx: _Context, *roles: Role) -> tuple[list[VdevPerf], dict[str,
     used: dict[str, DriveFigures] = {}
     for _, g in _groups(ctx.design, *roles):
         for d in unique_disks(g):
-            used[drive_key(d.model, d.media.value if d.media else None)] = ctx.figures(d)
+            used[figures_key(d)] = ctx.figures(d)
         media = g.disks[0].media.value if g.disks[0].media else None
         out.append(
             vdev_perf(

@@ -5,9 +5,22 @@ from .models import CatalogDisk, DatasetPlan, PoolDesign, VdevGroup
 
 @admin.register(CatalogDisk)
 class CatalogDiskAdmin(admin.ModelAdmin):
-    list_display = ["vendor", "model", "name", "capacity_bytes", "sector_format", "media", "rpm", "plp", "price"]
+    list_display = [
+        "vendor", "model", "name", "capacity_bytes", "sector_format", "media", "rpm", "plp",
+        "price", "price_date", "afr",
+    ]
     list_filter = ["vendor", "media", "plp", "logical_sector_bytes"]
     search_fields = ["vendor", "model", "name"]
+    fieldsets = [
+        (None, {"fields": ["vendor", "model", "name", "datasheet_url", "notes"]}),
+        ("Capacity and sectors", {"fields": ["capacity_bytes", "logical_sector_bytes", "physical_sector_bytes"]}),
+        ("Kind", {"fields": ["media", "rpm", "plp"]}),
+        ("Price (layout advisor: cost per usable TB)",
+         {"fields": ["price", "price_currency", "price_date", "price_source", "price_note"]}),
+        ("Reliability and speed (blank: the media-class default)",
+         {"fields": ["afr", "afr_source", "seq_read_bytes_per_s", "seq_write_bytes_per_s",
+                     "random_read_iops", "random_write_iops"]}),
+    ]
 
 
 class VdevGroupInline(admin.TabularInline):

@@ -101,3 +101,89 @@ def _block_label(v: Any) -> str:
     if isinstance(v, str) and v.isdigit():
         v = int(v)
     return str(format_zfs_size(v)) if isinstance(v, int) else str(v)
+
+
+# --------------------------------------------------------------------------- planning
+
+
+def special_curve_chart(estimate: Mapping[str, Any], index: int) -> dict[str, Any] | None:
+    """The ``special_small_blocks`` knee of dataset ``index``: special-class use of the pool (this
+    dataset at each threshold, the others as set) and the dataset's bytes left on the data vdevs,
+    with the special class's 75 % point and size as lines. None for an unknown dataset."""
+    datasets = [d for d in estimate.get("datasets") or [] if isinstance(d, Mapping)]
+    special = estimate.get("special")
+    if not 0 <= index < len(datasets) or not isinstance(special, Mapping):
+        return None
+    curve = [p for p in datasets[index].get("special_small_blocks_curve") or [] if isinstance(p, Mapping)]
+    if not curve:
+        return None
+    name = datasets[index].get("name")
+    own = next((d.get("demand_bytes", 0) for d in special.get("datasets") or [] if d.get("name") == name), 0)
+    others = max(int(special.get("demand_bytes") or 0) - int(own or 0), 0)
+    labels = ["0 (metadata only)", *[str(format_zfs_size(p["special_small_blocks"])) for p in curve[1:]]]
+    series = [
+        {"label": "special class, whole pool", "data": [others + p["special_allocated_bytes"] for p in curve]},
+        {"label": f"{name} on the data vdevs", "data": [p["normal_allocated_bytes"] for p in curve]},
+    ]
+    size = special.get("class_size_bytes") or 0
+    stop = special.get("small_blocks_stop_bytes")
+    if size:
+        series.append({"label": "small blocks stop (75 % full)", "data": [stop] * len(curve), "borderDash": [6, 4],
+                       "pointRadius": 0})
+        series.append({"label": "special class size", "data": [size] * len(curve), "borderDash": [2, 3],
+                       "pointRadius": 0})
+    else:
+        series.append({"label": "recommended special size", "data": [special.get("recommended_bytes")] * len(curve),
+                       "borderDash": [6, 4], "pointRadius": 0})
+    return {
+        "type": "line",
+        "title": f"special_small_blocks on {name}",
+        "labels": labels,
+        "datasets": series,
+        "unit": "bytes",
+        "x_label": "special_small_blocks",
+    }
+
+
+def measured_chart(rows: list[Mapping[str, Any]], metric: str | None = None) -> dict[str, Any]:
+    """Benchmark results against the prediction for the same test shape.
+
+    Default: every test as a percentage of the middle of its predicted range (the range is a
+    floating bar, the measured figure a bar beside it), so tests of every kind share one axis.
+    ``metric`` ``iops`` or ``bandwidth``: the figures themselves in that unit.
+    """
+    labels = []
+    for r in rows:
+        diff = r.get("difference_percent")
+        labels.append(f"{r['run_label']}: {r['test']}" + (f" ({diff:+.0f} %)" if diff is not None else ""))
+    if metric in ("iops", "bandwidth"):
+        return {
+            "type": "bar",
+            "title": "Measured against predicted",
+            "labels": labels,
+            "datasets": [
+                {"label": "predicted range", "data": [[r["predicted_low"], r["predicted_high"]] for r in rows]},
+                {"label": "measured", "data": [r["measured"] for r in rows]},
+            ],
+            "unit": "iops" if metric == "iops" else "bytes_per_s",
+            "rows": rows,
+        }
+
+    def pct(v: float, r: Mapping[str, Any]) -> float | None:
+        mid = (r["predicted_low"] * r["predicted_high"]) ** 0.5
+        return round(100 * v / mid, 1) if mid > 0 else None
+
+    return {
+        "type": "bar",
+        "title": "Measured as % of the predicted middle",
+        "labels": labels,
+        "datasets": [
+            {
+                "label": "predicted range",
+                "data": [[pct(r["predicted_low"], r), pct(r["predicted_high"], r)] for r in rows],
+            },
+            {"label": "measured", "data": [pct(r["measured"], r) for r in rows]},
+        ],
+        "unit": "percent",
+        "rows": rows,
+    }

@@ -13,6 +13,7 @@ import secrets
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
@@ -45,7 +46,30 @@ class CatalogDisk(models.Model):
     rpm = models.PositiveIntegerField(null=True, blank=True)
     plp = models.BooleanField("power-loss protection", default=False)
     price = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
+    price_currency = models.CharField(max_length=3, blank=True, help_text="ISO code, e.g. EUR or USD.")
+    price_date = models.DateField(null=True, blank=True, help_text="When the price was seen.")
+    price_source = models.CharField(max_length=200, blank=True, help_text="Shop, quote or URL the price is from.")
     price_note = models.CharField(max_length=120, blank=True, help_text="Currency, date, per-TB remark.")
+    afr = models.FloatField(
+        "annualized failure rate",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.000001), MaxValueValidator(1.0)],
+        help_text="0.0157 = 1.57 % a year. Blank: the published large-fleet figure for the media class.",
+    )
+    afr_source = models.CharField(max_length=200, blank=True, help_text="Where the failure rate comes from.")
+    seq_read_bytes_per_s = models.BigIntegerField(
+        null=True, blank=True, help_text="Sustained sequential read (data sheet), bytes/s."
+    )
+    seq_write_bytes_per_s = models.BigIntegerField(
+        null=True, blank=True, help_text="Sustained sequential write (data sheet), bytes/s; sets resilver time."
+    )
+    random_read_iops = models.PositiveIntegerField(
+        null=True, blank=True, help_text="4 KiB random read, queue depth 32."
+    )
+    random_write_iops = models.PositiveIntegerField(
+        null=True, blank=True, help_text="4 KiB random write, queue depth 32."
+    )
     datasheet_url = models.URLField(blank=True)
     notes = models.TextField(blank=True, help_text="Where the capacity and sector sizes come from.")
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import designer_views, share_views, views
+from . import advisor_views, designer_views, share_views, views
 
 app_name = "plans"
 
@@ -26,6 +26,10 @@ urlpatterns = [
     path("designs/<int:pk>/delete/", views.design_delete, name="design-delete"),
     path("designs/<int:pk>/export/", views.design_export, name="design-export"),
     path("designs/<int:pk>/charts/capacity/", views.chart_capacity, name="chart-capacity"),
+    path("designs/<int:pk>/charts/special/<int:index>/", advisor_views.chart_special, name="chart-special"),
+    path("designs/<int:pk>/charts/measured/", advisor_views.chart_measured, name="chart-measured"),
+    path("advisor/", advisor_views.advisor, name="advisor"),
+    path("advisor/create/", advisor_views.advisor_create, name="advisor-create"),
     path("designs/<int:pk>/charts/efficiency/", views.chart_efficiency, name="chart-efficiency"),
     path("designs/<int:pk>/measure/", views.design_measure, name="design-measure"),
     path("designs/<int:pk>/use-ratio/", views.design_use_ratio, name="design-use-ratio"),
@@ -34,6 +38,12 @@ urlpatterns = [
     path("share/<str:token>/", share_views.share_detail, name="share-detail"),
     path("share/<str:token>/export/", share_views.share_export, name="share-export"),
     path("share/<str:token>/charts/capacity/", share_views.share_chart_capacity, name="share-chart-capacity"),
+    path(
+        "share/<str:token>/charts/special/<int:index>/",
+        advisor_views.share_chart_special,
+        name="share-chart-special",
+    ),
+    path("share/<str:token>/charts/measured/", advisor_views.share_chart_measured, name="share-chart-measured"),
     path("share/<str:token>/charts/efficiency/", share_views.share_chart_efficiency, name="share-chart-efficiency"),
     path("share/<str:token>/charts/breakdown/", share_views.share_chart_breakdown, name="share-chart-breakdown"),
 ]

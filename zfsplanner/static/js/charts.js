@@ -79,7 +79,10 @@
                 callbacks: {
                   label: function (ctx) {
                     const y = horizontal ? ctx.parsed.x : (ctx.parsed.y !== undefined ? ctx.parsed.y : ctx.parsed);
-                    return (ctx.dataset.label ? ctx.dataset.label + ": " : "") + formatValue(y, unit);
+                    const text = Array.isArray(ctx.raw)  // a floating bar: a range [low, high]
+                      ? formatValue(ctx.raw[0], unit) + " – " + formatValue(ctx.raw[1], unit)
+                      : formatValue(y, unit);
+                    return (ctx.dataset.label ? ctx.dataset.label + ": " : "") + text;
                   },
                 },
               },

@@ -16,7 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from zfsplanner.core.design import InvalidDesign
-from zfsplanner.core.estimate import estimate
+from zfsplanner.plans.planning import estimate_with_catalog
 from zfsplanner.plans.services import validate_document
 
 EXIT_INVALID = 2
@@ -42,7 +42,7 @@ def read_design_file(path: str) -> Any:
 def estimate_file(path: str) -> dict[str, Any]:
     doc = read_design_file(path)
     try:
-        return estimate(validate_document(doc))
+        return estimate_with_catalog(validate_document(doc))
     except InvalidDesign as exc:
         lines = [f"{path}: {field or '(document)'}: {message}" for field, message in exc.errors]
         raise BadInput("\n".join(lines)) from exc

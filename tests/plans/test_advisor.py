@@ -1,0 +1,159 @@
+"""The layout advisor: the page (form, sortable table, one-click design) and POST /api/advisor/."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from zfsplanner.plans.models import CatalogDisk, PoolDesign
+
+pytestmark = pytest.mark.django_db
+MODEL = "ST16000NM001G"
+QUERY = {"disk_1": MODEL, "count_1": "12", "price_1": "300", "data_tb": "40", "growth_percent": "20", "years": "3",
+         "recordsize": "1048576", "profile": "mixed", "openzfs_version": "2.3"}
+
+
+def _layouts(html: str) -> list[str]:
+    return re.findall(r'<tr data-layout="([^"]+)"', html)
+
+
+def test_the_page_asks_first(client, alice):
+    client.force_login(alice)
+    r = client.get("/advisor/")
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert 'id="advisor-form"' in html and "<table" not in html
+
+
+def test_it_lists_every_layout_cheapest_per_usable_tb_first(client, alice):
+    client.force_login(alice)
+    html = client.get("/advisor/", QUERY).content.decode()
+    layouts = _layouts(html)
+    assert "6 × 2-way mirror" in layouts and "2 × raidz2 of 6" in layouts and "draid2:8d:12c:1s" in layouts
+    assert "raidz1" in layouts[0] or "draid1" in layouts[0]  # single parity: the most usable TB per euro
+    assert "3-way mirror" in layouts[-1]  # a third of the disks' space
+    assert "best cost per usable TB first" in html
+    assert 'aria-sort="ascending"' in html
+
+
+def test_a_column_heading_sorts_by_it(client, alice):
+    client.force_login(alice)
+    html = client.get("/advisor/", {**QUERY, "sort": "loss_5y"}).content.decode()
+    layouts = _layouts(html)
+    assert "raidz3" in layouts[0] or "draid3" in layouts[0]  # three failures survived: the least risk
+    assert "sort=random_read_iops" in html  # the other headings link to their own sort
+
+
+def test_htmx_gets_the_results_alone(client, alice):
+    client.force_login(alice)
+    html = client.get("/advisor/", QUERY, headers={"HX-Request": "true"}).content.decode()
+    assert html.lstrip().startswith('<section id="advisor-results"') and "<html" not in html
+
+
+def test_bad_input_comes_back_with_422_and_the_field(client, alice):
+    client.force_login(alice)
+    r = client.get("/advisor/", {**QUERY, "count_1": "1", "years": "99"})
+    assert r.status_code == 422
+    html = r.content.decode()
+    assert "greater than or equal to 2" in html and "less than or equal to 30" in html
+
+
+def test_a_second_disk_needs_a_count(client, alice):
+    client.force_login(alice)
+    r = client.get("/advisor/", {**QUERY, "disk_2": "WD40EFZX"})
+    assert r.status_code == 422 and "How many of this disk?" in r.content.decode()
+
+
+def test_several_disks_are_compared(client, alice):
+    client.force_login(alice)
+    html = client.get("/advisor/", {**QUERY, "disk_2": "WD40EFZX", "count_2": "8"}).content.decode()
+    assert "Seagate ST16000NM001G" in html and "Western Digital WD40EFZX" in html
+
+
+def test_one_click_turns_a_row_into_a_design(client, alice, team):
+    client.force_login(alice)
+    pick = f"Seagate {MODEL} | 2 × raidz2 of 6"
+    r = client.post("/advisor/create/", {**QUERY, "team": team.pk, "name": "bulk", "pick": pick})
+    design = PoolDesign.objects.get(team=team, name="bulk")
+    assert r.status_code == 302 and r["Location"] == f"/designs/{design.pk}/"
+    doc = design.to_document()
+    (vdev,) = doc["vdevs"]
+    assert (vdev["layout"], vdev["width"], vdev["count"]) == ("raidz2", 6, 2)
+    assert vdev["disk"]["model"] == MODEL
+    assert doc["datasets"][0]["name"] == "bulk/data"
+    assert doc["datasets"][0]["contents"]["logical_bytes"] == int(40e12 * 1.2**3)
+
+
+def test_a_viewer_cannot_create_and_nothing_is_saved(client, bob, team):
+    client.force_login(bob)
+    html = client.get("/advisor/", QUERY).content.decode()
+    assert "not an owner or editor" in html and "Create design" not in html
+    pick = f"Seagate {MODEL} | 2 × raidz2 of 6"
+    r = client.post("/advisor/create/", {**QUERY, "team": team.pk, "name": "x", "pick": pick})
+    assert r.status_code == 422 and not PoolDesign.objects.filter(name="x").exists()
+
+
+def test_an_unknown_row_is_refused(client, alice, team):
+    client.force_login(alice)
+    pick = f"Seagate {MODEL} | 5 × nonsense"
+    r = client.post("/advisor/create/", {**QUERY, "team": team.pk, "name": "x", "pick": pick})
+    assert r.status_code == 422 and "is not one of the advisor" in r.content.decode()
+
+
+def test_the_histogram_of_a_design_can_be_used(client, alice, team):
+    from tests.factories import PoolDesignFactory, design_document
+
+    doc = design_document("src")
+    doc["datasets"][0]["contents"] = {"file_size_histogram": [[4096, 10_000_000], [1 << 20, 1000]]}
+    source = PoolDesignFactory(team=team, document=doc)
+    client.force_login(alice)
+    r = client.get("/advisor/", {**QUERY, "data_tb": "0", "from_design": source.pk})
+    assert r.status_code == 200 and _layouts(r.content.decode())
+
+
+def test_the_page_needs_a_login(client):
+    assert client.get("/advisor/").status_code == 302
+
+
+def test_catalog_prices_are_used_unless_overridden(client, alice):
+    CatalogDisk.objects.filter(model=MODEL).update(price=250, price_currency="EUR")
+    client.force_login(alice)
+    html = client.get("/advisor/", {**QUERY, "price_1": ""}).content.decode()
+    assert "3,000 EUR" in html  # 12 × 250
+
+
+# --------------------------------------------------------------------------- API
+
+
+def test_the_api_gives_rows_with_their_design_documents(alice, client_for):
+    body = {"candidates": [{"catalog": MODEL, "count": 12, "price": 300, "currency": "EUR"}],
+            "data": {"logical_bytes": "40TB", "growth_per_year": 0.2, "years": 3}, "sort": "usable_bytes"}
+    api = client_for(alice)
+    r = api.post("/api/advisor/", body, format="json")
+    assert r.status_code == 200
+    rows = r.json()["rows"]
+    assert [x["usable_bytes"] for x in rows] == sorted((x["usable_bytes"] for x in rows), reverse=True)
+    first = rows[0]
+    assert first["currency"] == "EUR" and first["cost"] == 3600
+    assert first["document"]["vdevs"][0]["disk"]["model"] == MODEL
+    created = api.post("/api/designs/", {**first["document"], "team": alice.memberships.first().team_id}, format="json")
+    assert created.status_code == 201
+
+
+def test_the_api_names_each_bad_field(alice, client_for):
+    body = {"candidates": [{"catalog": "NOPE", "count": 1}, {"disk": {"size_bytes": "14T"}, "count": 4}],
+            "data": {"logical_bytes": "lots", "years": 99}, "options": {"openzfs_version": "9"}, "sort": "x"}
+    r = client_for(alice).post("/api/advisor/", body, format="json")
+    assert r.status_code == 400
+    fields = {e["field"] for e in r.json()["errors"]}
+    assert {"candidates[0].count", "candidates[0].catalog", "data.logical_bytes", "data.years",
+            "options.openzfs_version", "sort"} <= fields
+    r = client_for(alice).post("/api/advisor/", {**body, "candidates": [{"disk": {"size_bytes": "14T"}, "count": 4}],
+                                                 "data": {"logical_bytes": 10**12}, "options": {}, "sort": "loss_5y"},
+                               format="json")
+    assert r.status_code == 400 and r.json()["errors"][0]["field"] == "candidates[0].disk.size_bytes"
+
+
+def test_the_api_needs_authentication(api_client):
+    assert api_client.post("/api/advisor/", {}, format="json").status_code in (401, 403)

@@ -1,0 +1,44 @@
+"""Template tags of the planning partials: the typed view of the estimate, chart URLs, and the
+benchmark runs attached to a design against the prediction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.urls import reverse
+
+from ..planning_presentation import PlanningView, planning_view
+
+register = template.Library()
+
+
+@register.simple_tag
+def planning(estimate: Any) -> PlanningView:
+    """``{% planning estimate as p %}``: ``p.special``, ``p.reliability``, ``p.performance``, ``p.sizing``."""
+    return planning_view(estimate)
+
+
+@register.simple_tag
+def planning_chart_url(kind: str, design: Any, share_token: Any = "", index: Any = None) -> str:
+    """The chart JSON URL for ``kind`` (``special`` with a dataset index, or ``measured``), on the
+    share link when the page is shown through one."""
+    args: list[Any] = [share_token] if share_token else [design.pk]
+    if index is not None and index != "":
+        args.append(int(index))
+    name = f"plans:{'share-' if share_token else ''}chart-{kind}"
+    return reverse(name, args=args)
+
+
+@register.simple_tag
+def measured_comparisons(design: Any) -> list[Any]:
+    """The results of the runs attached to ``design`` against the prediction (empty without runs)."""
+    from ..models import PoolDesign
+    from ..planning import measured_vs_predicted
+
+    if not isinstance(design, PoolDesign) or design.pk is None:
+        return []
+    try:
+        return list(measured_vs_predicted(design))
+    except ValueError:  # a stored design the core now rejects: the page says so elsewhere
+        return []
