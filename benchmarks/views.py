@@ -14,6 +14,8 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from zfsplanner.throttling import page_throttled
+
 from . import charts, services
 from .access import get_run_for_user, get_upload_for_user, parse_run_ids, runs_for_user, writable_teams
 from .filters import BenchRunFilterSet
@@ -61,6 +63,9 @@ def run_list(request: HttpRequest) -> HttpResponse:
 def upload(request: HttpRequest) -> HttpResponse:
     # The streaming handler must be in place before anything (CSRF included) reads the body.
     install_upload_handler(request)
+    throttled = page_throttled(request, "uploads")
+    if throttled is not None:
+        return throttled
     try:
         check_content_length(request)
         return _upload(request)

@@ -50,7 +50,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz before host checks and the TLS redirect: container health checks call plain http://127.0.0.1.
+    "zfsplanner.middleware.HealthzMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # A NUL or other control character in the path or query is a 400 before any view sees it.
+    "zfsplanner.middleware.RefuseControlCharactersMiddleware",
+    # Content-Security-Policy (the app's own scripts and styles only) and Permissions-Policy.
+    "zfsplanner.middleware.SecurityHeadersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -63,7 +69,8 @@ MIDDLEWARE = [
 
 if not DEBUG:
     # Production serves collected static files itself (runserver does it while DEBUG is on).
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    _after_security = MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1
+    MIDDLEWARE.insert(_after_security, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "zfsplanner.urls"
 

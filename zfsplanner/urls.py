@@ -1,23 +1,36 @@
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from .views import healthz
 
 # The admin's log-in goes through the site's log-in page, with its limit on failed attempts.
 admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
+# JSON errors for JSON clients, pages for browsers; 503 + Retry-After when the database is down.
+handler400 = "zfsplanner.errors.bad_request"
+handler403 = "zfsplanner.errors.permission_denied"
+handler404 = "zfsplanner.errors.page_not_found"
+handler500 = "zfsplanner.errors.server_error"
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script as a file: no inline script (CSP).
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api/swagger_ui.html"),
+        name="api-docs",
+    ),
     path("api/", include("zfsplanner.accounts.api.urls")),
+    path("api/", include("zfsplanner.compression.api.urls")),
     path("api/", include("zfsplanner.plans.api.urls")),
     path("api/", include("benchmarks.api.urls")),
     path("benchmarks/", include("benchmarks.urls")),
     path("", include("zfsplanner.accounts.urls")),
+    path("compression/", include("zfsplanner.compression.urls")),
     path("", include("zfsplanner.plans.urls")),
 ]

@@ -20,15 +20,18 @@ def test_it_creates_a_design(team, alice, client_for):
     assert design.created_by == alice
 
 
-def test_it_lists_the_users_designs_with_their_document(team, alice, client_for):
-    PoolDesignFactory(team=team, name="tank")
+def test_it_lists_the_users_designs_as_summaries_with_a_link_to_each_document(team, alice, client_for):
+    design = PoolDesignFactory(team=team, name="tank")
     response = client_for(alice).get("/api/designs/")
     assert response.status_code == 200
     body = response.json()
     assert body["count"] == 1
-    assert body["results"][0]["name"] == "tank"
-    assert body["results"][0]["format"] == "zfsplanner.design/1"
-    assert {"id", "team", "revision", "updated"} <= set(body["results"][0])
+    [item] = body["results"]
+    assert item["name"] == "tank" and item["vdev_groups"] == 1 and item["datasets"] == 1
+    assert {"id", "team", "revision", "updated"} <= set(item)
+    assert "vdevs" not in item and "format" not in item  # a list never carries whole documents
+    assert item["url"].endswith(f"/api/designs/{design.pk}/")
+    assert client_for(alice).get(item["url"]).json()["format"] == "zfsplanner.design/1"
 
 
 def test_it_filters_by_name_team_and_version(team, alice, client_for):

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 
 from .choices import OpenZFSVersion
 from .samples import check_algorithm, check_recordsize, too_big_message
@@ -19,12 +20,17 @@ from .services import META_KEYS, validate_document, writable_teams
 
 
 def read_json(text: str, what: str = "document") -> Any:
+    """The JSON value of ``text``, within the document limits (size, nesting: core/limits.py)."""
     try:
-        return json.loads(text)
+        return load_json_document(text)
+    except DocumentLimitError as exc:
+        raise forms.ValidationError(f"The {what} is refused: {exc}.") from exc
     except json.JSONDecodeError as exc:
         raise forms.ValidationError(
             f"The {what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
         ) from exc
+    except ValueError as exc:
+        raise forms.ValidationError(f"The {what} is not valid JSON: {exc}.") from exc
 
 
 class DesignDocumentForm(forms.Form):
@@ -60,7 +66,7 @@ class DesignImportForm(forms.Form):
     team = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None)
     file = forms.FileField(help_text="A design JSON file, e.g. one exported from zfsplanner.")
 
-    MAX_BYTES = 5 * 1024 * 1024
+    MAX_BYTES = MAX_DOCUMENT_BYTES
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -69,7 +75,7 @@ class DesignImportForm(forms.Form):
     def clean_file(self) -> dict[str, Any]:
         upload = self.cleaned_data["file"]
         if upload.size > self.MAX_BYTES:
-            raise forms.ValidationError(f"{upload.name} is larger than 5 MiB; a design is a few kilobytes.")
+            raise forms.ValidationError(f"{upload.name} is larger than 1 MiB; a design is a few kilobytes.")
         try:
             text = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError as exc:

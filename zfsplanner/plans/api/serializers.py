@@ -55,6 +55,36 @@ class DesignErrorSerializer(serializers.Serializer):
     errors = ErrorItemSerializer(many=True)
 
 
+class DesignSummarySerializer(serializers.Serializer):
+    """One design in a list: what it is and where to read it, never its whole document."""
+
+    id = serializers.IntegerField(read_only=True)
+    team = serializers.IntegerField(source="team_id", read_only=True)
+    name = serializers.CharField(read_only=True, help_text="Pool name.")
+    description = serializers.SerializerMethodField(help_text="The first 200 characters.")
+    openzfs_version = serializers.CharField(read_only=True)
+    revision = serializers.IntegerField(read_only=True)
+    created = serializers.DateTimeField(read_only=True)
+    updated = serializers.DateTimeField(read_only=True)
+    vdev_groups = serializers.IntegerField(source="vdev_group_count", read_only=True)
+    datasets = serializers.IntegerField(source="dataset_count", read_only=True)
+    url = serializers.SerializerMethodField(help_text="The design with its document.")
+    estimate_url = serializers.SerializerMethodField()
+
+    def get_description(self, design: PoolDesign) -> str:
+        return design.description[:200]
+
+    def get_url(self, design: PoolDesign) -> str:
+        return self._absolute(reverse("plans-api:design-detail", args=[design.pk]))
+
+    def get_estimate_url(self, design: PoolDesign) -> str:
+        return self._absolute(reverse("plans-api:design-estimate", args=[design.pk]))
+
+    def _absolute(self, path: str) -> str:
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+
 class DesignSerializer(serializers.Serializer):
     """A pool design: the ``zfsplanner.design/1`` document plus ``team`` (and read-only metadata).
 

@@ -54,7 +54,8 @@
       .then(function (r) {
         return r.text().then(function (text) {
           const rows = r.ok || r.status === 413 || r.status === 422 ? rowsFrom(text) : [];
-          insertRows(rows.length ? rows : [errorRow(file.name + ": upload failed (HTTP " + r.status + ")")]);
+          const why = r.status === 429 ? text : "upload failed (HTTP " + r.status + ")";
+          insertRows(rows.length ? rows : [errorRow(file.name + ": " + why)]);
         });
       })
       .catch(function (err) {

@@ -16,6 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 from zfsplanner.plans.planning import estimate_with_catalog
 from zfsplanner.plans.services import validate_document
 
@@ -28,13 +29,18 @@ class BadInput(Exception):
 
 def read_design_file(path: str) -> Any:
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_DOCUMENT_BYTES:
+            raise BadInput(f"{path}: the file is {size:,} bytes; a design document may be at most 1 MiB")
         text = Path(path).read_bytes().decode("utf-8-sig")
     except OSError as exc:
         raise BadInput(f"{path}: cannot read the file: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise BadInput(f"{path}: not UTF-8 text: {exc}") from exc
     try:
-        return json.loads(text)
+        return load_json_document(text)
+    except DocumentLimitError as exc:
+        raise BadInput(f"{path}: {exc}") from exc
     except json.JSONDecodeError as exc:
         raise BadInput(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
 

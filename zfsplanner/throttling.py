@@ -1,0 +1,58 @@
+"""Rate limits on the expensive requests: uploads, compression measurement, estimates.
+
+A view names which of its actions count against which rate:
+``throttle_scopes = {"create": "uploads", "retry": "uploads"}`` (actions of a ViewSet, or
+HTTP methods of an APIView, lower case). The rates are settings
+(``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, from THROTTLE_* variables); a request past
+its rate gets 429 with ``Retry-After``. Requests are counted per user, or per client
+address when anonymous, in the default cache (set CACHE_URL so every worker shares it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from rest_framework.throttling import SimpleRateThrottle
+
+
+class ScopedActionThrottle(SimpleRateThrottle):
+    """The rate of the scope the view's ``throttle_scopes`` gives the current action; others pass."""
+
+    def __init__(self) -> None:  # the rate depends on the request: chosen in allow_request
+        pass
+
+    def scope_for(self, request: Any, view: Any) -> str | None:
+        scopes = getattr(view, "throttle_scopes", None) or {}
+        action = getattr(view, "action", None) or request.method.lower()
+        return scopes.get(action)
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        scope = self.scope_for(request, view)
+        if scope is None:
+            return True
+        return self.allow_scope(request, scope)
+
+    def allow_scope(self, request: Any, scope: str) -> bool:
+        self.scope = scope
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        return super().allow_request(request, None)
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        user = getattr(request, "user", None)
+        ident = user.pk if user is not None and user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def page_throttled(request: HttpRequest, scope: str) -> HttpResponse | None:
+    """For a plain Django view: None within the rate, else a 429 answer with Retry-After."""
+    throttle = ScopedActionThrottle()
+    if throttle.allow_scope(request, scope):
+        return None
+    wait = throttle.wait() or 1
+    response = HttpResponse(
+        f"Too many requests: try again in {int(wait) + 1} seconds.", status=429, content_type="text/plain"
+    )
+    response["Retry-After"] = str(int(wait) + 1)
+    return response
