@@ -8,7 +8,15 @@ from django.core.exceptions import ValidationError
 from zfsplanner.core.units import format_zfs_size
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 
-from .models import BenchRun, SyncSetting, TargetKind, ZilLocation
+from .models import (
+    LABEL_MAX_LENGTH,
+    NOTES_MAX_LENGTH,
+    TARGET_MAX_LENGTH,
+    BenchRun,
+    SyncSetting,
+    TargetKind,
+    ZilLocation,
+)
 from .run_settings import clean_run_settings
 
 
@@ -93,9 +101,11 @@ def _team_designs(team_ids: Any) -> Any:
 class UploadForm(RunSettingsForm):
     files = MultipleFileField(label="Benchmark logs")
     team = forms.ModelChoiceField(queryset=None, empty_label=None)  # type: ignore[arg-type]
-    label = forms.CharField(required=False, max_length=200, help_text="Shown in charts; defaults to the file name.")
+    label = forms.CharField(
+        required=False, max_length=LABEL_MAX_LENGTH, help_text="Shown in charts; defaults to the file name."
+    )
     target_kind = forms.ChoiceField(choices=[("", "—"), *TargetKind.choices], required=False)
-    target = forms.CharField(required=False, max_length=255, help_text="e.g. tank/vm-101 over iSCSI")
+    target = forms.CharField(required=False, max_length=TARGET_MAX_LENGTH, help_text="e.g. tank/vm-101 over iSCSI")
     design = forms.ModelChoiceField(queryset=PoolDesign.objects.none(), required=False)
     catalog_disk = forms.ModelChoiceField(queryset=CatalogDisk.objects.all(), required=False, label="Disk")
 
@@ -123,10 +133,12 @@ class UploadForm(RunSettingsForm):
 
 
 class RunForm(RunSettingsForm, forms.ModelForm):  # type: ignore[misc]
+    notes = forms.CharField(required=False, max_length=NOTES_MAX_LENGTH, widget=forms.Textarea(attrs={"rows": 3}))
+
     class Meta:
         model = BenchRun
         fields = ["label", "target_kind", "target", "design", "catalog_disk", "notes"]
-        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
+        labels = {"catalog_disk": "Disk"}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         instance: BenchRun = kwargs["instance"]
@@ -138,6 +150,12 @@ class RunForm(RunSettingsForm, forms.ModelForm):  # type: ignore[misc]
         cleaned = super().clean() or {}
         cleaned["settings"] = self.clean_settings()
         return cleaned
+
+    def measured_fields(self) -> list[Any]:
+        return [self[name] for name in self.Meta.fields]
+
+    def settings_fields(self) -> list[Any]:
+        return [self[name] for name in self.SETTINGS_FIELDS]
 
     def save(self, commit: bool = True) -> BenchRun:
         self.instance.settings = self.cleaned_data["settings"]

@@ -158,6 +158,13 @@ class BenchRun(models.Model):
         return self.upload.status
 
     @property
+    def short_settings(self) -> list[tuple[str, str]]:
+        """The run's settings as short (name, value) pairs, as chart legends show them."""
+        from .run_settings import short_settings
+
+        return short_settings(self.settings or {})
+
+    @property
     def is_parsed(self) -> bool:
         """True when the run has results (its log was read completely or in part)."""
         return self.upload.status in PARSED_STATUSES

@@ -13,4 +13,5 @@ urlpatterns = [
     path("uploads/<int:pk>/download/", views.upload_download, name="upload-download"),
     path("<int:pk>/", views.run_detail, name="run-detail"),
     path("<int:pk>/edit/", views.run_edit, name="run-edit"),
+    path("<int:pk>/delete/", views.run_delete, name="run-delete"),
 ]

@@ -1,4 +1,4 @@
-"""HTML pages: the runs list with uploads, upload status (polled), run detail and edit, compare."""
+"""HTML pages: the runs list with uploads, upload status (polled), run detail, edit and delete, compare."""
 
 from __future__ import annotations
 
@@ -20,11 +20,15 @@ from . import charts, services
 from .access import get_run_for_user, get_upload_for_user, parse_run_ids, runs_for_user, writable_teams
 from .filters import BenchRunFilterSet
 from .forms import RunForm, UploadForm
-from .models import BenchRun, BenchUpload
+from .models import LABEL_MAX_LENGTH, PARSED_STATUSES, TARGET_MAX_LENGTH, BenchRun, BenchUpload
+from .presentation import meta_rows
 from .run_settings import describe_run_settings
 from .uploadhandlers import UploadTooLarge, check_content_length, install_upload_handler, max_upload_bytes
 
 LIST_LIMIT = 200
+# Filters offered above the runs list and on the compare page (all of them work in the API too).
+LIST_FILTERS = ("q", "status", "tool", "target_kind", "sync", "zil")
+COMPARE_FILTERS = ("q", "team", "tool", "target_kind", "sync", "zil", "slog_device", "compression", "recordsize")
 
 
 def _htmx_partial(request: HttpRequest) -> bool:
@@ -47,11 +51,14 @@ def run_list(request: HttpRequest) -> HttpResponse:
     teams = writable_teams(request.user)
     ctx = {
         "filter": filterset,
+        "filter_fields": [filterset.form[name] for name in LIST_FILTERS],
         "runs": filterset.qs[:LIST_LIMIT],
         "limit": LIST_LIMIT,
         "form": UploadForm(teams=teams) if teams.exists() else None,
         "writable_team_ids": set(teams.values_list("pk", flat=True)),
         "max_bytes": max_upload_bytes(),
+        "label_max": LABEL_MAX_LENGTH,
+        "target_max": TARGET_MAX_LENGTH,
     }
     template = "benchmarks/benchrun_list.html"
     return render(request, template + "#runs-table" if _htmx_partial(request) else template, ctx)
@@ -142,23 +149,53 @@ def _available_metrics(chart_runs: list[charts.RunData]) -> list[str]:
     return out
 
 
+def _chart_links(ids: list[int], metrics: list[str]) -> list[dict[str, str]]:
+    runs_param = ",".join(str(i) for i in ids)
+    base, csv = reverse("benchmarks-api:chart"), reverse("benchmarks-api:chart-csv")
+    return [
+        {
+            "metric": m,
+            "title": charts.METRICS[m].title if m in charts.METRICS else "Latency percentiles",
+            "url": f"{base}?runs={runs_param}&metric={m}",
+            "csv": f"{csv}?runs={runs_param}&metric={m}",
+        }
+        for m in metrics
+    ]
+
+
 @login_required
 @require_GET
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run, can_write = get_run_for_user(request, pk)
-    if _htmx_partial(request):
-        return upload_status(request, run.upload.pk)
     data = charts.run_data([run], with_series=False)
     ctx = {
         "run": run,
         "can_write": can_write,
-        "writable_team_ids": {run.team_id} if can_write else set(),
         "settings_rows": describe_run_settings(run.settings or {}),
+        "meta_rows": meta_rows(run.meta),
         "results": run.results.all(),
         "series_metrics": sorted(set(run.series.values_list("metric", flat=True))),
-        "metrics": _available_metrics(data),
+        "charts": _chart_links([run.pk], _available_metrics(data)),
     }
     return render(request, "benchmarks/benchrun_detail.html", ctx)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    run, can_write = get_run_for_user(request, pk)
+    if not can_write:
+        raise PermissionDenied("Your role in this team may only read.")
+    if request.method == "POST":
+        label = run.display_label
+        try:
+            services.delete_run(run)
+        except services.RunBusy as exc:
+            messages.error(request, str(exc))
+            return redirect("benchmarks:run-detail", run.pk)
+        messages.success(request, f"Deleted {label} with its uploaded file.")
+        return redirect("benchmarks:run-list")
+    return render(request, "benchmarks/benchrun_confirm_delete.html", {"run": run})
 
 
 @login_required
@@ -189,22 +226,38 @@ def compare(request: HttpRequest) -> HttpResponse:
         messages.error(request, str(exc))
         ids = []
     chosen = runs_for_user(request, ids) if ids else []
-    done = BenchRun.objects.for_user(request.user).filter(upload__status="done").select_related("upload", "team")
+    parsed = (
+        BenchRun.objects.for_user(request.user)
+        .filter(upload__status__in=PARSED_STATUSES)
+        .select_related("upload", "team")
+        .order_by("-created", "-pk")
+    )
+    filter_data = request.GET.copy()
+    filter_data.pop("runs", None)
+    filterset = BenchRunFilterSet(filter_data or None, queryset=parsed)
+    candidates = list(filterset.qs[:LIST_LIMIT]) if filterset.is_valid() else list(parsed[:LIST_LIMIT])
+    shown = {r.pk for r in candidates}
+    data = charts.run_data(chosen, with_series=True)
+    series_metrics = sorted({s["metric"] for run in data for s in run.series})
     runs_param = ",".join(str(i) for i in ids)
-    chart_base = reverse("benchmarks-api:chart")
     ctx = {
         "chosen": chosen,
         "chosen_ids": set(ids),
-        "candidates": done.order_by("-created")[:LIST_LIMIT],
+        # runs already chosen stay listed (and ticked) whatever the filters say
+        "candidates": [r for r in chosen if r.pk not in shown] + candidates,
+        "filter": filterset,
+        "filter_fields": [filterset.form[name] for name in COMPARE_FILTERS],
+        "filtered": any(filter_data.get(name) for name in COMPARE_FILTERS),
         "runs_param": runs_param,
-        "charts": [
+        "charts": _chart_links(ids, _available_metrics(data)),
+        "series_charts": [
             {
                 "metric": m,
-                "title": charts.METRICS[m].title if m in charts.METRICS else "Latency percentiles",
-                "url": f"{chart_base}?runs={runs_param}&metric={m}",
-                "csv": f"{reverse('benchmarks-api:chart-csv')}?runs={runs_param}&metric={m}",
+                "url": f"{reverse('benchmarks-api:series-compare')}?runs={runs_param}&metric={m}",
+                "csv": f"{reverse('benchmarks-api:series-compare-csv')}?runs={runs_param}&metric={m}",
             }
-            for m in _available_metrics(charts.run_data(chosen))
+            for m in series_metrics
         ],
+        "limit": LIST_LIMIT,
     }
     return render(request, "benchmarks/benchrun_compare.html", ctx)

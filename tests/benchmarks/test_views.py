@@ -235,5 +235,5 @@ def test_the_list_filter_returns_the_table_partial(team, bob):
     _parsed(team, CDM_CRUCIAL, "Crucial P2")
     r = _client(bob).get("/benchmarks/?q=crucial", HTTP_HX_REQUEST="true")
     html = r.content.decode()
-    assert html.lstrip().startswith('<table id="runs-table">')
+    assert html.lstrip().startswith('<div id="runs-table"')
     assert "Crucial P2" in html and "WD Blue" not in html

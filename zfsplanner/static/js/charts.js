@@ -57,6 +57,9 @@
         const numericX = spec.type === "line" && spec.x_unit;
         const horizontal = spec.indexAxis === "y";
         colourSegments(spec);
+        // A chart may say how tall it needs to be (one row per bar); its box then grows to fit.
+        const box = canvas.closest(".chart-box");
+        if (box && spec.height) box.style.height = spec.height + "px";
         if (canvas._chart) canvas._chart.destroy();
         const valueAxis = { beginAtZero: true, stacked: !!spec.stacked,
                             title: { display: !!spec.y_label, text: spec.y_label || "" },
