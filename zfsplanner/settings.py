@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "zfsplanner.accounts",
     "zfsplanner.plans",
     "benchmarks",
+    "zfsplanner.compression",
 ]
 
 MIDDLEWARE = [
@@ -196,6 +197,10 @@ MEDIA_URL = "media/"
 BENCHMARK_UPLOAD_MAX_BYTES = env.int("BENCHMARK_UPLOAD_MAX_BYTES", default=200 * 1000 * 1000)
 # Largest sample file accepted for measuring compression (kept in memory while measured).
 COMPRESSION_SAMPLE_MAX_BYTES = env.int("COMPRESSION_SAMPLE_MAX_BYTES", default=64 * 1024 * 1024)
+# Measured compression (zfsplanner.compression): samples up to the inline size are measured while the
+# request waits, larger ones (up to the upload size) by a Celery worker with a progress bar.
+COMPRESSION_INLINE_MAX_BYTES = env.int("COMPRESSION_INLINE_MAX_BYTES", default=4 * 1024 * 1024)
+COMPRESSION_UPLOAD_MAX_BYTES = env.int("COMPRESSION_UPLOAD_MAX_BYTES", default=4 * 1024**3)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=10 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 

@@ -26,9 +26,11 @@ urlpatterns = [
         name="api-docs",
     ),
     path("api/", include("zfsplanner.accounts.api.urls")),
+    path("api/", include("zfsplanner.compression.api.urls")),
     path("api/", include("zfsplanner.plans.api.urls")),
     path("api/", include("benchmarks.api.urls")),
     path("benchmarks/", include("benchmarks.urls")),
     path("", include("zfsplanner.accounts.urls")),
+    path("compression/", include("zfsplanner.compression.urls")),
     path("", include("zfsplanner.plans.urls")),
 ]

@@ -1,7 +1,6 @@
-"""Compression measured on an uploaded sample: the API, the design page form, "Use this ratio"."""
+"""Compression measured on an uploaded sample: the design page form, "Use this ratio" (the API: tests/compression)."""
 
 import io
-import os
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -15,9 +14,6 @@ from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.samples import SampleUploadHandler, compressor_ratio
 
 pytestmark = pytest.mark.django_db
-
-MEASURE = "/api/compression/measure/"
-
 
 def text_sample(n_bytes=300_000):
     """Repetitive but not trivial text: compresses well, differently per algorithm."""
@@ -37,96 +33,6 @@ def design(team):
     doc["datasets"].append({"name": "tank/vm", "type": "volume", "volsize": "10G"})
     doc["datasets"].append({"name": "tank/logs", "recordsize": "128K", "compression": "zstd"})
     return PoolDesignFactory(team=team, name="tank", document=doc)
-
-
-# ------------------------------------------------------------------ API
-
-
-def test_api_measures_zstd_like_the_core(bob, client_for):
-    data = text_sample()
-    response = client_for(bob).post(
-        MEASURE,
-        {"file": upload(data), "algorithm": "zstd", "recordsize": "128K", "ashift": 12, "openzfs_version": "2.3"},
-        format="multipart",
-    )
-    assert response.status_code == 200, response.content
-    body = response.json()
-    expected = measure_compression(data, "zstd", 131072, 12, "2.3")
-    assert body["algorithm"] == "zstd-3"
-    assert body["compressratio"] == expected.compressratio > 2
-    assert body["sample_bytes"] == len(data)
-    assert body["blocks"] == expected.blocks == 3
-    assert body["logical_bytes"] == expected.logical_bytes
-    assert body["physical_bytes"] == expected.physical_bytes
-    assert body["compressed_blocks"] == expected.compressed_blocks
-    assert body["psize_histogram"] == [{"psize_bytes": p, "blocks": n} for p, n in expected.psize_histogram]
-    assert body["compressor_ratio"] == compressor_ratio(expected) >= body["compressratio"]
-
-
-def test_api_defaults_to_the_versions_default_compression(alice, client_for):
-    body = client_for(alice).post(MEASURE, {"file": upload(text_sample())}, format="multipart").json()
-    assert (body["algorithm"], body["recordsize"], body["ashift"], body["version"]) == ("lz4", 131072, 12, "2.3")
-    body = client_for(alice).post(MEASURE, {"file": upload(text_sample()), "openzfs_version": "2.1"}).json()
-    assert body["algorithm"] == "off"
-    assert body["compressratio"] == 1.0
-
-
-def test_api_random_data_is_stored_uncompressed(alice, client_for):
-    body = client_for(alice).post(MEASURE, {"file": upload(os.urandom(2 * 131072)), "algorithm": "lz4"}).json()
-    assert body["compressratio"] == 1.0
-    assert body["uncompressed_blocks"] == body["blocks"] == 2
-
-
-@pytest.mark.parametrize(
-    ("field", "value"),
-    [
-        ("algorithm", "snappy"),
-        ("algorithm", "lzjb"),
-        ("algorithm", "zstd-99"),
-        ("recordsize", "100K"),
-        ("recordsize", "32M"),
-        ("recordsize", "big"),
-        ("ashift", "8"),
-        ("openzfs_version", "0.7"),
-    ],
-)
-def test_api_bad_settings_are_400_naming_the_field(alice, client_for, field, value):
-    response = client_for(alice).post(MEASURE, {"file": upload(b"some data " * 100), field: value})
-    assert response.status_code == 400
-    assert list(response.json()) == [field]
-
-
-def test_api_an_empty_file_is_400(alice, client_for):
-    response = client_for(alice).post(MEASURE, {"file": upload(b""), "algorithm": "lz4"})
-    assert response.status_code == 400
-    assert "file" in response.json()
-
-
-def test_api_a_missing_file_is_400(alice, client_for):
-    response = client_for(alice).post(MEASURE, {"algorithm": "lz4"})
-    assert response.status_code == 400
-    assert "file" in response.json()
-
-
-def test_api_a_sample_over_the_limit_is_400(alice, client_for, settings):
-    settings.COMPRESSION_SAMPLE_MAX_BYTES = 100_000
-    response = client_for(alice).post(MEASURE, {"file": upload(text_sample(100_001)), "algorithm": "lz4"})
-    assert response.status_code == 400
-    assert "larger than" in response.json()["file"][0]
-    ok = client_for(alice).post(MEASURE, {"file": upload(text_sample(100_000)), "algorithm": "lz4"})
-    assert ok.status_code == 200
-    assert ok.json()["sample_bytes"] == 100_000
-
-
-def test_api_needs_a_login(api_client):
-    assert api_client.post(MEASURE, {"file": upload(b"x" * 1000)}).status_code in (401, 403)
-
-
-def test_api_accepts_a_token(alice, api_client):
-    from zfsplanner.accounts.tokens import issue_token
-
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(alice, 'tests', None)[1]}")
-    assert api_client.post(MEASURE, {"file": upload(text_sample()), "algorithm": "gzip-6"}).status_code == 200
 
 
 # ------------------------------------------------------------------ the upload handler

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import blockhist
 from .alloc import SPA_OLD_MAXBLOCKSIZE, block_asize, deflate, deflate_ratio
 from .compression import (
     PROFILES,
@@ -544,6 +545,22 @@ def dataset_usage(
                     ),
                     1.0,
                 )
+
+    try:
+        measured = blockhist.read(ds.contents.extra) if ds.contents is not None else None
+    except blockhist.BlockHistogramError as exc:
+        raise DatasetError(f"{ds.name}: {exc}") from exc
+    if measured is not None and algorithm != "off":
+        # a measured per-block size histogram replaces the single ratio (blockhist.py)
+        alloc = blockhist.allocate(measured, blocks_total, bs, copies, version, spa_min_alloc, spa_gcd_alloc)
+        if not blocks_total:
+            logical_data = alloc.blocks * bs
+            content_bytes = content_bytes or int(logical_data)
+        data_demand = defaultdict(float, alloc.demand)
+        hist = defaultdict(float, alloc.stored)
+        physical_data = alloc.physical_bytes
+        blocks_total = alloc.blocks
+        notes.append(f"data blocks allocated as measured: {len(measured)} block sizes (block_size_histogram)")
 
     base = empty_dataset_blocks(volume, copies, redundant, version, spa_min_alloc, spa_gcd_alloc)
 

@@ -11,7 +11,6 @@ router.register("designs", views.DesignViewSet, basename="design")
 
 urlpatterns = [
     path("estimate/", views.EstimateView.as_view(), name="estimate"),
-    path("compression/measure/", views.CompressionMeasureView.as_view(), name="compression-measure"),
     path("advisor/", planning.AdvisorView.as_view(), name="advisor"),
     path("designs/<int:pk>/measured/", planning.DesignMeasuredView.as_view(), name="design-measured"),
     *router.urls,

@@ -1,0 +1,75 @@
+"""The measure-compression pages: upload, progress that polls itself, results, privacy."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from zfsplanner.compression.models import CompressionSample
+
+from .conftest import text_sample, upload
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def web():
+    def make(user):
+        c = Client()
+        c.force_login(user)
+        return c
+
+    return make
+
+
+def post(c, data, **fields):
+    body = {
+        "file": upload(data),
+        "algorithms": "lz4,zstd",
+        "recordsize": "128K",
+        "ashift": "12",
+        "openzfs_version": "2.3",
+        **fields,
+    }
+    return c.post("/compression/", body, HTTP_HX_REQUEST="true")
+
+
+def test_a_small_sample_comes_back_measured(alice, web):
+    response = post(web(alice), text_sample())
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'data-status="done"' in html and 'data-algorithm="zstd-3"' in html
+    assert "block_size_histogram" in html
+    assert CompressionSample.objects.get().status == "done"
+
+
+def test_a_large_sample_shows_a_progress_bar_that_polls_until_done(
+    alice, web, settings, django_capture_on_commit_callbacks
+):
+    settings.COMPRESSION_INLINE_MAX_BYTES = 10_000
+    c = web(alice)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        html = post(c, text_sample(100_000)).content.decode()
+    assert 'data-status="pending"' in html and 'hx-trigger="every 2s"' in html and "<progress" in html
+    sample = CompressionSample.objects.get()
+    assert c.get(f"/compression/samples/{sample.pk}/", HTTP_HX_REQUEST="true").status_code == 200
+    for cb in callbacks:
+        cb()
+    done = c.get(f"/compression/samples/{sample.pk}/", HTTP_HX_REQUEST="true")
+    assert done.status_code == 286 and 'data-status="done"' in done.content.decode()
+
+
+def test_bad_options_come_back_as_the_form_with_422(alice, web):
+    response = post(web(alice), b"x" * 100, algorithms="snappy")
+    assert response.status_code == 422 and "snappy" in response.content.decode()
+
+
+def test_the_list_and_the_sample_are_private(alice, bob, web):
+    post(web(alice), text_sample(5000))
+    sample = CompressionSample.objects.get()
+    assert web(bob).get(f"/compression/samples/{sample.pk}/").status_code == 404
+    assert sample.original_name not in web(bob).get("/compression/").content.decode()
+    assert sample.original_name in web(alice).get("/compression/").content.decode()
+    assert web(bob).post(f"/compression/samples/{sample.pk}/delete/").status_code == 404
+    assert web(alice).post(f"/compression/samples/{sample.pk}/delete/").status_code == 302
+    assert not CompressionSample.objects.exists()

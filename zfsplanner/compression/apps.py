@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class CompressionConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "zfsplanner.compression"
+    label = "compression"
+    verbose_name = "Measured compression"

@@ -1,0 +1,85 @@
+"""Pages: upload a sample, watch it being measured, read the result.
+
+``/compression/`` takes a sample and lists yours; ``/compression/samples/<id>/`` shows one,
+polling itself every 2 s while a worker measures it (htmx; 286 stops the polling). A
+sample up to ``COMPRESSION_INLINE_MAX_BYTES`` is measured before the answer comes back.
+Both call :mod:`.services`, as the API does.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseStopPolling
+
+from . import services
+from .forms import SampleForm
+from .models import CompressionSample
+
+
+def _htmx_partial(request: HttpRequest) -> bool:
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and not getattr(htmx, "boosted", False)
+
+
+def sample_context(sample: CompressionSample) -> dict[str, Any]:
+    rows = []
+    snippet = None
+    if sample.result:
+        rows = sample.result["total"]["results"]
+        best = min(rows, key=lambda r: r["stored_bytes"]) if rows else None
+        if best is not None:
+            snippet = json.dumps(
+                {
+                    "compression": best["setting"],
+                    "recordsize": best["recordsize"],
+                    "contents": {"block_size_histogram": best["block_size_histogram"]},
+                }
+            )
+    return {"sample": sample, "rows": rows, "snippet": snippet}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sample_list(request: HttpRequest) -> HttpResponse:
+    samples = CompressionSample.objects.for_user(request.user)[:50]
+    if request.method == "POST":
+        form = SampleForm(request.POST, request.FILES)
+        if form.is_valid():
+            sample = services.store_sample(request.user, form.cleaned_data["file"], form.cleaned_data["options"])
+            if _htmx_partial(request):
+                sample.refresh_from_db()
+                return render(request, "compression/sample_detail.html#sample-status", sample_context(sample))
+            return redirect("compression:sample-detail", sample.pk)
+        template = "compression/sample_list.html"
+        if _htmx_partial(request):
+            template += "#sample-form"
+        ctx = {"form": form, "samples": samples, "inline_limit": services.inline_limit()}
+        return render(request, template, ctx, status=422)
+    ctx = {"form": SampleForm(), "samples": samples, "inline_limit": services.inline_limit()}
+    return render(request, "compression/sample_list.html", ctx)
+
+
+@login_required
+def sample_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    sample = get_object_or_404(CompressionSample.objects.for_user(request.user), pk=pk)
+    if _htmx_partial(request):
+        response = render(request, "compression/sample_detail.html#sample-status", sample_context(sample))
+        if sample.is_finished:
+            response.status_code = HttpResponseStopPolling.status_code
+        return response
+    return render(request, "compression/sample_detail.html", sample_context(sample))
+
+
+@login_required
+@require_POST
+def sample_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    sample = get_object_or_404(CompressionSample.objects.for_user(request.user), pk=pk)
+    sample.file.delete(save=False)
+    sample.delete()
+    return redirect("compression:sample-list")
