@@ -273,9 +273,9 @@ def test_the_estimate_is_computed_once_per_revision(design, alice, web, django_a
     calls = []
     original = services.estimate
 
-    def counting(spec):
+    def counting(spec, *args, **kwargs):
         calls.append(spec)
-        return original(spec)
+        return original(spec, *args, **kwargs)
 
     services.estimate = counting
     try:
@@ -310,3 +310,45 @@ def test_fix_labels_only_for_design_changes():
     assert fix is not None and "3-way mirror" in fix.label
     assert fix.document["vdevs"][1]["width"] == 3
     assert design_fix(risks["special-vdev-irremovable"], doc) is None
+
+
+# ------------------------------------------------------------------ the same through the API
+
+
+@pytest.fixture
+def special_design(team, alice):
+    doc = design_document("tank")
+    doc["vdevs"].append({**doc["vdevs"][0], "role": "special", "layout": "mirror", "width": 2})
+    return save_design_document(team, doc, alice)
+
+
+def test_api_lists_and_applies_fixes_then_undoes_and_redoes(special_design, alice, client_for):
+    api = client_for(alice)
+    base = f"/api/designs/{special_design.pk}"
+    fixes = api.get(f"{base}/fixes/").json()
+    assert {"code": "special-redundancy-below-data", "subject": "vdevs[1]"}.items() <= fixes[0].items()
+    response = api.post(f"{base}/fixes/apply/", {**fixes[0], "revision": 1}, format="json")
+    assert response.status_code == 200 and response.json()["revision"] == 2
+    assert response.json()["vdevs"][1]["width"] == 3
+    stale = api.post(f"{base}/undo/", {"revision": 1}, format="json")
+    assert stale.status_code == 409
+    assert api.post(f"{base}/undo/", {"revision": 2}, format="json").json()["vdevs"][1]["width"] == 2
+    assert api.post(f"{base}/redo/", {}, format="json").json()["vdevs"][1]["width"] == 3
+    revisions = api.get(f"{base}/revisions/").json()
+    assert [r["kind"] for r in revisions] == ["redo", "undo", "fix", "create"]
+
+
+def test_api_duplicate_and_viewer_limits(special_design, alice, bob, client_for):
+    base = f"/api/designs/{special_design.pk}"
+    assert client_for(bob).post(f"{base}/undo/", {}, format="json").status_code == 403
+    assert client_for(bob).post(f"{base}/duplicate/").status_code == 403
+    response = client_for(alice).post(f"{base}/duplicate/")
+    assert response.status_code == 201 and response.json()["name"] == "tank-v2"
+    assert response.json()["datasets"][0]["name"] == "tank-v2/data"
+
+
+def test_api_outsiders_get_404(special_design, charlie, client_for):
+    base = f"/api/designs/{special_design.pk}"
+    for path in ("fixes/", "revisions/"):
+        assert client_for(charlie).get(f"{base}/{path}").status_code == 404
+    assert client_for(charlie).post(f"{base}/undo/", {}, format="json").status_code == 404

@@ -140,7 +140,7 @@ def test_anyone_with_the_link_sees_the_design_read_only(design, link, web):
     assert 'id="summary"' in html and 'table class="pool"' in html
     assert 'class="card risks"' in html
     assert "zpool create -o ashift=12 tank raidz2" in html
-    assert f"/share/{link.token}/charts/capacity/" in html
+    assert f"/share/{link.token}/charts/breakdown/" in html
 
 
 def test_the_shared_page_has_no_edit_controls_or_team_details(design, link, alice, bob, web):
@@ -179,7 +179,7 @@ def test_revoked_expired_and_unknown_tokens_are_404(design, alice, web):
     ShareLink.objects.filter(pk=revoked.pk).update(revoked=True)
     expired = create_share_link(design, alice, expires=timezone.now() - timedelta(minutes=1))
     for token in (revoked.token, expired.token, "x" * 32, ""):
-        for suffix in ("", "export/", "charts/capacity/", "charts/efficiency/"):
+        for suffix in ("", "export/", "charts/capacity/", "charts/efficiency/", "charts/breakdown/"):
             path = f"/share/{token}/{suffix}" if token else f"/share/{suffix}"
             assert web().get(path).status_code == 404, path
 

@@ -26,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from zfsplanner.api_parsers import LimitedJSONParser
+from zfsplanner.api_parsers import JSONBodyError, LimitedJSONParser
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.fixes import design_fix
 from zfsplanner.core.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
@@ -102,7 +102,9 @@ class DesignErrorShapeMixin:
     """A body that is not JSON at all answers in the design error shape too, like any other bad design."""
 
     def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, ParseError):
+        if isinstance(exc, JSONBodyError):
+            exc = InvalidDesignError([(exc.field, exc.message)])
+        elif isinstance(exc, ParseError):
             exc = InvalidDesignError([("", str(exc.detail))])
         return super().handle_exception(exc)  # type: ignore[misc]
 
@@ -279,14 +281,14 @@ class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSe
         return Response(DesignSerializer(variant, context=self.get_serializer_context()).data, status=201)
 
     @extend_schema(responses={200: RevisionSerializer(many=True)})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def revisions(self, request: Request, pk: str | None = None) -> Response:
         """The revisions of the design, newest first (what changed, who, when; undo/redo targets)."""
         rows = self.get_object().revisions.select_related("created_by")[:200]
         return Response(RevisionSerializer(rows, many=True).data)
 
     @extend_schema(responses={200: FixSerializer(many=True)})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def fixes(self, request: Request, pk: str | None = None) -> Response:
         """The risks whose fix is a change to the design, with what applying it does."""
         design = self.get_object()
