@@ -38,6 +38,15 @@ def nul_path(value: Any) -> str | None:
     return None
 
 
+class JSONBodyError(ParseError):
+    """A refused JSON body; ``field`` is the path of the offending value ("" for the whole body)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}" if field else message)
+
+
 class LimitedJSONParser(JSONParser):
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         limit = int(settings.API_JSON_MAX_BYTES)
@@ -55,5 +64,5 @@ class LimitedJSONParser(JSONParser):
             raise ParseError(f"JSON parse error - {exc}") from exc
         where = nul_path(value)
         if where is not None:
-            raise ParseError(f"{where}: contains a NUL character (\\u0000), which cannot be stored")
+            raise JSONBodyError("contains a NUL character (\\u0000), which cannot be stored", field=where)
         return value

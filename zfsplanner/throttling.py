@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 
@@ -33,9 +34,15 @@ class ScopedActionThrottle(SimpleRateThrottle):
             return True
         return self.allow_scope(request, scope)
 
+    def get_rate(self) -> str | None:
+        # Read when asked (not once at import), so the THROTTLE_* settings in force apply.
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
     def allow_scope(self, request: Any, scope: str) -> bool:
         self.scope = scope
         self.rate = self.get_rate()
+        if self.rate is None:
+            return True
         self.num_requests, self.duration = self.parse_rate(self.rate)
         return super().allow_request(request, None)
 

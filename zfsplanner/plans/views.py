@@ -9,12 +9,14 @@ Share links (managed here, opened without login) are in ``share_views.py``.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -49,6 +51,7 @@ from .services import (
     writable_teams,
 )
 
+logger = logging.getLogger(__name__)
 UNPROCESSABLE = 422
 NEW_DESIGN_TEMPLATE = {
     "format": "zfsplanner.design/1",
@@ -63,15 +66,34 @@ def _pretty(doc: dict) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False)
 
 
+DESIGNS_PER_PAGE = 50
+
+
+def _list_estimate(design: PoolDesign) -> dict[str, Any] | None:
+    """The row's estimate, or None: one design that cannot be estimated never breaks the list."""
+    try:
+        return estimate_or_error(design)[0]
+    except Exception:
+        logger.exception("design %s: the estimate failed; listed without its figures", design.pk)
+        return None
+
+
 @login_required
 @require_http_methods(["GET"])
 def home(request: HttpRequest) -> HttpResponse:
     designs = PoolDesign.objects.for_user(request.user).select_related("team").prefetch_related("vdevs", "datasets")
     filterset = PoolDesignFilterSet(request.GET, queryset=designs, request=request)
-    rows = [(d, estimate_or_error(d)[0]) for d in filterset.qs]
+    page = Paginator(filterset.qs.order_by("team__name", "name", "pk"), DESIGNS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    rows = [(d, _list_estimate(d)) for d in page.object_list]
     teams = [(t, [r for r in rows if r[0].team_id == t.pk]) for t in Team.objects.for_user(request.user)]
+    query = request.GET.copy()
+    query.pop("page", None)
     context = {
         "teams": teams,
+        "page_obj": page,
+        "page_query": query.urlencode(),
         "filter": filterset,
         "import_form": DesignImportForm(user=request.user),
         "can_create": DesignImportForm(user=request.user).fields["team"].queryset.exists(),
