@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "zfsplanner.plans",
     "benchmarks",
     "zfsplanner.compression",
+    "zfsplanner.imports",
 ]
 
 MIDDLEWARE = [
@@ -195,6 +196,8 @@ MEDIA_URL = "media/"
 
 # Benchmark uploads
 BENCHMARK_UPLOAD_MAX_BYTES = env.int("BENCHMARK_UPLOAD_MAX_BYTES", default=200 * 1000 * 1000)
+# Histogram inputs (find/du listings, zdb dumps), streamed to disk and bucketed by a worker.
+IMPORT_UPLOAD_MAX_BYTES = env.int("IMPORT_UPLOAD_MAX_BYTES", default=4 * 1000 * 1000 * 1000)
 # Largest sample file accepted for measuring compression (kept in memory while measured).
 COMPRESSION_SAMPLE_MAX_BYTES = env.int("COMPRESSION_SAMPLE_MAX_BYTES", default=64 * 1024 * 1024)
 # Measured compression (zfsplanner.compression): samples up to the inline size are measured while the

@@ -29,8 +29,10 @@ urlpatterns = [
     path("api/", include("zfsplanner.compression.api.urls")),
     path("api/", include("zfsplanner.plans.api.urls")),
     path("api/", include("benchmarks.api.urls")),
+    path("api/", include("zfsplanner.imports.api.urls")),
     path("benchmarks/", include("benchmarks.urls")),
     path("", include("zfsplanner.accounts.urls")),
     path("compression/", include("zfsplanner.compression.urls")),
     path("", include("zfsplanner.plans.urls")),
+    path("", include("zfsplanner.imports.urls")),
 ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import advisor_views, designer_views, share_views, views
+from . import advisor_views, designer_views, report_views, share_views, views
 
 app_name = "plans"
 
@@ -37,6 +37,10 @@ urlpatterns = [
     path("designs/<int:pk>/share-links/<int:link_id>/revoke/", share_views.share_link_revoke, name="share-link-revoke"),
     path("share/<str:token>/", share_views.share_detail, name="share-detail"),
     path("share/<str:token>/export/", share_views.share_export, name="share-export"),
+    path("designs/<int:pk>/report/", report_views.design_report, name="design-report"),
+    path("share/<str:token>/report/", report_views.share_report, name="share-report"),
+    path("share/<str:token>/report.md", report_views.share_report_markdown, name="share-report-md"),
+    path("share/<str:token>/estimate.csv", report_views.share_estimate_csv, name="share-estimate-csv"),
     path("share/<str:token>/charts/capacity/", share_views.share_chart_capacity, name="share-chart-capacity"),
     path(
         "share/<str:token>/charts/special/<int:index>/",

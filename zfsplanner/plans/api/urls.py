@@ -1,6 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
+from .. import report_views
 from . import planning, views
 
 app_name = "plans-api"
@@ -13,5 +14,10 @@ urlpatterns = [
     path("estimate/", views.EstimateView.as_view(), name="estimate"),
     path("advisor/", planning.AdvisorView.as_view(), name="advisor"),
     path("designs/<int:pk>/measured/", planning.DesignMeasuredView.as_view(), name="design-measured"),
+    path("designs/<int:pk>/report.md", report_views.DesignReportView.as_view(), {"format": "md"},
+         name="design-report-md"),
+    path("designs/<int:pk>/estimate.csv", report_views.DesignReportView.as_view(), {"format": "csv"},
+         name="design-estimate-csv"),
+    path("designs/<int:pk>/report/", report_views.DesignReportView.as_view(), name="design-report"),
     *router.urls,
 ]

@@ -1,6 +1,9 @@
-"""``manage.py estimate FILE [FILE ...]``: print the estimate JSON of design files.
+"""``manage.py estimate FILE [FILE ...] [--format json|markdown|csv]``: print the estimate of design files.
 
 One file prints one estimate object; several print a JSON array in the same order.
+``--format markdown`` prints the design report (``zfsplanner.core.report``) and ``--format csv``
+the estimate as CSV (one row for the pool, one per vdev and per dataset); with several files
+the reports follow each other (CSV: one header, then each design's pool row and the rows under it).
 Any bad input (unreadable file, invalid JSON, invalid design) prints a message naming
 the file and the field on stderr, nothing on stdout, and exits with status 2.
 Catalog references are resolved from the database.
@@ -15,7 +18,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core import report
+from zfsplanner.core.design import Design, InvalidDesign
 from zfsplanner.core.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 from zfsplanner.plans.planning import estimate_with_catalog
 from zfsplanner.plans.services import validate_document
@@ -46,9 +50,14 @@ def read_design_file(path: str) -> Any:
 
 
 def estimate_file(path: str) -> dict[str, Any]:
+    return design_and_estimate(path)[1]
+
+
+def design_and_estimate(path: str) -> tuple[Design, dict[str, Any]]:
     doc = read_design_file(path)
     try:
-        return estimate_with_catalog(validate_document(doc))
+        design = validate_document(doc)
+        return design, estimate_with_catalog(design)
     except InvalidDesign as exc:
         lines = [f"{path}: {field or '(document)'}: {message}" for field, message in exc.errors]
         raise BadInput("\n".join(lines)) from exc
@@ -60,6 +69,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", metavar="FILE", help="design document (JSON)")
         parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0 for one line)")
+        parser.add_argument("--format", default="json", choices=("json", "markdown", "csv"),
+                            help="json (the estimate), markdown (the design report) or csv (the estimate's rows)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         files: list[str] = options["files"]
@@ -67,11 +78,20 @@ class Command(BaseCommand):
         failed = False
         for path in files:
             try:
-                results.append(estimate_file(path))
+                results.append(design_and_estimate(path))
             except BadInput as exc:
                 self.stderr.write(str(exc))
                 failed = True
         if failed:
             sys.exit(EXIT_INVALID)
-        out: Any = results[0] if len(files) == 1 else results
+        fmt = options["format"]
+        if fmt == "markdown":
+            self.stdout.write("\n\n".join(report.markdown(d, e).rstrip("\n") for d, e in results))
+            return
+        if fmt == "csv":
+            texts = [report.csv_text(d, e) for d, e in results]
+            self.stdout.write(texts[0] + "".join(t.split("\n", 1)[1] for t in texts[1:]), ending="")
+            return
+        estimates = [e for _, e in results]
+        out: Any = estimates[0] if len(files) == 1 else estimates
         self.stdout.write(json.dumps(out, indent=options["indent"] or None))

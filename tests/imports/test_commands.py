@@ -1,0 +1,70 @@
+"""manage.py import_pool and manage.py histogram."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+
+from tests.core.import_samples import SAMPLES
+
+pytestmark = pytest.mark.django_db
+
+
+def test_import_pool_prints_the_design(capsys):
+    call_command("import_pool", str(SAMPLES / "linux-2.3-raidz2-special-log-cache-spare.txt"))
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert doc["name"] == "tank" and doc["vdevs"][0]["disk"]["catalog"] == "ST16000NM001G"
+    assert "note: OpenZFS 2.3" in err
+
+
+def test_import_pool_reads_several_files(capsys, tmp_path):
+    text = (SAMPLES / "calibration-2.3.2-2x-raidz2-6-files.txt").read_text()
+    status, rest = text.split("$ zpool list", 1)
+    (tmp_path / "status.txt").write_text(status)
+    (tmp_path / "list.txt").write_text("$ zpool list" + rest)
+    call_command("import_pool", str(tmp_path / "list.txt"), str(tmp_path / "status.txt"), "--indent", "0")
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["imported"]["reported"]["zpool_size_bytes"] == 1279900254208
+
+
+def test_import_pool_exits_2_naming_the_line(capsys):
+    path = SAMPLES / "manpage-zpool8-example15.txt"
+    with pytest.raises(SystemExit) as exc:
+        call_command("import_pool", str(path))
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert err.startswith(f"{path}: line 8: import: the size of sda (mirror-0) is unknown")
+
+
+def test_import_pool_names_a_missing_file(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exc:
+        call_command("import_pool", str(tmp_path / "nope.txt"))
+    assert exc.value.code == 2 and "cannot read the file" in capsys.readouterr().err
+
+
+def test_histogram_prints_the_document(capsys, tmp_path):
+    listing = tmp_path / "du.txt"
+    listing.write_text("4096\t./a/x\n100\t./a/y\n4196\t./a\n")
+    call_command("histogram", str(listing))
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["file_count"] == 2 and doc["logical_bytes"] == 4196 and doc["files_per_directory"] == 2
+    assert doc["file_size_histogram"] == [[100, 1], [4096, 1]] and doc["block_size_histogram"] is None
+
+
+def test_histogram_reads_zdb(capsys):
+    call_command("histogram", str(SAMPLES / "zdb-2.2-LbbbsP.txt"), "--format", "zdb")
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["file_count"] is None and doc["compressibility"]["ratio"] == pytest.approx(1.5617, abs=1e-4)
+
+
+def test_histogram_exits_2_naming_the_line(capsys, tmp_path):
+    listing = tmp_path / "sizes.txt"
+    listing.write_text("1\n2\n3.5\n")
+    with pytest.raises(SystemExit) as exc:
+        call_command("histogram", str(listing), "--format", "sizes")
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert err.strip() == f"{listing}: line 3: sizes: '3.5' is not a size in bytes"

@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from zfsplanner.accounts.models import Team
+
+from ..models import HistogramFormat, HistogramUpload, PoolImport
+from ..presenters import preview
+
+
+class SourceSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=255, required=False, default="pasted text")
+    text = serializers.CharField(trim_whitespace=False)
+
+
+class PoolImportRequestSerializer(serializers.Serializer):
+    """Either ``text`` (one paste) or ``sources`` (several named texts), or multipart ``files``."""
+
+    text = serializers.CharField(required=False, trim_whitespace=False)
+    sources = SourceSerializer(many=True, required=False)
+    files = serializers.ListField(child=serializers.FileField(), required=False)
+    pool = serializers.CharField(required=False, allow_blank=True, max_length=255)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("text") and not attrs.get("sources") and not attrs.get("files"):
+            raise serializers.ValidationError({"text": "give the outputs as text, sources or files"})
+        return attrs
+
+    def source_pairs(self) -> list[tuple[str, str]]:
+        d = self.validated_data
+        out = []
+        if d.get("text"):
+            out.append(("pasted text", d["text"]))
+        out += [(s["name"], s["text"]) for s in d.get("sources") or []]
+        out += [(f.name, f.read().decode("utf-8", "replace")) for f in d.get("files") or []]
+        return out
+
+
+class ComparisonRowSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    what = serializers.CharField()
+    reported_bytes = serializers.IntegerField()
+    model_bytes = serializers.IntegerField()
+    difference_bytes = serializers.IntegerField()
+    difference_fraction = serializers.FloatField(allow_null=True)
+    exact = serializers.BooleanField()
+    fitted = serializers.BooleanField()
+    within_rounding = serializers.BooleanField()
+
+
+class PoolImportSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+    comparison = serializers.SerializerMethodField()
+    notes = serializers.SerializerMethodField()
+    design = serializers.PrimaryKeyRelatedField(read_only=True)
+
+    class Meta:
+        model = PoolImport
+        fields = ("id", "url", "pool", "document", "comparison", "notes", "design", "created")
+
+    def get_url(self, obj: PoolImport) -> str:
+        return reverse("imports:pool-import-detail", args=[obj.pk])
+
+    def get_comparison(self, obj: PoolImport) -> list[dict[str, Any]]:
+        return [r.to_dict() for r in preview(obj.document).rows]
+
+    def get_notes(self, obj: PoolImport) -> list[str]:
+        return list((obj.document.get("imported") or {}).get("notes") or [])
+
+
+class SaveImportSerializer(serializers.Serializer):
+    team = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
+    name = serializers.CharField(required=False, max_length=255)
+
+
+class ImportErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    line = serializers.IntegerField(allow_null=True)
+    source = serializers.CharField(allow_null=True)
+    format = serializers.CharField()
+
+
+class HistogramUploadSerializer(serializers.ModelSerializer):
+    design = serializers.PrimaryKeyRelatedField(read_only=True)
+    status_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = HistogramUpload
+        fields = ("id", "design", "dataset", "original_name", "size", "sha256", "format", "detected_format", "status",
+                  "progress", "error", "error_line", "result", "applied_revision", "attempts", "created", "started",
+                  "finished", "status_url")
+        read_only_fields = fields
+
+    def get_status_url(self, obj: HistogramUpload) -> str:
+        return reverse("imports-api:histogram-upload-detail", args=[obj.pk])
+
+
+class HistogramUploadCreateSerializer(serializers.Serializer):
+    design = serializers.IntegerField()
+    dataset = serializers.CharField(max_length=255)
+    format = serializers.ChoiceField(choices=HistogramFormat.choices, default=HistogramFormat.AUTO)
+    text = serializers.CharField(required=False, trim_whitespace=False)
+    file = serializers.FileField(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("text") and not attrs.get("file"):
+            raise serializers.ValidationError({"file": "give a listing as a file (multipart) or as text"})
+        return attrs

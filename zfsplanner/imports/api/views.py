@@ -1,0 +1,143 @@
+"""REST API: pool imports (preview, then save as a design) and histogram uploads (stored, bucketed by a worker)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.importers import UnreadableOutput
+from zfsplanner.plans.models import PoolDesign
+
+from .. import services
+from ..models import HistogramUpload, PoolImport
+from ..uploadhandlers import check_content_length, install_upload_handler
+from .serializers import (
+    HistogramUploadCreateSerializer,
+    HistogramUploadSerializer,
+    ImportErrorSerializer,
+    PoolImportRequestSerializer,
+    PoolImportSerializer,
+    SaveImportSerializer,
+)
+
+
+def _error(exc: UnreadableOutput) -> Response:
+    body = {"detail": str(exc), "line": exc.line, "source": exc.source, "format": exc.format}
+    return Response(body, status=status.HTTP_400_BAD_REQUEST)
+
+
+@extend_schema_view(
+    create=extend_schema(
+        request={"application/json": PoolImportRequestSerializer, "multipart/form-data": PoolImportRequestSerializer},
+        responses={201: PoolImportSerializer,
+                   400: OpenApiResponse(ImportErrorSerializer, description="Unreadable output; names the line.")},
+    ),
+)
+class PoolImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
+                        viewsets.GenericViewSet):
+    """Import an existing pool from the outputs of zpool status & co.; the preview holds the design, the
+    "model vs your pool" comparison and notes; ``save`` stores the design for a team."""
+
+    serializer_class = PoolImportSerializer
+    permission_classes = [permissions.IsAuthenticated]
+    parser_classes = [JSONParser, MultiPartParser, FormParser]
+
+    def get_queryset(self) -> QuerySet[PoolImport]:
+        return PoolImport.objects.for_user(self.request.user)
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = request.data
+        if hasattr(data, "getlist") and request.FILES:
+            data = {**{k: data.get(k) for k in data if k != "files"}, "files": request.FILES.getlist("files")}
+        req = PoolImportRequestSerializer(data=data)
+        req.is_valid(raise_exception=True)
+        try:
+            record = services.create_pool_import(request.user, req.source_pairs(), req.validated_data.get("pool", ""))
+        except UnreadableOutput as exc:
+            return _error(exc)
+        return Response(PoolImportSerializer(record).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=SaveImportSerializer,
+                   responses={201: OpenApiResponse(description='{"design": id, "url": "/designs/<id>/"}')})
+    @action(detail=True, methods=["post"])
+    def save(self, request: Request, pk: str | None = None) -> Response:
+        record = self.get_object()
+        ser = SaveImportSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        team = ser.validated_data["team"]
+        if not team.can_write(request.user):
+            raise PermissionDenied("Only owners and editors of that team can add designs to it.")
+        try:
+            design = services.save_pool_import(record, team, request.user, ser.validated_data.get("name"))
+        except InvalidDesign as exc:
+            raise ValidationError({path or "document": [message] for path, message in exc.errors}) from exc
+        return Response({"design": design.pk, "url": f"/designs/{design.pk}/"}, status=status.HTTP_201_CREATED)
+
+
+class HistogramUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Listings (find/du/CSV) or zdb -Lbbbs dumps for one dataset of a design: stored, then bucketed by a worker;
+    when done the dataset's contents hold the histogram (a new revision). ``?design=<id>`` filters."""
+
+    serializer_class = HistogramUploadSerializer
+    permission_classes = [permissions.IsAuthenticated]
+    parser_classes = [MultiPartParser, JSONParser, FormParser]
+
+    def get_queryset(self) -> QuerySet[HistogramUpload]:
+        qs = HistogramUpload.objects.for_user(self.request.user).select_related("design__team")
+        design = self.request.query_params.get("design")
+        if design is not None:
+            if not design.isdigit():
+                raise ValidationError({"design": ["must be a design id"]})
+            qs = qs.filter(design_id=int(design))
+        return qs
+
+    def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
+        if request.method == "POST" and request.content_type.startswith("multipart/"):
+            install_upload_handler(request)  # before authentication reads the body
+        return super().initialize_request(request, *args, **kwargs)
+
+    @extend_schema(
+        request={"multipart/form-data": HistogramUploadCreateSerializer,
+                 "application/json": HistogramUploadCreateSerializer},
+        responses={202: HistogramUploadSerializer},
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        check_content_length(request)
+        ser = HistogramUploadCreateSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        d = ser.validated_data
+        design = PoolDesign.objects.for_user(request.user).select_related("team").filter(pk=d["design"]).first()
+        if design is None:
+            raise ValidationError({"design": ["no design with that id in your teams"]})
+        if not design.team.can_write(request.user):
+            raise PermissionDenied("Only owners and editors of the team can change the design's datasets.")
+        source: Any = d["file"] if d.get("file") else d["text"].encode()
+        name = d["file"].name if d.get("file") else "pasted listing"
+        try:
+            upload = services.store_histogram(design=design, dataset=d["dataset"], user=request.user, file=source,
+                                              name=name, fmt=d["format"])
+        except LookupError as exc:
+            raise ValidationError({"dataset": [str(exc)]}) from exc
+        return Response(HistogramUploadSerializer(upload).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(request=None, responses={202: HistogramUploadSerializer, 409: OpenApiResponse(
+        description="Still being bucketed: nothing to retry.")})
+    @action(detail=True, methods=["post"])
+    def retry(self, request: Request, pk: str | None = None) -> Response:
+        upload = self.get_object()
+        if not upload.design.team.can_write(request.user):
+            raise PermissionDenied("Only owners and editors of the team can change the design's datasets.")
+        if not services.retry_histogram(upload):
+            return Response({"detail": f"the upload is {upload.status}; nothing to retry"},
+                            status=status.HTTP_409_CONFLICT)
+        return Response(HistogramUploadSerializer(upload).data, status=status.HTTP_202_ACCEPTED)
+

@@ -1,0 +1,55 @@
+"""``manage.py import_pool FILE... [--pool NAME]``: the design document of an existing pool.
+
+Each FILE holds outputs of ``zpool status``, ``zpool list -v -p``, ``zpool get``,
+``zfs get``/``zfs list`` and ``lsblk -b`` in any order, with or without their ``$ command``
+lines (``-`` reads standard input). Prints the ``zfsplanner.design/1`` JSON, with what the pool
+reported under ``imported``; anything it cannot read prints a message naming the file and
+line on stderr, nothing on stdout, and exits with status 2. Disk models are matched to the
+catalog in the database.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from zfsplanner.core.importers import UnreadableOutput
+from zfsplanner.imports.services import run_import
+
+EXIT_INVALID = 2
+
+
+def read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    return Path(path).read_bytes().decode("utf-8", "replace")
+
+
+class Command(BaseCommand):
+    help = "Import an existing pool from zpool/zfs/lsblk outputs; prints the design JSON."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("files", nargs="+", metavar="FILE", help="file with command outputs ('-': stdin)")
+        parser.add_argument("--pool", default="", help="the pool to import when the outputs show several")
+        parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0 for one line)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        sources = []
+        for path in options["files"]:
+            try:
+                sources.append(("stdin" if path == "-" else path, read_text(path)))
+            except OSError as exc:
+                self.stderr.write(f"{path}: cannot read the file: {exc.strerror or exc}")
+                sys.exit(EXIT_INVALID)
+        try:
+            result = run_import(sources, options["pool"])
+        except UnreadableOutput as exc:
+            self.stderr.write(str(exc))
+            sys.exit(EXIT_INVALID)
+        for note in result.notes:
+            self.stderr.write(f"note: {note}")
+        self.stdout.write(json.dumps(result.document, indent=options["indent"] or None))

@@ -1,0 +1,117 @@
+"""What users bring from their real systems.
+
+* :class:`PoolImport`: the outputs of ``zpool status`` & co. pasted or uploaded, the design
+  the importer made of them (with what the pool reported), and the design it was saved as.
+  These inputs are small, so they are read while the user waits.
+* :class:`HistogramUpload`: a file listing (``find``, ``du -ab``, ``size,count`` CSV) or a
+  ``zdb -Lbbbs`` dump for one dataset of a design. It can be hundreds of megabytes, so it
+  is stored byte for byte first and bucketed by a Celery worker (pending -> parsing ->
+  done/failed, with progress); when done, the dataset's contents get the histogram (a new
+  revision of the design). A failed or outdated upload can be bucketed again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from zfsplanner.accounts.models import Team
+from zfsplanner.plans.models import PoolDesign
+
+
+class PoolImportQuerySet(models.QuerySet["PoolImport"]):
+    def for_user(self, user: Any) -> PoolImportQuerySet:
+        """A preview belongs to whoever made it (their teams see the design once it is saved)."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(created_by=user)
+
+
+class PoolImport(models.Model):
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    sources = models.JSONField(default=list, help_text='[{"name": ..., "text": ...}]: what was pasted or uploaded.')
+    pool = models.CharField(max_length=255, blank=True, help_text="The pool to import when the outputs show several.")
+    document = models.JSONField(help_text="The design the importer made (zfsplanner.design/1, with 'imported').")
+    design = models.ForeignKey(PoolDesign, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = PoolImportQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"import {self.pk}: {self.document.get('name')}"
+
+
+class HistogramStatus(models.TextChoices):
+    PENDING = "pending", "Queued"
+    PARSING = "parsing", "Bucketing"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+FINISHED = (HistogramStatus.DONE, HistogramStatus.FAILED)
+
+
+class HistogramFormat(models.TextChoices):
+    AUTO = "auto", "Detect"
+    SIZES = "sizes", "Sizes, one per line (find -printf '%s\\n')"
+    DU = "du", "Size and path (du -ab, find -printf '%s %p\\n')"
+    CSV = "csv", "size,count CSV"
+    ZDB = "zdb", "zdb -Lbbbs block histogram"
+
+
+def histogram_path(instance: HistogramUpload, filename: str) -> str:
+    """Stored by team and content hash, never by the client's file name."""
+    return f"histograms/{instance.team_id}/{instance.sha256[:2]}/{instance.sha256}"
+
+
+class HistogramUploadQuerySet(models.QuerySet["HistogramUpload"]):
+    def for_user(self, user: Any) -> HistogramUploadQuerySet:
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(team__memberships__user=user).distinct()
+
+
+class HistogramUpload(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="histogram_uploads")
+    design = models.ForeignKey(PoolDesign, on_delete=models.CASCADE, related_name="histogram_uploads")
+    dataset = models.CharField(max_length=255, help_text="The dataset of the design whose contents it describes.")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    file = models.FileField(upload_to=histogram_path, max_length=255)
+    original_name = models.CharField(max_length=255)
+    size = models.BigIntegerField(help_text="Bytes stored.")
+    sha256 = models.CharField(max_length=64)
+    format = models.CharField(max_length=8, choices=HistogramFormat.choices, default=HistogramFormat.AUTO)
+    detected_format = models.CharField(max_length=8, blank=True)
+    status = models.CharField(max_length=10, choices=HistogramStatus.choices, default=HistogramStatus.PENDING)
+    progress = models.PositiveSmallIntegerField(default=0, help_text="0-100 while bucketing.")
+    error = models.TextField(blank=True)
+    error_line = models.PositiveIntegerField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="The bucketed histogram (manage.py histogram's JSON).")
+    applied_revision = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The design revision that took the histogram into the dataset's contents."
+    )
+    attempts = models.PositiveIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True, help_text="The task that holds the claim.")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    objects = HistogramUploadQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.original_name} for {self.dataset} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in FINISHED

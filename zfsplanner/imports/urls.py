@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views
+
+app_name = "imports"
+
+urlpatterns = [
+    path("imports/pool/", views.pool_import_new, name="pool-import-new"),
+    path("imports/pool/<int:pk>/", views.pool_import_detail, name="pool-import-detail"),
+    path("imports/pool/<int:pk>/save/", views.pool_import_save, name="pool-import-save"),
+    path("designs/<int:pk>/histograms/", views.histogram_list, name="histogram-list"),
+    path("designs/<int:pk>/histograms/upload/", views.histogram_upload, name="histogram-upload"),
+    path("histograms/<int:upload_id>/status/", views.histogram_status, name="histogram-status"),
+    path("histograms/<int:upload_id>/retry/", views.histogram_retry, name="histogram-retry"),
+]

@@ -1,0 +1,176 @@
+"""Pages: import a pool from its outputs (preview, model vs pool, save), and file-size histograms of datasets.
+
+A pool import is read while the user waits; the preview is kept (``PoolImport``) so it can
+be saved for any team the user writes to. Histogram listings are stored first and bucketed
+by a worker; their rows poll themselves until done (htmx, 286 stops the polling).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseStopPolling
+
+from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.importers import UnreadableOutput
+from zfsplanner.plans.models import PoolDesign
+from zfsplanner.plans.services import get_design_for_user, writable_teams
+
+from . import services
+from .forms import HistogramForm, PoolImportForm, SaveImportForm
+from .models import HistogramUpload, PoolImport
+from .presenters import preview
+from .uploadhandlers import UploadTooLarge, check_content_length, install_upload_handler, max_upload_bytes
+
+UNPROCESSABLE = 422
+
+
+def _partial(request: HttpRequest) -> bool:
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and not htmx.boosted
+
+
+# --------------------------------------------------------------------------- pool imports
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def pool_import_new(request: HttpRequest) -> HttpResponse:
+    form = PoolImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            record = services.create_pool_import(request.user, form.sources(), form.cleaned_data.get("pool", ""))
+        except UnreadableOutput as exc:
+            context = {"form": form, "import_error": exc}
+            return render(request, "imports/pool_import_new.html", context, status=UNPROCESSABLE)
+        return redirect("imports:pool-import-detail", pk=record.pk)
+    status = UNPROCESSABLE if request.method == "POST" else 200
+    return render(request, "imports/pool_import_new.html", {"form": form}, status=status)
+
+
+def _own_import(request: HttpRequest, pk: int) -> PoolImport:
+    return get_object_or_404(PoolImport.objects.for_user(request.user), pk=pk)
+
+
+def _preview_response(request: HttpRequest, record: PoolImport, form: SaveImportForm | None = None,
+                      status: int = 200) -> HttpResponse:
+    teams = writable_teams(request.user)
+    if form is None:
+        form = SaveImportForm(teams=teams, initial={"name": record.document.get("name"), "team": teams.first()})
+    context = {"record": record, "preview": preview(record.document), "form": form, "can_save": teams.exists()}
+    return render(request, "imports/pool_import_detail.html", context, status=status)
+
+
+@login_required
+@require_GET
+def pool_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _preview_response(request, _own_import(request, pk))
+
+
+@login_required
+@require_POST
+def pool_import_save(request: HttpRequest, pk: int) -> HttpResponse:
+    record = _own_import(request, pk)
+    form = SaveImportForm(request.POST, teams=writable_teams(request.user))
+    if not form.is_valid():
+        return _preview_response(request, record, form, UNPROCESSABLE)
+    try:
+        design = services.save_pool_import(record, form.cleaned_data["team"], request.user, form.cleaned_data["name"])
+    except InvalidDesign as exc:
+        for path, message in exc.errors:
+            form.add_error("name" if path in ("name", "") or path.endswith(".name") else None, f"{path}: {message}")
+        return _preview_response(request, record, form, UNPROCESSABLE)
+    return redirect("plans:design-detail", pk=design.pk)
+
+
+# --------------------------------------------------------------------------- histograms
+
+
+def _histogram_context(request: HttpRequest, design: PoolDesign, can_write: bool, form: HistogramForm | None = None,
+                       **extra: Any) -> dict[str, Any]:
+    datasets = list(design.datasets.values_list("name", flat=True))
+    return {
+        "design": design,
+        "can_write": can_write,
+        "form": form or HistogramForm(datasets=datasets, initial={"dataset": request.GET.get("dataset")}),
+        "uploads": design.histogram_uploads.select_related("uploaded_by")[:50],
+        "max_bytes": max_upload_bytes(),
+        "has_datasets": bool(datasets),
+    } | extra
+
+
+@login_required
+@require_GET
+def histogram_list(request: HttpRequest, pk: int) -> HttpResponse:
+    design, can_write = get_design_for_user(request, pk)
+    return render(request, "imports/histogram_list.html", _histogram_context(request, design, can_write))
+
+
+@csrf_exempt
+@login_required
+@require_POST
+def histogram_upload(request: HttpRequest, pk: int) -> HttpResponse:
+    # The streaming handler must be in place before anything (CSRF included) reads the body.
+    install_upload_handler(request)
+    try:
+        check_content_length(request)
+        return _histogram_upload(request, pk)
+    except UploadTooLarge as exc:
+        design, can_write = get_design_for_user(request, pk)
+        context = _histogram_context(request, design, can_write, upload_error=str(exc.detail))
+        return render(request, "imports/histogram_list.html", context, status=413)
+
+
+@csrf_protect
+def _histogram_upload(request: HttpRequest, pk: int) -> HttpResponse:
+    design, can_write = get_design_for_user(request, pk)
+    if not can_write:
+        raise PermissionDenied("Only owners and editors of the team can change the design's datasets.")
+    datasets = list(design.datasets.values_list("name", flat=True))
+    form = HistogramForm(request.POST, request.FILES, datasets=datasets)
+    if not form.is_valid():
+        context = _histogram_context(request, design, can_write, form)
+        return render(request, "imports/histogram_list.html", context, status=UNPROCESSABLE)
+    d = form.cleaned_data
+    source: Any = d["file"] if d.get("file") else d["text"].encode()
+    name = d["file"].name if d.get("file") else "pasted listing"
+    services.store_histogram(design=design, dataset=d["dataset"], user=request.user, file=source, name=name,
+                             fmt=d["format"])
+    return redirect("imports:histogram-list", pk=design.pk)
+
+
+def _upload_for_user(request: HttpRequest, upload_id: int) -> tuple[HistogramUpload, bool]:
+    upload = HistogramUpload.objects.for_user(request.user).select_related("design__team").filter(pk=upload_id).first()
+    if upload is None:
+        raise Http404("No such histogram upload")
+    return upload, upload.design.team.can_write(request.user)
+
+
+@login_required
+@require_GET
+def histogram_status(request: HttpRequest, upload_id: int) -> HttpResponse:
+    upload, can_write = _upload_for_user(request, upload_id)
+    if not _partial(request):
+        return redirect("imports:histogram-list", pk=upload.design_id)
+    response = render(request, "imports/histogram_list.html#upload-row", {"upload": upload, "can_write": can_write})
+    if upload.is_finished:
+        response.status_code = HttpResponseStopPolling.status_code
+    return response
+
+
+@login_required
+@require_POST
+def histogram_retry(request: HttpRequest, upload_id: int) -> HttpResponse:
+    upload, can_write = _upload_for_user(request, upload_id)
+    if not can_write:
+        raise PermissionDenied("Only owners and editors of the team can change the design's datasets.")
+    services.retry_histogram(upload)
+    if _partial(request):
+        return render(request, "imports/histogram_list.html#upload-row", {"upload": upload, "can_write": can_write})
+    return redirect("imports:histogram-list", pk=upload.design_id)
