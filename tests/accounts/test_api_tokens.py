@@ -137,7 +137,7 @@ def test_a_rehash_on_login_is_not_a_password_change(api_client):
     _, key = tokens.issue_token(user, "a", None)
     assert Client().post("/accounts/login/", {"login": "legacy", "password": PASSWORD}).status_code == 302
     user.refresh_from_db()
-    assert user.password.startswith("pbkdf2_sha256$")  # Django upgraded the hash ...
+    assert not user.password.startswith("pbkdf2_sha1$")  # Django upgraded the hash ...
     assert authed(api_client, key).get("/api/teams/").status_code == 200  # ... and the token still works
 
 
