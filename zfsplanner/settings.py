@@ -282,6 +282,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "InvitationStateEnum": "zfsplanner.accounts.models.InvitationState",
+        "TokenStateEnum": "zfsplanner.accounts.models.TokenState",
+    },
 }
 
 LOGGING = {
