@@ -31,7 +31,7 @@ from . import ashift as ashift_rules
 from .alloc import block_asize, deflate_ratio, min_alloc
 from .design import DEFAULT_OPENZFS_VERSION, Design, Disk, InvalidDesign, Layout, Partitioning, Role, VdevGroup
 from .units import GIB, KIB, MIB, ceil_div, highbit, rounddown, roundup
-from .versions import Version
+from .versions import Version, supports
 
 # --------------------------------------------------------------------------- constants
 
@@ -527,7 +527,7 @@ def _group_shape(design: Design, gi: int, group: VdevGroup, version: tuple[int, 
     else:
         if group.is_raidz:
             original_width = group.expanded_from_width
-            if original_width is not None and version < (2, 3):
+            if original_width is not None and not supports(design.version, "raidz_expansion"):
                 raise InvalidDesign(
                     [
                         (
@@ -556,9 +556,9 @@ def _group_shape(design: Design, gi: int, group: VdevGroup, version: tuple[int, 
 
     embedded = False
     if group.role == Role.DATA:
-        embedded = count > ZFS_EMBEDDED_SLOG_MIN_MS
+        embedded = count > ZFS_EMBEDDED_SLOG_MIN_MS and supports(design.version, "embedded_log")
     elif group.role == Role.SPECIAL:
-        embedded = count > ZFS_EMBEDDED_SLOG_MIN_MS and version >= (2, 4)
+        embedded = count > ZFS_EMBEDDED_SLOG_MIN_MS and supports(design.version, "special_embedded_log")
     elog_size = first_ms if embedded else 0
     elog_dspace = deflated(elog_size, ratio)
     class_dspace = deflated(size, ratio) - elog_dspace
@@ -690,7 +690,7 @@ def pool_capacity(design: Design) -> PoolCapacity:
     special_size = total("zpool_size_bytes", Role.SPECIAL, Role.DEDUP)
     normal_dspace = total("dspace_bytes", Role.DATA)
     elog_dspace = total("elog_dspace_bytes", Role.DATA)
-    if version >= (2, 4):
+    if supports(version_s, "special_embedded_log"):
         elog_dspace += total("elog_dspace_bytes", Role.SPECIAL)
     slop = slop_space(normal_dspace, elog_dspace, version_s)
 

@@ -32,6 +32,7 @@ from .commands import draid_data_disks, vdev_type_word
 from .design import Dataset, DatasetType, Design, Layout, Media, Role, Sync, VdevGroup
 from .pool import leaf_asize as pool_leaf_asize
 from .pool import member_osize, metaslab_shift
+from .refusals import refusals
 from .replication import pair_refusal
 from .units import KIB, MIB, format_iec, format_si, is_power_of_two, rounddown, zfs_nicenum
 from .versions import Version
@@ -302,6 +303,15 @@ RISK_CATALOG: Mapping[str, RiskSpec] = dict(
             "recordsize={recordsize} on boot dataset {dataset}",
             "a boot pool (named bpool or boot, or extra.boot = true) dataset that sets recordsize above 128K",
             REF_BOOT,
+        ),
+        _spec(
+            "zpool-refuses",
+            Severity.CRITICAL,
+            "{command} on OpenZFS {version} refuses {subject}",
+            "a vdev or dataset the design's release cannot create: dRAID before 2.1, a raidz/dRAID special or "
+            "dedup vdev before 2.4, compression=zstd before 2.0 (the risk quotes the tool's message)",
+            "cmd/zpool/zpool_vdev.c (make_leaf_vdev, construct_spec); openzfs/zfs PR #17496; "
+            "module/zcommon/zfs_prop.c (compression values)",
         ),
         _spec(
             "vm-sector-size",
@@ -1293,6 +1303,20 @@ def rule_vm_sector_size(design: Design, figures: RiskFigures | None) -> Iterator
 
 # --------------------------------------------------------------------------- entry point
 
+def rule_zpool_refuses(design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    """What the release's zpool/zfs stop on (:mod:`.refusals`), with their own words."""
+    for r in refusals(design):
+        yield _risk(
+            "zpool-refuses",
+            r.subject,
+            f"{r.command} on OpenZFS {design.version} stops with:\n{r.message}",
+            "Target a release that has it (the table in docs/capacity.md says which), or change "
+            f"{r.subject} to what OpenZFS {design.version} accepts.",
+            command=r.command,
+            version=design.version,
+        )
+
+
 RULES = (
     rule_special_irremovable,
     rule_special_redundancy,
@@ -1319,6 +1343,7 @@ RULES = (
     rule_pool_fill,
     rule_boot_recordsize,
     rule_vm_sector_size,
+    rule_zpool_refuses,
 )
 
 

@@ -1,0 +1,112 @@
+"""OpenZFS versions as values, and every series changing the figures the way that release does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from zfsplanner.core.design import parse_design
+from zfsplanner.core.estimate import estimate
+from zfsplanner.core.pool import pool_capacity
+from zfsplanner.core.units import GIB
+from zfsplanner.core.versions import FEATURES, SERIES, Version, VersionError, feature_table_markdown, supports
+
+ROOT = Path(__file__).resolve().parents[2]
+DISK = {"size_bytes": 14_000_519_643_136, "logical_sector_bytes": 512, "physical_sector_bytes": 4096}
+
+
+def test_versions_compare_as_values_not_strings():
+    assert Version(2, 10) > Version(2, 9)  # "2.10" < "2.9" as strings
+    assert Version(2, 2) <= Version.parse("2.2") == Version(2, 2, 2)
+    assert Version.parse("2.3.6") > Version.parse("2.3")
+    assert str(Version.parse("0.8")) == "0.8.3" and Version.parse("0.8").series == "0.8"
+    with pytest.raises(VersionError):
+        Version.parse("two")
+
+
+def test_each_series_stands_for_the_release_the_lts_distributions_ship():
+    assert {s: str(x.release) for s, x in SERIES.items()} == {
+        "0.8": "0.8.3", "2.0": "2.0.3", "2.1": "2.1.5", "2.2": "2.2.2", "2.3": "2.3.2", "2.4": "2.4.0",
+    }
+
+
+def test_backports_count_only_within_their_series():
+    assert supports("2.0.6", "slop_cap") and not supports("2.0", "slop_cap")
+    assert supports("2.1.6", "max_auto_ashift_14") and not supports("2.1", "max_auto_ashift_14")
+    assert supports("2.3.6", "parent_ashift_kept") and not supports("2.3", "parent_ashift_kept")
+
+
+def big(version: str, **extra: Any) -> Any:
+    doc = {
+        "name": "tank",
+        "openzfs_version": version,
+        "vdevs": [{"role": "data", "layout": "raidz2", "width": 12, "count": 4, "disk": DISK}],
+        "datasets": [{"name": "tank/fs"}, {"name": "tank/vol", "type": "volume", "volsize": "10G"}],
+    }
+    doc.update(extra)
+    return parse_design(doc)
+
+
+@pytest.mark.parametrize("version", ["0.8", "2.0"])
+def test_0_8_and_2_0_keep_a_thirty_second_of_the_pool_without_the_128_gib_cap(version):
+    cap = pool_capacity(big(version))
+    assert cap.slop_bytes == cap.normal_dspace_bytes >> 5 > 128 * GIB
+    assert cap.elog_dspace_bytes == 0 and not any(v.embedded_log for v in cap.vdevs)
+
+
+@pytest.mark.parametrize("version", ["2.1", "2.2", "2.3", "2.4"])
+def test_2_1_and_later_cap_slop_at_128_gib_less_the_embedded_log(version):
+    cap = pool_capacity(big(version))
+    assert cap.elog_dspace_bytes > 0
+    assert cap.slop_bytes == 128 * GIB - min(cap.elog_dspace_bytes, 64 * GIB)
+
+
+@pytest.mark.parametrize(
+    ("version", "compression", "volblocksize"),
+    [("0.8", "off", 8192), ("2.0", "off", 8192), ("2.1", "off", 8192), ("2.2", "lz4", 16384),
+     ("2.3", "lz4", 16384), ("2.4", "lz4", 16384)],
+)
+def test_estimates_use_the_versions_defaults(version, compression, volblocksize):
+    est = estimate(big(version))
+    fs, vol = est["datasets"]
+    assert fs["compression"] == compression
+    assert vol["block_size_bytes"] == volblocksize
+
+
+def refusing(est: dict[str, Any]) -> list[dict[str, Any]]:
+    return [r for r in est["risks"] if r["code"] == "zpool-refuses"]
+
+
+def test_draid_before_2_1_is_refused_with_zpools_words():
+    doc = {"name": "tank", "openzfs_version": "2.0",
+           "vdevs": [{"role": "data", "layout": "draid2", "width": 24, "draid_spares": 2, "disk": DISK}]}
+    (r,) = refusing(estimate(parse_design(doc)))
+    assert r["severity"] == "critical" and r["subject"] == "vdevs[0]"
+    assert "cannot open 'draid2:8d:24c:2s': no such device in /dev" in r["detail"]
+    doc["openzfs_version"] = "2.1"
+    assert refusing(estimate(parse_design(doc))) == []
+
+
+def test_raidz_special_vdevs_are_refused_before_2_4():
+    special = {"role": "special", "layout": "raidz1", "width": 3,
+               "disk": {"size_bytes": "960GB", "logical_sector_bytes": 4096, "physical_sector_bytes": 4096}}
+    d23 = big("2.3", vdevs=[{"role": "data", "layout": "raidz2", "width": 6, "disk": DISK}, special])
+    (r,) = refusing(estimate(d23))
+    assert "invalid vdev specification: unsupported 'special' device: raidz" in r["detail"]
+    d24 = big("2.4", vdevs=[{"role": "data", "layout": "raidz2", "width": 6, "disk": DISK}, special])
+    assert refusing(estimate(d24)) == []
+
+
+def test_zstd_before_2_0_is_refused_by_zfs_create():
+    d = big("0.8", datasets=[{"name": "tank/z", "compression": "zstd"}])
+    (r,) = refusing(estimate(d))
+    assert r["subject"] == "datasets[0]" and "'compression' must be one of 'on | off | lzjb" in r["detail"]
+
+
+def test_docs_have_the_per_version_table():
+    text = (ROOT / "docs" / "capacity.md").read_text()
+    assert feature_table_markdown() in text
+    for f in FEATURES.values():
+        assert f.source.split()[0] in text
