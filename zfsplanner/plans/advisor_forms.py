@@ -20,7 +20,7 @@ SORT_LABELS = {
     "cost_per_usable_tb": "cost per usable TB",
     "usable_bytes": "usable space",
     "fault_tolerance": "failures survived",
-    "loss_5y": "chance of losing data",
+    "loss_5y": "chance of data loss in 5 years",
     "pool_loss_5y": "chance of losing the pool",
     "resilver_seconds": "rebuild time",
     "random_read_iops": "random reads",

@@ -37,7 +37,6 @@ TABLE_COLUMNS = (  # in the order of the table's cells
     ("random_read_iops", True),
     ("random_write_iops", True),
     ("seq_read_bytes_per_s", True),
-    ("seq_write_bytes_per_s", True),
 )
 
 

@@ -40,6 +40,18 @@ def probability_text(p: float | None) -> str:
     return f"{100 * p:.2g} % (1 in {float(f'{one_in:.2g}'):,.0f})"
 
 
+def odds_text(p: float | None) -> str:
+    """The short form for tables: "21 %", "1 in 5,300", "1 in 3.0 × 10^6"."""
+    if p is None or not math.isfinite(p):
+        return "does not apply"
+    if p <= 0:
+        return "0"
+    if p >= 0.05:
+        return probability_text(p)
+    one_in = 1 / p
+    return f"1 in {_scientific(one_in)}" if one_in >= 1e6 else f"1 in {float(f'{one_in:.2g}'):,.0f}"
+
+
 def duration_text(seconds: float | None) -> str:
     if seconds is None:
         return "does not apply"
@@ -261,6 +273,7 @@ def _reliability(r: Mapping[str, Any]) -> ReliabilityView:
     vdevs = []
     for g in r.get("groups") or []:
         label = f"{g['role']} {g['count']} × {g['layout']} of {g['width']}"
+        exposed = g.get("exposure_hours")
         vdevs.append(
             VdevRisk(
                 label=label,
@@ -272,8 +285,7 @@ def _reliability(r: Mapping[str, Any]) -> ReliabilityView:
                     g.get("rebuild"), "none: no redundancy"
                 ),
                 resilver=duration_text(g.get("resilver_seconds")),
-                exposure=duration_text(g["exposure_hours"] * 3600) if g.get("exposure_hours") is not None else
-                "does not apply",
+                exposure=duration_text(exposed * 3600) if exposed is not None else "does not apply",
                 another_failure=probability_text(g.get("another_failure_probability")),
                 read_error=probability_text(g.get("ure_during_rebuild_probability")),
                 afr_percent=_pct(g.get("afr"), 2),
@@ -439,8 +451,8 @@ def advisor_lines(rows: Sequence[Any], separator: str) -> list[AdvisorLine]:
                 disks=r.disks,
                 usable=Size(r.usable_bytes),
                 survives=r.fault_tolerance,
-                loss_5y=probability_text(r.loss_5y),
-                pool_loss_5y=probability_text(r.pool_loss_5y),
+                loss_5y=odds_text(r.loss_5y),
+                pool_loss_5y=odds_text(r.pool_loss_5y),
                 resilver=duration_text(r.resilver_seconds),
                 random_read=f"{iops_text(r.random_read_iops)} IOPS",
                 random_write=f"{iops_text(r.random_write_iops)} IOPS",
