@@ -64,3 +64,8 @@ def test_the_worker_runs_the_upload_sweeper_and_gets_time_to_finish_a_parse():
     assert "--beat" in worker["command"].split()
     assert "--pool=solo" not in worker["command"]  # prefork: a killed parse is redelivered
     assert worker["stop_grace_period"] == "60s"
+
+
+def test_web_and_worker_share_one_cache_for_estimates_and_rate_limits():
+    for name in ("web", "worker"):
+        assert load()["services"][name]["environment"]["CACHE_URL"] == "redis://redis:6379/1"

@@ -35,3 +35,22 @@ def test_production_without_secret_key_fails_loudly():
 def test_production_without_allowed_hosts_fails_loudly():
     r = run_check({"DEBUG": "false", "SECRET_KEY": "y" * 64})
     assert r.returncode != 0 and "ALLOWED_HOSTS must be set" in r.stderr
+
+
+def documented_production_settings():
+    """The ``KEY=value`` lines of .env.example's "Production behind a reverse proxy" block."""
+    text = (ROOT / ".env.example").read_text()
+    block = text.split("# --- Production behind a reverse proxy", 1)[1]
+    import re
+
+    return dict(re.findall(r"^#\s+([A-Z_]+)=(\S+)", block, flags=re.M))
+
+
+def test_the_documented_proxy_settings_pass_the_deploy_checks():
+    env = documented_production_settings()
+    assert {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "SECURE_SSL_REDIRECT"} <= set(env)
+    env["SECRET_KEY"] = "Zq" * 30 + "-documented-production-key"
+    env.pop("CACHE_URL")  # no Redis needed for the checks
+    r = run_check(env, "--deploy", "--tag", "security", "--fail-level", "WARNING")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "no issues" in r.stdout
