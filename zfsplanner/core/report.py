@@ -13,8 +13,10 @@ per dataset, with exact byte counts (a spreadsheet formats them).
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -97,24 +99,43 @@ def _title(key: str) -> str:
     return key.replace("_", " ")
 
 
+def _flat(v: Any) -> bool:
+    """A small mapping of plain figures: shown on one row rather than as a section of its own."""
+    return isinstance(v, Mapping) and len(v) <= 8 and all(
+        not isinstance(x, Mapping | list) or _is_range(x) for x in v.values()
+    )
+
+
+def _compact(key: str, v: Mapping[str, Any]) -> str:
+    return "; ".join(f"{k}: {value(k if k.endswith(('_bytes', '_per_s', '_seconds', 'iops')) else key, x)}"
+                     for k, x in v.items())
+
+
 def generic(key: str, data: Any, level: int = 2) -> list[str]:
-    """Any estimate section: scalars as a figure/value table, lists of objects as tables, text as paragraphs."""
+    """Any estimate section: scalars (and small mappings) as a figure/value table, lists of objects as
+    tables, long text as paragraphs, nested sections under their own heading."""
     title = SECTION_TITLES.get(key, _title(key).capitalize())
     out = [f"{'#' * level} {title}", ""]
     if isinstance(data, Mapping):
-        scalars = [(k, v) for k, v in data.items() if not isinstance(v, Mapping | list) or _is_range(v)]
-        texts = [(k, v) for k, v in scalars if isinstance(v, str) and len(v) > 80]
-        scalars = [(k, v) for k, v in scalars if (k, v) not in texts]
-        for _k, v in texts:
-            out += [v, ""]
-        if scalars:
-            out += table(("figure", "value"), ((_title(k), value(k, v)) for k, v in scalars)) + [""]
+        texts = [v for v in data.values() if isinstance(v, str) and len(v) > 80]
+        rows = []
+        for k, v in data.items():
+            if isinstance(v, str) and len(v) > 80:
+                continue
+            if not isinstance(v, Mapping | list) or _is_range(v):
+                rows.append((_title(k), value(k, v)))
+            elif isinstance(v, Mapping) and _flat(v):
+                rows.append((_title(k), _compact(k, v)))
+            elif isinstance(v, list) and v and all(not isinstance(x, Mapping | list) for x in v):
+                rows.append((_title(k), value(k, v)))
+        for text in texts:
+            out += [text, ""]
+        if rows:
+            out += table(("figure", "value"), rows) + [""]
         for k, v in data.items():
             if isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v):
                 out += [f"{'#' * (level + 1)} {_title(k).capitalize()}", ""] + _object_table(v) + [""]
-            elif isinstance(v, list) and v and all(isinstance(x, str) for x in v):
-                out += [f"{'#' * (level + 1)} {_title(k).capitalize()}", ""] + [f"- {x}" for x in v] + [""]
-            elif isinstance(v, Mapping) and not _is_range(v) and level < 4:
+            elif isinstance(v, Mapping) and not _flat(v) and not _is_range(v) and level < 4:
                 out += generic(k, v, level + 1)
     elif isinstance(data, list) and data and all(isinstance(x, Mapping) for x in data):
         out += _object_table(data) + [""]
@@ -360,3 +381,72 @@ def csv_text(design: Design, estimate: Mapping[str, Any]) -> str:
 def document_of(design: Design) -> dict[str, Any]:
     """The design document (for callers that have only the parsed design)."""
     return design_to_document(design)
+
+
+# --------------------------------------------------------------------------- HTML
+
+
+def _inline(text: str) -> str:
+    """Escape, then ``code`` and **bold** (the only inline Markdown the report writes)."""
+    out = []
+    for i, part in enumerate(text.split("`")):
+        escaped = html.escape(part, quote=False).replace("\\|", "|")
+        if i % 2:
+            out.append(f"<code>{escaped}</code>")
+        else:
+            out.append(re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", escaped))
+    return "".join(out)
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+
+
+def markdown_to_html(md: str) -> str:
+    """The report's Markdown as HTML: headings, paragraphs, lists, tables (in a scrolling box) and code.
+
+    Only the subset :func:`markdown` writes; every text is escaped first, so names and
+    descriptions from the design cannot inject markup.
+    """
+    out: list[str] = []
+    lines = md.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("```"):
+            body = []
+            i += 1
+            while i < len(lines) and not lines[i].startswith("```"):
+                body.append(html.escape(lines[i], quote=False))
+                i += 1
+            out.append("<pre><code>" + "\n".join(body) + "</code></pre>")
+        elif m := re.match(r"^(#{1,4}) (.*)$", line):
+            level = len(m.group(1))
+            out.append(f"<h{level}>{_inline(m.group(2))}</h{level}>")
+        elif line.startswith("| ") and i + 1 < len(lines) and lines[i + 1].startswith("|---"):
+            head = _cells(line)
+            i += 2
+            rows = []
+            while i < len(lines) and lines[i].startswith("| "):
+                rows.append(_cells(lines[i]))
+                i += 1
+            i -= 1
+            thead = "".join(f'<th scope="col">{_inline(c)}</th>' for c in head)
+            tbody = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in rows)
+            out.append(f'<div class="overflow-auto"><table><thead><tr>{thead}</tr></thead>'
+                       f"<tbody>{tbody}</tbody></table></div>")
+        elif line.startswith("- "):
+            items = []
+            while i < len(lines) and lines[i].startswith("- "):
+                items.append(f"<li>{_inline(lines[i][2:])}</li>")
+                i += 1
+            i -= 1
+            out.append("<ul>" + "".join(items) + "</ul>")
+        elif line.strip():
+            para = [line]
+            while i + 1 < len(lines) and lines[i + 1].strip() and not re.match(r"^(#|- |\| |```)", lines[i + 1]):
+                i += 1
+                para.append(lines[i])
+            out.append("<p>" + _inline(" ".join(para)) + "</p>")
+        i += 1
+    return "\n".join(out)

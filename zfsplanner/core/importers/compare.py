@@ -85,11 +85,11 @@ def compare(document: Mapping[str, Any], estimate: Mapping[str, Any]) -> list[Ro
     exact_avail = bool(reported.get("zfs_avail_exact", True))
     if isinstance(avail, int) and isinstance(used, int):
         usable = int(pool.get("zfs_avail_bytes") or 0) + int(pool.get("initial_used_bytes") or 0)
-        rows.append(Row("usable", "USED + AVAIL", "zfs list (pool root)", used + avail, usable, exact_avail))
+        rows.append(Row("usable", "USED + AVAIL", "zfs list POOL", used + avail, usable, exact_avail))
     if isinstance(avail, int):
         after = pool.get("zfs_avail_after_bytes", pool.get("zfs_avail_bytes"))
         if after is not None:
-            rows.append(Row("avail", "AVAIL", "zfs list (pool root)", avail, int(after), exact_avail))
+            rows.append(Row("avail", "AVAIL", "zfs list POOL", avail, int(after), exact_avail))
     alloc = reported.get("zpool_alloc_bytes")
     if isinstance(alloc, int) and pool.get("allocated_bytes") is not None:
         model_alloc = int(pool["allocated_bytes"]) + int(pool.get("initial_used_bytes") or 0)
