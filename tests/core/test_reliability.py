@@ -269,3 +269,12 @@ def test_in_the_estimate_more_parity_and_fewer_disks_never_raise_the_risk(width,
     base = p5(f"raidz{parity}", width)
     assert p5(f"raidz{parity + 1}", width) <= base * (1 + 1e-9)
     assert p5(f"raidz{parity}", width + 1) >= base * (1 - 1e-9)
+
+
+def test_the_pool_loss_counts_disk_failures_only():
+    r = estimate(design("raidz1", 8, reliability={"fill_fraction": 0.9}))["reliability"]
+    pool, data = r["pool_loss_probability"], r["data_loss_probability"]
+    assert 0 < pool["5y"] < data["5y"]  # read errors during the raidz1 rebuild lose blocks, not the pool
+    without_ure = estimate(design("raidz1", 8, reliability={"fill_fraction": 0.9, "ure_per_bit": {"hdd": 0}}))
+    assert without_ure["reliability"]["data_loss_probability"]["5y"] == pytest.approx(pool["5y"])
+    assert r["assumptions"]["ure_source"] == {"hdd": "data-sheet class default"}

@@ -1,0 +1,45 @@
+"""Plain-language figures of the planning partials."""
+
+from __future__ import annotations
+
+from zfsplanner.core.design import parse_design
+from zfsplanner.core.estimate import estimate
+from zfsplanner.plans.planning_presentation import (
+    duration_text,
+    odds_text,
+    planning_view,
+    probability_text,
+    years_text,
+)
+
+
+def test_probabilities_read_as_odds():
+    assert probability_text(0.21) == "21 %"
+    assert probability_text(4.3e-4) == "0.043 % (1 in 2,300)"
+    assert probability_text(2.4e-12) == "1 in 4.2 × 10^11"
+    assert probability_text(0.999) == "almost certain"
+    assert probability_text(None) == "does not apply"
+    assert odds_text(4.3e-4) == "1 in 2,300" and odds_text(0.5) == "50 %"
+
+
+def test_durations_and_years():
+    assert duration_text(41) == "41 s"
+    assert duration_text(3000) == "50 min"
+    assert duration_text(9 * 3600) == "9.0 h"
+    assert duration_text(30 * 3600) == "30 h"
+    assert duration_text(5 * 86400) == "5.0 days"
+    assert duration_text(None) == "does not apply"
+    assert years_text(8766 * 5.5) == "5.5 years" and years_text(8766 * 2e7) == "2.0 × 10^7 years"
+
+
+def test_the_view_of_an_estimate():
+    doc = {"name": "tank", "vdevs": [{"role": "data", "layout": "mirror", "width": 2, "count": 2,
+                                       "disk": {"size_bytes": "8TB", "media": "hdd"}}],
+           "datasets": [{"name": "tank/a", "contents": {"logical_bytes": 10**12, "file_count": 10_000}}]}
+    view = planning_view(estimate(parse_design(doc)))
+    assert view.special is not None and view.special.hypothetical and view.special.class_size is None
+    assert view.reliability is not None and [v.survives for v in view.reliability.vdevs] == [1]
+    assert view.performance is not None and not view.performance.has_slog
+    assert view.performance.sync_with_slog == "does not apply"
+    assert view.sizing is not None and view.sizing.ddt is None and view.sizing.l2arc_headers is None
+    assert planning_view(None).special is None
