@@ -55,8 +55,8 @@ class MemberAddSerializer(serializers.Serializer):
 
 class InvitationSerializer(serializers.ModelSerializer):
     state = serializers.ChoiceField(choices=InvitationState.choices, read_only=True)
-    invited_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    accepted_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    invited_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    accepted_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
         model = Invitation
