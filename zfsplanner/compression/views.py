@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
-from django_htmx.http import HttpResponseStopPolling
+from django_htmx.http import HttpResponseStopPolling, reswap, retarget
 
 from . import services
 from .forms import SampleForm
@@ -56,11 +56,11 @@ def sample_list(request: HttpRequest) -> HttpResponse:
                 sample.refresh_from_db()
                 return render(request, "compression/sample_detail.html#sample-status", sample_context(sample))
             return redirect("compression:sample-detail", sample.pk)
-        template = "compression/sample_list.html"
-        if _htmx_partial(request):
-            template += "#sample-form"
         ctx = {"form": form, "samples": samples, "inline_limit": services.inline_limit()}
-        return render(request, template, ctx, status=422)
+        if _htmx_partial(request):
+            response = render(request, "compression/sample_list.html#sample-form", ctx, status=422)
+            return reswap(retarget(response, "#sample-form"), "outerHTML")
+        return render(request, "compression/sample_list.html", ctx, status=422)
     ctx = {"form": SampleForm(), "samples": samples, "inline_limit": services.inline_limit()}
     return render(request, "compression/sample_list.html", ctx)
 
