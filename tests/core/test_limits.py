@@ -115,11 +115,19 @@ def test_too_many_vdev_groups_datasets_and_buckets_are_refused():
     assert "10,000 vdev groups" in errors_of(doc(vdevs=[group] * 10_000))["vdevs"]
     datasets = [{"name": f"tank/d{i}"} for i in range(10_000)]
     assert "10,000 datasets" in errors_of(doc(datasets=datasets))["datasets"]
-    hist = [[4096 * (i + 1), 1] for i in range(257)]
+    hist = [[512 * (i + 1), 1] for i in range(4097)]
     errors = errors_of(doc(datasets=[{"name": "tank/a", "contents": {"file_size_histogram": hist}}]))
-    assert "257 buckets" in errors["datasets[0].contents.file_size_histogram"]
-    many = [{"name": f"tank/d{i}", "contents": {"file_size_histogram": hist[:200]}} for i in range(30)]
-    assert "6,000 histogram buckets" in errors_of(doc(datasets=many))["datasets"]
+    assert "4,097 entries; at most 4,096" in errors["datasets[0].contents.file_size_histogram"]
+    blocks = [[512 * (i + 1), 1] for i in range(32_769)]
+    errors = errors_of(doc(datasets=[{"name": "tank/a", "contents": {"block_size_histogram": blocks}}]))
+    assert "32,769 entries" in errors["datasets[0].contents.block_size_histogram"]
+    many = [{"name": f"tank/d{i}", "contents": {"block_size_histogram": [[512, 1]] * 9000}} for i in range(8)]
+    assert "72,000 histogram entries" in errors_of(doc(datasets=many))["datasets"]
+
+
+def test_an_imported_histogram_of_16_buckets_per_power_of_two_fits():
+    hist = [[2**p + q * 2 ** (p - 4), 1] for p in range(5, 64) for q in range(16)]
+    parse_design(doc(datasets=[{"name": "tank/a", "contents": {"file_size_histogram": hist}}]))
 
 
 def test_file_counts_beyond_zfs_object_numbers_are_refused():

@@ -45,7 +45,7 @@ ABSURD = [
         design_document(datasets=[{"name": f"tank/d{i}"} for i in range(10_000)]), "datasets", id="10000-datasets"
     ),
     pytest.param(
-        _with_dataset(contents={"file_size_histogram": [[512 * (i + 1), 1] for i in range(1000)]}),
+        _with_dataset(contents={"file_size_histogram": [[512 * (i + 1), 1] for i in range(5000)]}),
         "datasets[0].contents.file_size_histogram",
         id="histogram",
     ),

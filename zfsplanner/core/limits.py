@@ -25,7 +25,11 @@ vdev groups per design         64         the planner's
 top-level vdevs per design     1,024      the planner's (sum of ``count``)
 disks per design               4,096      the planner's (sum of width × count)
 datasets per design            256        the planner's
-histogram buckets              256 per dataset, 4,096 per design (the planner's)
+file-size histogram buckets    4,096      per dataset (the planner's; an imported listing
+                                          makes at most 16 per power of two, core/histogram.py)
+block-size histogram entries   32,768     per dataset: one per sector multiple of the largest
+                                          record (16 MiB / 512 B)
+histogram entries in all       65,536     per design, both kinds together (the planner's)
 document size                  1 MiB      the planner's (as JSON text; a design is a few KB)
 nesting depth                  32         the planner's (the format itself needs 6)
 string length                  10,000     characters, any string; keys 255
@@ -54,8 +58,9 @@ MAX_VDEV_GROUPS = 64
 MAX_TOP_LEVEL_VDEVS = 1024
 MAX_DISKS = 4096
 MAX_DATASETS = 256
-MAX_HISTOGRAM_BUCKETS = 256
-MAX_HISTOGRAM_BUCKETS_TOTAL = 4096
+MAX_HISTOGRAM_BUCKETS = 4096
+MAX_BLOCK_HISTOGRAM_ENTRIES = 32_768
+MAX_HISTOGRAM_BUCKETS_TOTAL = 65_536
 MAX_DOCUMENT_BYTES = 1024 * 1024
 MAX_DEPTH = 32
 MAX_STRING_CHARS = 10_000
@@ -236,19 +241,21 @@ def structure_errors(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
         buckets = 0
         for i, ds in enumerate(datasets):
             contents = ds.get("contents") if isinstance(ds, Mapping) else None
-            hist = contents.get("file_size_histogram") if isinstance(contents, Mapping) else None
-            if isinstance(hist, list):
-                buckets += len(hist)
-                if len(hist) > MAX_HISTOGRAM_BUCKETS:
-                    errors.append(
-                        (
-                            f"datasets[{i}].contents.file_size_histogram",
-                            f"has {len(hist):,} buckets; at most {MAX_HISTOGRAM_BUCKETS} per dataset",
-                        )
-                    )
+            if not isinstance(contents, Mapping):
+                continue
+            for key, limit in (
+                ("file_size_histogram", MAX_HISTOGRAM_BUCKETS),
+                ("block_size_histogram", MAX_BLOCK_HISTOGRAM_ENTRIES),
+            ):
+                hist = contents.get(key)
+                if isinstance(hist, list):
+                    buckets += len(hist)
+                    if len(hist) > limit:
+                        message = f"has {len(hist):,} entries; at most {limit:,} per dataset"
+                        errors.append((f"datasets[{i}].contents.{key}", message))
         if buckets > MAX_HISTOGRAM_BUCKETS_TOTAL:
             errors.append(
-                ("datasets", f"have {buckets:,} histogram buckets in all; at most {MAX_HISTOGRAM_BUCKETS_TOTAL:,}")
+                ("datasets", f"have {buckets:,} histogram entries in all; at most {MAX_HISTOGRAM_BUCKETS_TOTAL:,}")
             )
     return errors
 
