@@ -105,6 +105,9 @@ def test_bad_input_names_the_field():
     assert exc.value.errors[0][0] == "candidates[0].disk.size_bytes"
     with pytest.raises(AdvisorError, match="at least one"):
         advise([], DataNeeds(1))
+    with pytest.raises(AdvisorError) as exc:
+        advise([Candidate(EXOS16, 4)], DataNeeds(1, recordsize=1536 * 1024))
+    assert exc.value.errors == [("data.recordsize", "must be a power of two from 512 to 16M")]
 
 
 def test_draid_rows_carry_their_geometry():

@@ -26,6 +26,7 @@ from .estimate import _datasets
 from .planning import PlanningInputs
 from .planning_sections import context, performance_section, reliability_section
 from .pool import draid_default_data, pool_capacity
+from .units import format_zfs_size, is_power_of_two
 
 MAX_DISKS = 1000
 MIN_DRAID_DISKS = 8
@@ -150,8 +151,7 @@ def design_document(candidate: Candidate, shape: Shape, needs: DataNeeds, option
         contents["file_count"] = int(needs.file_count * growth)
     if needs.profile:
         contents["compressibility"] = {"profile": needs.profile}
-    recordsize = needs.recordsize
-    rs = f"{recordsize >> 20}M" if recordsize >= 1 << 20 else f"{recordsize >> 10}K"
+    rs = format_zfs_size(needs.recordsize)
     return {
         "format": FORMAT,
         "name": options.pool_name,
@@ -290,6 +290,8 @@ def advise(
         errors.append(("data.growth_per_year", "must be a fraction from 0 to 10 (0.2 = 20 % a year)"))
     if not 0 <= needs.years <= 30:
         errors.append(("data.years", "must be from 0 to 30"))
+    if not is_power_of_two(needs.recordsize) or not 512 <= needs.recordsize <= 16 << 20:
+        errors.append(("data.recordsize", "must be a power of two from 512 to 16M"))
     if errors:
         raise AdvisorError(errors)
     rows: list[Row] = []
