@@ -310,6 +310,7 @@ def _du(blocks: Iterable[tuple[bytes, int]], progress: Callable[[int], None] | N
     dirs = DirectoryCounter()
     dir_lines = 0
     prev = b""
+    last_parent: bytes | None = None
     line = 0
     pending: list[int] = []
     for block, consumed in blocks:
@@ -328,7 +329,10 @@ def _du(blocks: Iterable[tuple[bytes, int]], progress: Callable[[int], None] | N
                 dir_lines += 1  # du prints a directory after its contents
             else:
                 pending.append(size)
-                dirs.add(path.rpartition(b"/")[0])
+                parent = path.rpartition(b"/")[0]
+                if parent != last_parent:  # files of one directory come together: count it once
+                    dirs.add(parent)
+                    last_parent = parent
             prev = path
         buckets.add_array(np.array(pending, dtype=np.int64))
         pending = []
