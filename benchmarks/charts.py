@@ -48,11 +48,13 @@ MAX_SERIES_POINTS = 20000
 
 
 # Bar chart height: room for every bar, so many tests never squeeze into a few pixels.
-BAR_PX = 16
+BAR_PX = 20
 BAR_CHART_EXTRA_PX = 110
 BAR_CHART_MIN_PX = 220
 BAR_CHART_MAX_PX = 6000
 LINE_CHART_PX = 340
+WRAP_LABELS = 18  # characters per line of a long test name beside its bars
+LABEL_LINE_PX = 15
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,11 @@ def legend_labels(labels: Sequence[str], settings: Sequence[Sequence[tuple[str, 
     return out
 
 
+def settings_text(settings: Sequence[tuple[str, str]]) -> str:
+    """All of a run's settings in one line: ``sync=always, SLOG: SSD``."""
+    return ", ".join(_setting_text(k, v) for k, v in settings)
+
+
 def _setting_text(key: str, value: str) -> str:
     if not value:
         return f"{key}: not set"
@@ -107,9 +114,21 @@ def _key_label(name: str, n: int) -> str:
     return name if n == 1 else f"{name} #{n}"
 
 
-def bar_height(bars: int) -> int:
-    """Pixels a horizontal bar chart needs for ``bars`` bars (clamped)."""
-    return max(BAR_CHART_MIN_PX, min(BAR_CHART_MAX_PX, bars * BAR_PX + BAR_CHART_EXTRA_PX))
+def wrapped_lines(label: str, width: int = WRAP_LABELS) -> int:
+    """How many lines ``label`` takes beside its bars, broken at spaces as charts.js breaks it."""
+    lines: list[str] = []
+    for word in label.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return max(1, len(lines))
+
+
+def bar_height(labels: Sequence[str], bars_per_label: int) -> int:
+    """Pixels a horizontal bar chart needs: each group as tall as its bars or its wrapped name (clamped)."""
+    groups = sum(max(bars_per_label * BAR_PX, wrapped_lines(label) * LABEL_LINE_PX + 6) for label in labels)
+    return max(BAR_CHART_MIN_PX, min(BAR_CHART_MAX_PX, groups + BAR_CHART_EXTRA_PX))
 
 
 def bar_chart(runs: Sequence[RunData], metric: str) -> dict[str, Any]:
@@ -124,6 +143,7 @@ def bar_chart(runs: Sequence[RunData], metric: str) -> dict[str, Any]:
         for key, r in zip(_occurrences(run.results), run.results, strict=True):
             if key not in keys and r.get(m.field) is not None:
                 keys.append(key)
+    labels = [_key_label(*key) for key in keys]
     datasets = []
     for run in runs:
         values = {key: r.get(m.field) for key, r in zip(_occurrences(run.results), run.results, strict=True)}
@@ -131,9 +151,10 @@ def bar_chart(runs: Sequence[RunData], metric: str) -> dict[str, Any]:
     return {
         "type": "bar",
         "indexAxis": "y",
-        "height": bar_height(len(keys) * max(1, len(runs))),
+        "wrap_labels": WRAP_LABELS,
+        "height": bar_height(labels, max(1, len(runs))),
         "title": m.title,
-        "labels": [_key_label(*key) for key in keys],
+        "labels": labels,
         "datasets": datasets,
         "unit": m.unit,
         "metric": metric,
@@ -209,7 +230,7 @@ def series_chart(
     return {
         "type": "line",
         "height": LINE_CHART_PX + 18 * (len(datasets) // 3),
-        "title": f"{metric or 'series'} over time",
+        "title": f"{(metric or 'series').capitalize()} over time",
         "labels": [],
         "datasets": datasets,
         "unit": unit,

@@ -35,14 +35,18 @@ class SizeFilter(django_filters.Filter):
 class BenchRunFilterSet(django_filters.FilterSet):
     q = django_filters.CharFilter(method="search", label="Search")
     team = django_filters.CharFilter(field_name="team__slug", label="Team (slug)")
-    status = django_filters.ChoiceFilter(field_name="upload__status", choices=UploadStatus.choices)
+    status = django_filters.ChoiceFilter(field_name="upload__status", choices=UploadStatus.choices, empty_label="any")
     parsed = django_filters.BooleanFilter(method="only_parsed", label="Parsed (done or partly read)")
     tool = django_filters.CharFilter(field_name="tool", lookup_expr="iexact")
-    target_kind = django_filters.ChoiceFilter(choices=TargetKind.choices)
+    target_kind = django_filters.ChoiceFilter(choices=TargetKind.choices, empty_label="any")
     design = django_filters.NumberFilter(field_name="design_id")
     catalog_disk = django_filters.NumberFilter(field_name="catalog_disk_id")
-    sync = django_filters.ChoiceFilter(field_name="settings__sync", choices=SyncSetting.choices, label="sync")
-    zil = django_filters.ChoiceFilter(field_name="settings__zil", choices=ZilLocation.choices, label="ZIL")
+    sync = django_filters.ChoiceFilter(
+        field_name="settings__sync", choices=SyncSetting.choices, label="sync", empty_label="any"
+    )
+    zil = django_filters.ChoiceFilter(
+        field_name="settings__zil", choices=ZilLocation.choices, label="ZIL", empty_label="any"
+    )
     slog_device = django_filters.CharFilter(
         field_name="settings__slog_device", lookup_expr="icontains", label="SLOG device"
     )

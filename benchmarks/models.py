@@ -165,6 +165,13 @@ class BenchRun(models.Model):
         return short_settings(self.settings or {})
 
     @property
+    def settings_summary(self) -> str:
+        """``sync=always, SLOG: SSD``: the settings in one line, as a legend names them."""
+        from .charts import settings_text
+
+        return settings_text(self.short_settings)
+
+    @property
     def is_parsed(self) -> bool:
         """True when the run has results (its log was read completely or in part)."""
         return self.upload.status in PARSED_STATUSES

@@ -326,7 +326,7 @@ def parse_upload(upload: BenchUpload) -> None:
     try:
         parsed = parse(data, filename=upload.original_name, progress=_Progress(upload.pk))
     except ParseError as exc:
-        fail_upload(upload, str(exc), exc.format)
+        fail_upload(upload, exc.describe(), exc.format)
         return
     except OperationalError:
         raise

@@ -17,6 +17,7 @@ from benchmarks.charts import (
     percentile_chart,
     series_chart,
     unique_labels,
+    wrapped_lines,
 )
 from benchmarks.tasks import parse_upload_task
 from tests.benchmarks.conftest import CDM_CRUCIAL, CDM_WD, FIO_BW_LOG, FIO_JSON
@@ -133,7 +134,11 @@ def test_bar_charts_are_horizontal_and_as_tall_as_their_bars_need():
     assert few["indexAxis"] == "y" and few["height"] == 220  # the minimum
     many = RunData("bonnie", [{"name": f"host{i} seeks", "ops_per_s": float(i)} for i in range(60)])
     tall = bar_chart([many, many], "ops")
-    assert tall["height"] == 60 * 2 * 16 + 110
+    assert tall["height"] == 60 * 2 * 20 + 110  # two bars a group
+    # a long name wraps (like charts.js wraps it): its group grows with its lines
+    long = RunData("bonnie", [{"name": f"zfs-raidz2 random_delete #{i}", "ops_per_s": 1.0} for i in range(40)])
+    assert wrapped_lines("zfs-raidz2 random_delete #2") == 2  # "zfs-raidz2" / "random_delete #2"
+    assert bar_chart([long], "ops")["height"] == 40 * (2 * 15 + 6) + 110
 
 
 def test_legends_name_the_settings_the_runs_differ_in():

@@ -70,7 +70,7 @@ def test_a_failed_fio_job_is_shown_as_failed_in_words(team, bob):
     assert run.upload.status == UploadStatus.FAILED
     page = _client(bob).get(f"/benchmarks/{run.pk}/").content.decode()
     assert "The log could not be read" in page
-    assert "Read as <strong>fio-json</strong>" in page
+    assert "Read as fio-json, stopped at $.jobs[0].error: no job measured anything" in page
     assert "fio job &#x27;full-write&#x27; ended with error 28 (ENOSPC: No space left on device)" in page
     assert "Done" not in page
 

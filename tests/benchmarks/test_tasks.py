@@ -83,7 +83,7 @@ def test_a_parse_error_fails_with_the_parsers_message_and_no_retry(team):
     assert parse_upload_task(run.upload.pk) == "parsed"
     run.upload.refresh_from_db()
     assert run.upload.status == UploadStatus.FAILED
-    assert run.upload.error.startswith("crystaldiskmark: at line 9: unreadable result row")
+    assert run.upload.error.startswith("read as crystaldiskmark, stopped at line 9: unreadable result row")
     assert run.upload.detected_format == "crystaldiskmark"
     assert run.upload.attempts == 1
     assert BenchResult.objects.filter(run=run).count() == 0
@@ -95,7 +95,7 @@ def test_an_unknown_format_fails_with_a_clear_message(team):
     parse_upload_task(run.upload.pk)
     run.upload.refresh_from_db()
     assert run.upload.status == UploadStatus.FAILED
-    assert run.upload.error.startswith("unknown: at line 1: not a recognised benchmark log")
+    assert run.upload.error.startswith("recognised no benchmark format: not a recognised benchmark log")
     assert run.upload.detected_format == "unknown"
     assert run.upload.attempts == 1
 

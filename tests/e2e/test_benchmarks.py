@@ -1,14 +1,18 @@
-"""Upload two logs in the browser, watch them reach "done", compare them in charts."""
+"""Benchmarks in the browser: choose logs, say what each measured, upload, chart, compare, delete."""
 
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
+from benchmarks.models import BenchRun
 from tests.conftest import SAMPLES
 from zfsplanner.celery import app as celery_app
 
 CDM = SAMPLES / "crystaldiskmark"
 FILES = [CDM / "cdmparser_cdm-8.0.1-x64_default_WD-Blue.txt", CDM / "cdmparser_cdm-8.0.2-x64_default_Crucial-P2.txt"]
+DD_REPEATS = SAMPLES / "dd" / "generated_gnu-dd-9.1_de_DE.log"  # two writes of the same shape: "#2"
+FIO_ENOSPC = SAMPLES / "fio_json" / "generated_fio-3.33_dev-full-enospc_with-stderr.json"
 
 
 @pytest.fixture(autouse=True)
@@ -21,45 +25,105 @@ def in_process_tasks(settings, tmp_path):
     celery_app.conf.CELERY_TASK_ALWAYS_EAGER = before
 
 
-def _login_to_benchmarks(page, user):
-    page.goto("/accounts/login/?next=/benchmarks/")
-    page.fill("input[name=login]", user.username)
-    page.fill("input[name=password]", "pw-for-tests-1")
-    page.click("button[type=submit]")
-    page.wait_for_url("**/benchmarks/")
-
-
-def test_upload_two_logs_and_compare_them(page, alice):
-    _login_to_benchmarks(page, alice)
+def _login_to_benchmarks(page, login, user):
+    login(user)
+    page.goto("/benchmarks/")
     page.wait_for_selector("form[data-upload-form][data-upload-state=idle]")
+
+
+def _wait_for_charts(page):
+    """Every chart on the page has finished loading: drawn ("ready") or replaced by an error note.
+    (Locator waits: the page's Content-Security-Policy forbids the eval a string predicate needs.)"""
+    expect(page.locator("article.chart").first).to_be_visible()
+    expect(page.locator("canvas[data-chart-url]:not([data-chart-state])")).to_have_count(0, timeout=20000)
+
+
+def _wait_for_rows(page, status, count):
+    expect(page.locator(f"tr.run-row[data-status={status}]")).to_have_count(count, timeout=20000)
+
+
+def _fits(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_label_files_before_upload_see_repeats_as_bars_and_delete_a_run(page, login, alice):
+    _login_to_benchmarks(page, login, alice)
+    page.set_input_files("#upload-form input[type=file]", [str(DD_REPEATS), str(FILES[0])])
+    # Choosing files sends nothing: each file gets its own fields first.
+    rows = page.locator("#upload-queue fieldset.file-row")
+    assert rows.count() == 2
+    assert page.locator("tr.run-row").count() == 0
+    assert page.inner_text("[data-upload-button]") == "Upload 2 files"
+    rows.nth(0).locator("[data-field=label]").fill("tank dd, sync=always")
+    rows.nth(0).locator("[data-field=target]").fill("tank/bench")
+    rows.nth(1).locator("[data-field=label]").fill("WD Blue in the NAS")
+    rows.nth(1).locator("[data-field=target_kind]").select_option("disk")
+    page.click("[data-upload-button]")
+    _wait_for_rows(page, "done", 2)
+    assert rows.count() == 0  # the queue empties as files are sent
+    names = page.locator("tr.run-row .run-name a").all_inner_texts()
+    assert sorted(names) == ["WD Blue in the NAS", "tank dd, sync=always"]
+    run = BenchRun.objects.get(label="tank dd, sync=always")
+    assert run.target == "tank/bench"
+    assert BenchRun.objects.get(label="WD Blue in the NAS").target_kind == "disk"
+
+    # The dd log ran the same write twice: two bars, never only the last value.
+    page.click("text=tank dd, sync=always")
+    page.wait_for_url(f"**/benchmarks/{run.pk}/")
+    _wait_for_charts(page)
+    assert page.locator("article.chart p.error").count() == 0
+    labels = page.evaluate("document.querySelector('article.chart[data-metric=bandwidth] canvas')._chart.data.labels")
+    assert labels[:3] == ["SEQ1M Q1T1 write", "SEQ1M Q1T1 read", "SEQ1M Q1T1 write #2"]
+    box_height = page.evaluate("document.querySelector('article.chart[data-metric=bandwidth] .chart-box').clientHeight")
+    assert box_height >= 220
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert _fits(page)
+
+    page.click("text=Delete…")
+    page.wait_for_url(f"**/benchmarks/{run.pk}/delete/")
+    assert _fits(page)
+    page.click("button:has-text('Delete the run')")
+    page.wait_for_url("**/benchmarks/")
+    assert "Deleted tank dd, sync=always" in page.inner_text("main")
+    assert page.locator("tr.run-row .run-name a").all_inner_texts() == ["WD Blue in the NAS"]
+    assert not BenchRun.objects.filter(pk=run.pk).exists()
+    assert _fits(page)
+    assert page.js_errors == []
+
+
+def test_upload_two_logs_and_compare_them(page, login, alice):
+    _login_to_benchmarks(page, login, alice)
     page.set_input_files("#upload-form input[type=file]", [str(p) for p in FILES])
-    page.wait_for_function("document.querySelectorAll('tr.run-row[data-status=done]').length === 2", timeout=20000)
+    page.click("[data-upload-button]")
+    _wait_for_rows(page, "done", 2)
     assert page.locator("tr.run-row .upload-status").all_inner_texts() == ["Done", "Done"]
 
     for box in page.locator("tr.run-row input[name=runs]").all():
         box.check()
     page.click("#compare-form button[type=submit]")
     page.wait_for_url("**/benchmarks/compare/?runs=*")
-    # Every chart has finished loading: drawn ("ready") or replaced by an error note.
-    page.wait_for_function(
-        "document.querySelectorAll('section.chart').length > 0 && "
-        "document.querySelectorAll('canvas[data-chart-url]:not([data-chart-state])').length === 0",
-        timeout=20000,
-    )
-    assert page.locator("section.chart p.error").all_inner_texts() == []
-    metrics = page.locator("section.chart").evaluate_all("els => els.map(e => e.dataset.metric)")
+    _wait_for_charts(page)
+    assert page.locator("article.chart p.error").all_inner_texts() == []
+    metrics = page.locator("article.chart").evaluate_all("els => els.map(e => e.dataset.metric)")
     assert metrics == ["bandwidth", "iops", "latency"]
     assert page.locator("canvas[data-chart-state=ready]").count() == 3
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert _fits(page)
     assert page.js_errors == []
 
 
-def test_a_failed_upload_shows_the_parser_message(page, alice, tmp_path):
+def test_a_failed_fio_job_shows_its_error(page, login, alice, tmp_path):
     bad = tmp_path / "notes.txt"
     bad.write_bytes(b"just some notes\n")
-    _login_to_benchmarks(page, alice)
-    page.wait_for_selector("form[data-upload-form][data-upload-state=idle]")
-    page.set_input_files("#upload-form input[type=file]", [str(bad)])
-    page.wait_for_selector("tr.run-row[data-status=failed]", timeout=20000)
-    assert "not a recognised benchmark log" in page.inner_text("tr.run-row[data-status=failed] .upload-error-text")
-    assert page.locator("tr.run-row[data-status=failed] button", has_text="Retry").count() == 1
+    _login_to_benchmarks(page, login, alice)
+    page.set_input_files("#upload-form input[type=file]", [str(FIO_ENOSPC), str(bad)])
+    page.click("[data-upload-button]")
+    _wait_for_rows(page, "failed", 2)
+    errors = page.locator("tr.run-row[data-status=failed] .upload-error-text").all_inner_texts()
+    assert any("fio job 'full-write' ended with error 28 (ENOSPC: No space left on device)" in e for e in errors)
+    assert any("not a recognised benchmark log" in e for e in errors)
+    assert page.locator("tr.run-row[data-status=failed] button", has_text="Retry").count() == 2
+    page.click(f"text={FIO_ENOSPC.name}")
+    assert "The log could not be read" in page.inner_text("main")
+    assert "No space left on device" in page.inner_text("#run-failure")
     assert page.js_errors == []

@@ -143,9 +143,16 @@ class ParseError(ValueError):
             return f"{self.format}: at {self.where}: {self.message}"
         return f"{self.format}: {self.message}"
 
+    def describe(self) -> str:
+        """The sentence users see: which format the file was taken for and where reading stopped."""
+        return f"read as {self.format}, stopped at {self.where or 'the start'}: {self.message}"
+
 
 class UnknownFormat(ParseError):
     """No parser recognised the content."""
 
     def __init__(self, message: str = "not a recognised benchmark log", where: str = "") -> None:
         super().__init__("unknown", where, message)
+
+    def describe(self) -> str:
+        return f"recognised no benchmark format: {self.message} (at {self.where or 'line 1'})"

@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 from django.core.management.base import BaseCommand, CommandParser
 
-from zfsplanner.parsers import ParseError, UnknownFormat, parse
+from zfsplanner.parsers import ParseError, parse
 
 
 class Command(BaseCommand):
@@ -33,10 +33,8 @@ class Command(BaseCommand):
                 self._fail(f"{name}: cannot read the file: {exc.strerror or exc}")
             try:
                 result = parse(data, filename=path.name)
-            except UnknownFormat as exc:
-                self._fail(f"{name}: recognised no benchmark format: {exc.message} (at {exc.where or 'line 1'})")
-            except ParseError as exc:
-                self._fail(f"{name}: read as {exc.format}, stopped at {exc.where}: {exc.message}")
+            except ParseError as exc:  # UnknownFormat too: each says it in its own words
+                self._fail(f"{name}: {exc.describe()}")
             documents.append(result.to_dict())
         payload = documents[0] if len(documents) == 1 else documents
         self.stdout.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode())

@@ -44,6 +44,16 @@
     });
   }
 
+  function wrapLabel(text, width) {
+    const lines = [];
+    String(text).split(" ").forEach(function (word) {
+      const last = lines.length - 1;
+      if (last >= 0 && (lines[last] + " " + word).length <= width) lines[last] += " " + word;
+      else lines.push(word);
+    });
+    return lines.length > 1 ? lines : text;
+  }
+
   function draw(canvas) {
     if (canvas.dataset.chartDrawn === canvas.dataset.chartUrl) return;
     canvas.dataset.chartDrawn = canvas.dataset.chartUrl;
@@ -65,6 +75,9 @@
                             title: { display: !!spec.y_label, text: spec.y_label || "" },
                             ticks: { callback: function (v) { return formatValue(v, unit); } } };
         const categoryAxis = { stacked: !!spec.stacked, title: { display: !!spec.x_label, text: spec.x_label || "" } };
+        if (spec.wrap_labels) {  // long category names break at spaces into lines of about this many characters
+          categoryAxis.ticks = { autoSkip: false, callback: function (v) { return wrapLabel(this.getLabelForValue(v), spec.wrap_labels); } };
+        }
         canvas._chart = new Chart(canvas, {
           type: spec.type || canvas.dataset.chartType || "bar",
           data: { labels: spec.labels, datasets: spec.datasets },
