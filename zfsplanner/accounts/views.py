@@ -80,7 +80,9 @@ def member_change(request: HttpRequest, slug: str) -> HttpResponse:
     """Owners change a member's role or remove a member; members remove themselves (leave)."""
     team = get_team_for_user(request, slug)
     action = request.POST.get("action", "")
-    membership = get_object_or_404(team.memberships, user_id=request.POST.get("user_id") or 0)
+    user_id = request.POST.get("user_id", "")
+    user_id = int(user_id) if user_id.isascii() and user_id.isdigit() else 0
+    membership = get_object_or_404(team.memberships, user_id=user_id)
     try:
         if action == "role":
             services.change_role(team, request.user, membership, request.POST.get("role", ""))
