@@ -1,0 +1,254 @@
+"""50 concurrent clients against gunicorn + PostgreSQL on loopback: /healthz, the design page and
+the two estimate APIs, each for a bounded time, with 0 errors and at least 0.7 × the requests/s
+of /healthz as the target.
+
+Needs PostgreSQL (127.0.0.1:5432, user postgres); creates and drops its own database. The app
+runs as in production: ``DEBUG=false``, collected static files through WhiteNoise's manifest,
+``gunicorn --workers 3`` (as docker-compose.yml runs it), bound to 127.0.0.1 only. The clients
+are one asyncio process (HTTP/1.1, a new connection per request, as gunicorn's sync workers
+close each one), so the figures are for this machine with load generator and server sharing
+its cores. The estimate rate limit is raised for the run (THROTTLE_ESTIMATE) so it measures
+the server, not the limit.
+
+Run alone: ``python tests/perf/run.py bench_load``; BENCH_LOAD_SECONDS (default 30) sets the
+time per endpoint, BENCH_LOAD_CLIENTS (default 50) the concurrency.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PY = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+GUNICORN = str(Path(PY).with_name("gunicorn"))
+DB_NAME = "zfsplanner_bench_load"
+PG = "postgres://postgres@127.0.0.1:5432"
+SECONDS = float(os.environ.get("BENCH_LOAD_SECONDS", "30"))
+CLIENTS = int(os.environ.get("BENCH_LOAD_CLIENTS", "50"))
+WORKERS = 3
+TARGET_RATIO = 0.7
+COMMAND = "python tests/perf/run.py bench_load"
+
+# Runs once in a subprocess against the bench database: a user, a team, the home-server example
+# design, a logged-in session and an API token; prints what the clients need.
+SETUP = r"""
+import json
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.auth import SESSION_KEY, BACKEND_SESSION_KEY, HASH_SESSION_KEY
+from zfsplanner.accounts.models import Membership, Role, Team
+from zfsplanner.accounts.tokens import issue_token
+from zfsplanner.plans.services import save_design_document
+
+user = get_user_model().objects.create_user("load", password="load-pw-0123")
+team = Team.objects.create(name="Load", slug="load")
+Membership.objects.create(team=team, user=user, role=Role.OWNER)
+doc = json.load(open("examples/home-server.json"))
+design = save_design_document(team, doc, user)
+session = SessionStore()
+session[SESSION_KEY] = str(user.pk)
+session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+session.create()
+token = issue_token(user, "load", None)[1]
+print(json.dumps({"design": design.pk, "session": session.session_key, "token": token, "document": doc}))
+"""
+
+
+def _row(name: str, result: str, target: str, ok: bool) -> dict:
+    return {"name": name, "result": result, "target": target, "ok": ok, "command": COMMAND}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _postgres_missing() -> str | None:
+    try:
+        import psycopg
+
+        with psycopg.connect(f"{PG}/postgres", connect_timeout=3):
+            pass
+    except Exception as exc:  # noqa: BLE001 - reported as the reason the benchmark did not run
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def _database(action: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+        if action == "create":
+            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+
+
+# --------------------------------------------------------------------------- the load
+
+
+class Endpoint:
+    def __init__(self, name: str, method: str, path: str, headers: dict[str, str], body: bytes = b"") -> None:
+        self.name, self.method, self.path, self.body = name, method, path, body
+        head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close", "Accept-Encoding: identity"]
+        head += [f"{k}: {v}" for k, v in headers.items()]
+        if body:
+            head.append(f"Content-Length: {len(body)}")
+        self.request = ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+
+async def _one(port: int, endpoint: Endpoint) -> int:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(endpoint.request)
+        await writer.drain()
+        status_line = await reader.readline()
+        await reader.read()  # the server closes the connection after the response
+        return int(status_line.split()[1])
+    finally:
+        writer.close()
+
+
+async def _load(port: int, endpoint: Endpoint, seconds: float, clients: int) -> dict:
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    stop = time.monotonic() + seconds
+
+    async def client() -> None:
+        while time.monotonic() < stop:
+            t0 = time.perf_counter()
+            try:
+                status = await asyncio.wait_for(_one(port, endpoint), timeout=60)
+            except Exception as exc:  # noqa: BLE001 - counted and reported as an error
+                errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
+                continue
+            latencies.append(time.perf_counter() - t0)
+            if not 200 <= status < 300:
+                errors[str(status)] = errors.get(str(status), 0) + 1
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    wall = time.perf_counter() - t0
+    latencies.sort()
+    return {
+        "requests": len(latencies),
+        "per_s": len(latencies) / wall,
+        "errors": errors,
+        "p50_ms": statistics.median(latencies) * 1000 if latencies else 0.0,
+        "p95_ms": latencies[int(len(latencies) * 0.95) - 1] * 1000 if latencies else 0.0,
+    }
+
+
+def measure(port: int, endpoints: list[Endpoint], seconds: float, clients: int) -> dict[str, dict]:
+    out = {}
+    for endpoint in endpoints:
+        asyncio.run(_load(port, endpoint, min(3.0, seconds), clients))  # warm every worker up
+        out[endpoint.name] = asyncio.run(_load(port, endpoint, seconds, clients))
+    return out
+
+
+def _wait_until_up(port: int, proc: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"gunicorn exited: {log.read_text()[-800:]}")
+        try:
+            if asyncio.run(_one(port, Endpoint("healthz", "GET", "/healthz", {}))) == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError("gunicorn not answering after 60 s")
+
+
+def run() -> list[dict]:
+    names = ["/healthz", "design page", "stored-design estimate API", "stateless estimate API"]
+    missing = _postgres_missing()
+    if missing:
+        return [_row(f"load: {n}", f"not run: PostgreSQL unavailable ({missing})", "-", False) for n in names]
+    work = Path(tempfile.mkdtemp(prefix="bench-load-"))
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("CELERY_BROKER_URL", "CACHE_URL")} | {
+        "DJANGO_SETTINGS_MODULE": "zfsplanner.settings",
+        "DATABASE_URL": f"{PG}/{DB_NAME}",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "false",
+        "STATIC_ROOT": str(work / "static"),
+        "MEDIA_ROOT": str(work / "media"),
+        "LOG_LEVEL": "WARNING",
+        "THROTTLE_ESTIMATE": "1000000/minute",
+    }
+    server = None
+    _database("create")
+    try:
+        for step in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
+            subprocess.run([PY, "manage.py", *step], cwd=ROOT, env=env, check=True, capture_output=True)
+        setup = subprocess.run([PY, "-c", SETUP], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+        info = json.loads(setup.stdout.strip().splitlines()[-1])
+        log = work / "gunicorn.log"
+        with open(log, "wb") as out:
+            server = subprocess.Popen(
+                [GUNICORN, "zfsplanner.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", str(WORKERS),
+                 "--timeout", "120", "--backlog", "2048"],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            )
+        _wait_until_up(port, server, log)
+        token = {"Authorization": f"Token {info['token']}"}
+        body = json.dumps(info["document"]).encode()
+        endpoints = [
+            Endpoint(names[0], "GET", "/healthz", {}),
+            Endpoint(names[1], "GET", f"/designs/{info['design']}/", {"Cookie": f"sessionid={info['session']}"}),
+            Endpoint(names[2], "GET", f"/api/designs/{info['design']}/estimate/", token),
+            Endpoint(names[3], "POST", "/api/estimate/", token | {"Content-Type": "application/json"}, body),
+        ]
+        figures = measure(port, endpoints, SECONDS, CLIENTS)
+    except (subprocess.CalledProcessError, RuntimeError) as exc:
+        detail = getattr(exc, "stderr", None) or str(exc)
+        return [_row(f"load: {n}", f"error: {str(detail)[-300:]}", "-", False) for n in names]
+    finally:
+        if server is not None:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        shutil.rmtree(work, ignore_errors=True)
+        _database("drop")
+    base = figures[names[0]]["per_s"]
+    rows = []
+    for name in names:
+        f = figures[name]
+        errors = sum(f["errors"].values())
+        ratio = f["per_s"] / base if base else 0.0
+        result = (
+            f"{f['per_s']:.0f} req/s ({ratio:.2f}× /healthz), p50 {f['p50_ms']:.0f} ms, p95 {f['p95_ms']:.0f} ms, "
+            f"{f['requests']:,} requests, {errors} errors{' ' + json.dumps(f['errors']) if errors else ''}"
+        )
+        if name == names[0]:
+            rows.append(_row(f"load: {name}, {CLIENTS} clients, {SECONDS:.0f} s", result, "0 errors", errors == 0))
+        else:
+            target = f"0 errors, >= {TARGET_RATIO}× /healthz"
+            rows.append(_row(f"load: {name}, {CLIENTS} clients, {SECONDS:.0f} s", result, target,
+                             errors == 0 and ratio >= TARGET_RATIO))
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(row)
