@@ -23,9 +23,6 @@ from zfsplanner.celery import app as celery_app
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import save_design_document
 
-# The benchmark pages still have unlabelled filter fields and wide tables at 390 px; they are
-# reported (xfail with the list) rather than hidden, until those pages are reworked.
-BENCHMARK_PAGES = ("benchmarks", "run-detail", "compare-runs")
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 
@@ -139,17 +136,21 @@ def test_build_a_pool_without_json_fix_undo_conflict_variant_compare_share(page,
     variant = PoolDesign.objects.exclude(pk=design.pk).get(team=team)
     page.goto(f"/designs/compare/?ids={design.pk}&ids={variant.pk}")
     page.wait_for_selector("canvas[data-chart-state='ready']")
+    page.wait_for_load_state("networkidle")
     assert variant.name in page.locator("#compare-summary").inner_text()
 
     # The share link, read-only, in a fresh anonymous browser.
     page.goto(f"/designs/{design.pk}/")
     page.click("#create-share-link")
     page.wait_for_selector("table.share-links tr.active")
+    page.wait_for_load_state("networkidle")
     url = page.locator("table.share-links a.share-url").get_attribute("href")
     anonymous = browser.new_context(base_url=page.url.split("/designs/")[0])
     try:
         shared = anonymous.new_page()
         shared.goto(url)
+        shared.wait_for_selector("canvas[data-chart-state='ready']")
+        shared.wait_for_load_state("networkidle")
         assert "TiB" in shared.locator("#usable .value").inner_text()
         assert shared.locator("button.apply-fix, #open-designer, textarea").count() == 0
     finally:
@@ -215,10 +216,7 @@ def test_main_pages_pass_axe_and_fit_390px(browser, live_server, alice, team, be
                         problems.append(f"{name}: {v['impact']} {v['id']}: {v['help']} ({nodes})")
             page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
         context.close()
-    mine = [p for p in problems if not p.startswith(BENCHMARK_PAGES)]
-    assert mine == [], "\n".join(mine)
-    if any(p.startswith(BENCHMARK_PAGES) for p in problems):
-        pytest.xfail("benchmark pages: " + "; ".join(p for p in problems if p.startswith(BENCHMARK_PAGES)))
+    assert problems == [], "\n".join(problems)
 
 
 def _session_cookie(user, base_url):

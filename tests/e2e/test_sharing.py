@@ -32,6 +32,7 @@ def test_a_share_link_opens_the_design_read_only_without_login(browser, live_ser
         assert shared.locator("h1").inner_text() == "tank"
         assert "read-only" in shared.locator("#shared-design").inner_text()
         assert "the main pool" in shared.locator("#shared-design").inner_text()
+        shared.click("#details-datasets summary")
         assert "tank/data" in shared.locator("table.datasets").inner_text()
         assert "zpool create" in shared.locator("#commands-text").inner_text()
         assert shared.locator("meta[name=robots]").get_attribute("content").startswith("noindex")
@@ -61,6 +62,7 @@ def test_measuring_a_sample_shows_a_ratio_and_can_be_used(page, login, tmp_path,
     )
     login(erin)
     page.goto(f"/designs/{design.pk}/")
+    page.click("#compression summary")
     box = page.locator("#measure-0")
     box.locator("input[name=algorithm]").fill("zstd")
     box.locator("input[type=file]").set_input_files(str(sample))
