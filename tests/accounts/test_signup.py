@@ -142,3 +142,10 @@ def test_the_admin_login_goes_through_the_site_login(client):
     c = Client()
     c.force_login(staff)
     assert c.get("/admin/").status_code == 200
+
+
+def test_an_account_without_any_email_address_logs_in(api_client):
+    get_user_model().objects.create_superuser("root", "", "Admin-Pass-321")
+    r = Client().post("/accounts/login/", {"login": "root", "password": "Admin-Pass-321"})
+    assert r.status_code == 302 and r["Location"] == "/"
+    assert api_client.post("/api/auth/token/", {"username": "root", "password": "Admin-Pass-321"}).status_code == 200

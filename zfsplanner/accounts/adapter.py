@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.utils import has_verified_email
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -56,7 +57,26 @@ def accept_remembered_invitation(request: HttpRequest, user: Any) -> None:
     request.session[SESSION_JOINED_TEAM] = invitation.team.slug
 
 
+def has_no_email(user: Any) -> bool:
+    """An account without any email address: made by an administrator without one (sign-up needs one)."""
+    from allauth.account.models import EmailAddress
+
+    return not user.email and not EmailAddress.objects.filter(user=user).exists()
+
+
+def must_verify_email(user: Any) -> bool:
+    """Whether log-in (page or token endpoint) waits for the user to confirm an email address."""
+    if settings.ACCOUNT_EMAIL_VERIFICATION != "mandatory" or has_no_email(user):
+        return False
+    return not has_verified_email(user)
+
+
 class AccountAdapter(DefaultAccountAdapter):
+    def get_login_stages(self) -> list[str]:
+        original = "allauth.account.stages.EmailVerificationStage"
+        ours = "zfsplanner.accounts.stages.EmailVerificationStage"
+        return [ours if s == original else s for s in super().get_login_stages()]
+
     def is_open_for_signup(self, request: HttpRequest) -> bool:
         mode = settings.SIGNUP_MODE
         if mode == "open":

@@ -11,7 +11,6 @@ from contextlib import contextmanager
 from typing import Any
 
 from allauth.account.adapter import get_adapter
-from allauth.account.utils import has_verified_email
 from allauth.core.internal.ratelimit import parse_rates
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -28,6 +27,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from .. import services, tokens
+from ..adapter import must_verify_email
 from ..models import ApiToken, Team
 from .serializers import (
     ApiTokenCreateSerializer,
@@ -251,7 +251,7 @@ class TokenObtainView(APIView):
             raise Throttled(wait=_login_failed_window(), detail=" ".join(exc.messages)) from exc
         if user is None:
             raise ValidationError({"non_field_errors": [BAD_CREDENTIALS]})
-        if settings.ACCOUNT_EMAIL_VERIFICATION == "mandatory" and not has_verified_email(user):
+        if must_verify_email(user):
             raise ValidationError({"non_field_errors": ["Verify your email address first (see the email we sent)."]})
         days = data.validated_data.get("expires_in_days", settings.API_TOKEN_DAYS)
         with team_errors():
