@@ -12,12 +12,12 @@ from zfsplanner.plans.services import create_share_link
 @pytest.fixture
 def violations(page):
     found: list[str] = []
-    page.on(
-        "console",
-        lambda msg: found.append(f"{page.url} -> {msg.location.get('url')}:{msg.location.get('lineNumber')}: {msg.text}")
-        if "Content Security Policy" in msg.text or "Refused to" in msg.text
-        else None,
-    )
+
+    def record(msg):
+        if "Content Security Policy" in msg.text or "Refused to" in msg.text:
+            found.append(f"{page.url} -> {msg.location.get('url')}:{msg.location.get('lineNumber')}: {msg.text}")
+
+    page.on("console", record)
     return found
 
 
@@ -54,7 +54,8 @@ def test_charts_draw_under_the_policy(page, login, alice, team, violations):
     canvas = page.locator("canvas[data-chart-url]").first
     canvas.wait_for()
     drawn = page.evaluate(
-        "() => Array.from(document.querySelectorAll('canvas[data-chart-url]')).some(c => window.Chart && Chart.getChart(c))"
+        "() => Array.from(document.querySelectorAll('canvas[data-chart-url]'))"
+        ".some(c => window.Chart && Chart.getChart(c))"
     )
     assert drawn
     assert violations == [], "\n".join(violations)
