@@ -120,9 +120,10 @@ def test_build_a_pool_without_json_fix_undo_conflict_variant_compare_share(page,
     assert page.locator(".risk[data-code='special-redundancy-below-data']").count() == 1
     assert PoolDesign.objects.get(pk=design.pk).vdevs.all()[1].width == 2
 
-    # Another tab saves first: this tab's change is refused with a message and kept.
-    save_design_document(team, design_document("tank"), alice, instance=PoolDesign.objects.get(pk=design.pk))
+    # Another tab saves while this one edits: this tab's change is refused with a message and kept.
     page.click(".vdev-row[data-index='0'] details.row-edit > summary")
+    page.wait_for_selector("#id_v0-count")
+    save_design_document(team, design_document("tank"), alice, instance=PoolDesign.objects.get(pk=design.pk))
     page.fill("#id_v0-count", "2")
     page.click(".vdev-row[data-index='0'] button.save-vdev")
     page.wait_for_selector("#conflict")

@@ -352,3 +352,16 @@ def test_api_outsiders_get_404(special_design, charlie, client_for):
     for path in ("fixes/", "revisions/"):
         assert client_for(charlie).get(f"{base}/{path}").status_code == 404
     assert client_for(charlie).post(f"{base}/undo/", {}, format="json").status_code == 404
+
+
+def test_row_forms_load_when_opened(design, alice, bob, web):
+    c = web(alice)
+    html = c.get(f"/designs/{design.pk}/designer/form/?section=vdevs&index=0").content.decode()
+    assert 'name="v0-width" value="6"' in html and 'name="index" value="0"' in html
+    html = c.get(f"/designs/{design.pk}/designer/form/?section=datasets&index=new").content.decode()
+    assert 'name="dnew-name" value="tank/"' in html
+    html = c.get(f"/designs/{design.pk}/designer/form/?section=datasets&index=0").content.decode()
+    assert "inherit (" in html
+    assert c.get(f"/designs/{design.pk}/designer/form/?section=vdevs&index=7").status_code == 404
+    assert c.get(f"/designs/{design.pk}/designer/form/?section=other&index=0").status_code == 404
+    assert web(bob).get(f"/designs/{design.pk}/designer/form/?section=vdevs&index=0").status_code == 403

@@ -18,7 +18,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -75,40 +74,46 @@ def _revision(request: HttpRequest) -> int | None:
         return None
 
 
-def _vdev_items(doc: dict[str, Any], catalog: QuerySet[CatalogDisk], summary: DesignSummary | None) -> list[Any]:
+def _vdev_items(doc: dict[str, Any], summary: DesignSummary | None) -> list[Any]:
+    """One row per vdev group: what the estimate says of it (its edit form loads when opened)."""
     lines = {v.index: v for v in summary.vdevs} if summary else {}
-    return [
-        {
-            "index": i,
-            "line": lines.get(i),
-            "form": VdevGroupForm(initial=VdevGroupForm.initial_from(g), catalog=catalog, prefix=f"v{i}"),
-        }
-        for i, g in enumerate(doc.get("vdevs") or [])
-    ]
+    return [{"index": i, "line": lines.get(i), "role": g.get("role")} for i, g in enumerate(doc.get("vdevs") or [])]
 
 
 def _dataset_items(doc: dict[str, Any], summary: DesignSummary | None) -> list[Any]:
     lines = {d.name: d for d in summary.datasets} if summary else {}
-    out = []
-    for i, ds in enumerate(doc.get("datasets") or []):
-        form = DatasetForm(initial=DatasetForm.initial_from(ds), prefix=f"d{i}")
-        line = lines.get(str(ds.get("name")))
-        if line is not None:
-            form.fields["recordsize"].choices = [("", f"inherit ({line.block or '128K'})")] + form.fields[
-                "recordsize"
-            ].choices[1:]
-            form.fields["compression"].choices = [("", f"inherit ({line.compression or 'default'})")] + form.fields[
-                "compression"
-            ].choices[1:]
-        out.append({"index": i, "line": line, "form": form})
-    return out
+    return [
+        {"index": i, "line": lines.get(str(ds.get("name"))), "name": ds.get("name"), "type": ds.get("type")}
+        for i, ds in enumerate(doc.get("datasets") or [])
+    ]
+
+
+def vdev_form(doc: dict[str, Any], index: int | None, catalog: Any = None) -> VdevGroupForm:
+    if index is None:
+        return VdevGroupForm(catalog=catalog, prefix="vnew")
+    group = (doc.get("vdevs") or [])[index]
+    return VdevGroupForm(initial=VdevGroupForm.initial_from(group), catalog=catalog, prefix=f"v{index}")
+
+
+def dataset_form(doc: dict[str, Any], index: int | None, summary: DesignSummary | None) -> DatasetForm:
+    """A dataset's form; "inherit" says what the dataset gets (from the estimate)."""
+    if index is None:
+        return DatasetForm(prefix="dnew", initial={"name": f"{doc.get('name')}/"})
+    ds = (doc.get("datasets") or [])[index]
+    form = DatasetForm(initial=DatasetForm.initial_from(ds), prefix=f"d{index}")
+    lines = {d.name: d for d in summary.datasets} if summary else {}
+    line = lines.get(str(ds.get("name")))
+    if line is not None:
+        recordsize, compression = form.fields["recordsize"], form.fields["compression"]
+        recordsize.choices = [("", f"inherit ({line.block or '128K'})"), *recordsize.choices[1:]]
+        compression.choices = [("", f"inherit ({line.compression or 'default'})"), *compression.choices[1:]]
+    return form
 
 
 def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) -> dict[str, Any]:
     """Everything the designer shows; ``override`` puts a bound (invalid or conflicting) form in place."""
     summary, error = design_summary(design)
     doc = design.to_document()
-    catalog = CatalogDisk.objects.all()
     undo, redo = can_undo_redo(design)
     context: dict[str, Any] = {
         "design": design,
@@ -118,10 +123,8 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
         "can_undo": undo,
         "can_redo": redo,
         "pool_form": PoolForm(initial={**doc, "disk_partitioning": doc.get("disk_partitioning", "")}),
-        "vdev_items": _vdev_items(doc, catalog, summary),
+        "vdev_items": _vdev_items(doc, summary),
         "dataset_items": _dataset_items(doc, summary),
-        "new_vdev_form": VdevGroupForm(catalog=catalog, prefix="vnew"),
-        "new_dataset_form": DatasetForm(prefix="dnew", initial={"name": f"{design.name}/"}),
         "filter_form": CatalogFilterForm(),
         "json_form": DesignDocumentForm(
             user=request.user, with_team=False, initial={"document": _pretty(doc), "revision": design.revision}
@@ -130,6 +133,10 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
         "tab": "form",
     }
     context.update(override)
+    if context.get("open_new") == "vdevs" and "new_vdev_form" not in override:
+        context["new_vdev_form"] = vdev_form(doc, None)
+    if context.get("open_new") == "datasets" and "new_dataset_form" not in override:
+        context["new_dataset_form"] = dataset_form(doc, None, summary)
     return context
 
 
@@ -201,6 +208,26 @@ def _form_errors(form: Any, section: str, index: int, exc: InvalidDesign) -> Non
     for path, message in exc.errors:
         field = field_for_path(section, index, path)
         form.add_error(field if field in form.fields else None, f"{path}: {message}" if field is None else message)
+
+
+@login_required
+@require_http_methods(["GET"])
+def designer_form(request: HttpRequest, pk: int) -> HttpResponse:
+    """The edit form of one row, or the add form (``index=new``), loaded when the user opens it."""
+    design = _writable(request, pk)
+    section = request.GET.get("section", "")
+    raw = request.GET.get("index", "")
+    index = None if raw == "new" else int(raw) if raw.isdigit() else -1
+    doc = design.to_document()
+    if section not in ("vdevs", "datasets") or (index is not None and not 0 <= index < len(doc.get(section) or [])):
+        raise Http404("That row no longer exists; reload the designer.")
+    context: dict[str, Any] = {"design": design, "index": index, "filter_form": CatalogFilterForm()}
+    if section == "vdevs":
+        context["form"] = vdev_form(doc, index)
+        return render(request, "plans/_vdev_form.html", context)
+    summary, _ = design_summary(design, with_fixes=False)
+    context["form"] = dataset_form(doc, index, summary)
+    return render(request, "plans/_dataset_form.html", context)
 
 
 @login_required

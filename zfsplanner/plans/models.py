@@ -9,6 +9,7 @@ Writing goes through ``services.save_design_document`` only.
 
 from __future__ import annotations
 
+import copy
 import secrets
 from typing import Any
 
@@ -145,20 +146,46 @@ class PoolDesign(models.Model):
         return f"{self.name} ({self.team})"
 
     def to_document(self) -> dict[str, Any]:
-        """The design as a ``zfsplanner.design/1`` document, catalog references inlined."""
+        """The design as a ``zfsplanner.design/1`` document, catalog references inlined.
+
+        Built once per instance and revision (a page asks for it several times); every
+        caller gets its own copy to change.
+        """
+        return copy.deepcopy(self._document())
+
+    def _document(self) -> dict[str, Any]:
+        key = (self.pk, self.revision, self.updated)
+        memo = getattr(self, "_document_memo", None)
+        if memo is not None and memo[0] == key:
+            return memo[1]  # type: ignore[no-any-return]
         out: dict[str, Any] = {"format": core.FORMAT, "name": self.name}
         if self.description:
             out["description"] = self.description
         out["openzfs_version"] = self.openzfs_version
         if self.disk_partitioning:
             out["disk_partitioning"] = self.disk_partitioning
-        out["vdevs"] = [v.to_document() for v in self.vdevs.all()]
+        groups = list(self.vdevs.select_related("catalog_disk"))
+        refs = {
+            d["catalog"] for g in groups for d in g.disks if isinstance(d, dict) and isinstance(d.get("catalog"), str)
+        }
+        catalog = {g.catalog_disk.model: g.catalog_disk for g in groups if g.catalog_disk_id}
+        missing = refs - set(catalog)
+        if missing:
+            catalog.update({c.model: c for c in CatalogDisk.objects.filter(model__in=missing)})
+        out["vdevs"] = [v.to_document(catalog) for v in groups]
         out["datasets"] = [d.to_document() for d in self.datasets.all()]
         out.update(self.extra)
+        self._document_memo = (key, out)
         return out
 
     def to_spec(self) -> core.Design:
-        return core.parse_design(self.to_document())
+        key = (self.pk, self.revision, self.updated)
+        memo = getattr(self, "_spec_memo", None)
+        if memo is not None and memo[0] == key:
+            return memo[1]  # type: ignore[no-any-return]
+        spec = core.parse_design(self._document())
+        self._spec_memo = (key, spec)
+        return spec
 
     def layout_summary(self) -> str:
         """``1 × raidz2 of 6 + special mirror of 2``: the data vdevs, then the others."""

@@ -14,6 +14,7 @@ urlpatterns = [
     path("designs/<int:pk>/", views.design_detail, name="design-detail"),
     path("designs/<int:pk>/designer/", designer_views.designer, name="designer"),
     path("designs/<int:pk>/designer/pool/", designer_views.designer_pool, name="designer-pool"),
+    path("designs/<int:pk>/designer/form/", designer_views.designer_form, name="designer-form"),
     path("designs/<int:pk>/designer/vdev/", designer_views.designer_vdev, name="designer-vdev"),
     path("designs/<int:pk>/designer/dataset/", designer_views.designer_dataset, name="designer-dataset"),
     path("designs/<int:pk>/designer/row/", designer_views.designer_op, name="designer-op"),
