@@ -77,13 +77,6 @@ class SaveImportSerializer(serializers.Serializer):
     name = serializers.CharField(required=False, max_length=255)
 
 
-class ImportErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    line = serializers.IntegerField(allow_null=True)
-    source = serializers.CharField(allow_null=True)
-    format = serializers.CharField()
-
-
 class HistogramUploadSerializer(serializers.ModelSerializer):
     design = serializers.PrimaryKeyRelatedField(read_only=True)
     status_url = serializers.SerializerMethodField()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
@@ -23,7 +24,6 @@ from ..uploadhandlers import check_content_length, install_upload_handler
 from .serializers import (
     HistogramUploadCreateSerializer,
     HistogramUploadSerializer,
-    ImportErrorSerializer,
     PoolImportRequestSerializer,
     PoolImportSerializer,
     SaveImportSerializer,
@@ -39,7 +39,9 @@ def _error(exc: UnreadableOutput) -> Response:
     create=extend_schema(
         request={"application/json": PoolImportRequestSerializer, "multipart/form-data": PoolImportRequestSerializer},
         responses={201: PoolImportSerializer,
-                   400: OpenApiResponse(ImportErrorSerializer, description="Unreadable output; names the line.")},
+                   400: OpenApiResponse(OpenApiTypes.OBJECT, description=(
+                       'Unreadable output: {"detail", "line", "source", "format"} naming the line '
+                       "; a missing or malformed field: {field: [messages]}."))},
     ),
 )
 class PoolImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
