@@ -115,6 +115,14 @@ def test_zdb_gives_block_sizes_and_the_measured_ratio():
                   "datasets": [{"name": "t/a", "contents": contents}]})
 
 
+def test_lsize_binned_zdb_keeps_the_ratio_per_block_size():
+    out = text("zdb-2.2-LbbbsP.txt").replace(
+        "Block Size Histogram\n", "Block Size Histogram\n(note: all categories are binned by lsize)\n")
+    contents = bucket_bytes(out.encode()).contents()
+    by_size = dict(contents["compressibility"]["by_block_size"])
+    assert 131072 in by_size and by_size[131072] > 1
+
+
 def test_the_document_has_the_spec_keys():
     doc = bucket_bytes(b"1\n2\n").to_document()
     assert list(doc)[:5] == ["file_count", "logical_bytes", "file_size_histogram", "files_per_directory",

@@ -217,7 +217,10 @@ class HistogramResult:
         if self.block_size_histogram is not None:
             out["block_size_histogram"] = [list(p) for p in self.block_size_histogram]
         if self.compressratio is not None:
-            out["compressibility"] = {"ratio": max(1.0, round(self.compressratio, 2)), "measured_by": "zdb"}
+            comp: dict[str, Any] = {"ratio": max(1.0, round(self.compressratio, 2)), "measured_by": "zdb"}
+            if self.compressratio_by_block_size:
+                comp["by_block_size"] = [[s, round(r, 4)] for s, r in self.compressratio_by_block_size]
+            out["compressibility"] = comp
         return out
 
 
