@@ -115,3 +115,10 @@ def test_another_users_preview_is_not_found(client, erin, alice, pool_outputs):
     client.force_login(alice)
     assert client.get(f"/imports/pool/{record.pk}/").status_code == 404
     assert client.post(f"/imports/pool/{record.pk}/save/", {"team": 1, "name": "x"}).status_code == 404
+
+
+def test_a_huge_file_is_refused_before_reading(client, erin):
+    client.force_login(erin)
+    f = SimpleUploadedFile("disk.img", b"\0" * (4 * 1024 * 1024 + 1))
+    r = client.post("/imports/pool/", {"files": [f]})
+    assert r.status_code == 422 and b"is the right file?" in r.content

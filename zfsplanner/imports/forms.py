@@ -8,6 +8,8 @@ from zfsplanner.accounts.models import Team
 
 from .models import HistogramFormat
 
+POOL_IMPORT_MAX_BYTES = 4 * 1024 * 1024
+
 
 class MultipleFileInput(forms.ClearableFileInput):
     allow_multiple_selected = True
@@ -52,6 +54,10 @@ class PoolImportForm(forms.Form):
         data = super().clean() or {}
         if not (data.get("text") or "").strip() and not data.get("files"):
             raise forms.ValidationError("Paste the outputs or choose files that hold them.")
+        too_big = [f.name for f in data.get("files") or [] if f.size > POOL_IMPORT_MAX_BYTES]
+        if too_big:
+            raise forms.ValidationError(f"{too_big[0]} is larger than {POOL_IMPORT_MAX_BYTES:,} bytes: "
+                                        "these outputs are a few kilobytes; is it the right file?")
         return data
 
 

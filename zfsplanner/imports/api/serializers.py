@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from zfsplanner.accounts.models import Team
 
+from ..forms import POOL_IMPORT_MAX_BYTES
 from ..models import HistogramFormat, HistogramUpload, PoolImport
 from ..presenters import preview
 
@@ -27,6 +28,9 @@ class PoolImportRequestSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs.get("text") and not attrs.get("sources") and not attrs.get("files"):
             raise serializers.ValidationError({"text": "give the outputs as text, sources or files"})
+        too_big = [f.name for f in attrs.get("files") or [] if f.size > POOL_IMPORT_MAX_BYTES]
+        if too_big:
+            raise serializers.ValidationError({"files": f"{too_big[0]} is larger than {POOL_IMPORT_MAX_BYTES:,} bytes"})
         return attrs
 
     def source_pairs(self) -> list[tuple[str, str]]:
