@@ -121,4 +121,4 @@ def test_a_huge_file_is_refused_before_reading(client, erin):
     client.force_login(erin)
     f = SimpleUploadedFile("disk.img", b"\0" * (4 * 1024 * 1024 + 1))
     r = client.post("/imports/pool/", {"files": [f]})
-    assert r.status_code == 422 and b"is the right file?" in r.content
+    assert r.status_code == 422 and b"is it the right file?" in r.content
