@@ -33,6 +33,11 @@ def test_outputs_without_prompts_are_recognised_by_their_first_lines():
     assert [s.command for s in split(body)] == ["zpool status", "zpool list", "get", "get", "lsblk"]
 
 
+def test_terminal_colours_are_ignored():
+    [s] = split("$ zpool status\n  \x1b[1mpool:\x1b[0m tank\n \x1b[1mstate: \x1b[0m\x1b[32mONLINE\x1b[0m\n")
+    assert s.lines == [(2, "  pool: tank"), (3, " state: ONLINE")]
+
+
 def test_sudo_and_bracketed_prompts():
     out = "[root@nas ~]# sudo zpool status\n  pool: t\n"
     assert split(out)[0].command == "zpool status"

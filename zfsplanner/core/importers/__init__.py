@@ -40,19 +40,7 @@ __all__ = [
     "ZpoolStatusError",
     "disk_size_for_partition",
     "import_pool",
-    "sections_of",
 ]
-
-
-def sections_of(texts: Sequence[tuple[str, str]]) -> list[Section]:
-    """The command outputs in each ``(source name, text)``; errors name the source and line."""
-    out: list[Section] = []
-    for source, text in texts:
-        try:
-            out += split(text)
-        except UnreadableOutput as exc:
-            raise exc.located(source) from None
-    return out
 
 
 def import_pool(

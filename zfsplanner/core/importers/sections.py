@@ -13,7 +13,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from .common import Lines, UnknownOutput
+from .common import UnknownOutput
 
 READ_COMMANDS = ("zpool status", "zpool import", "zpool list", "zpool get", "zfs list", "zfs get", "lsblk", "zdb",
                  "version")
@@ -23,6 +23,7 @@ _PROMPT_RE = re.compile(
 )
 _BARE_RE = re.compile(r"^\s*(?:(?:sudo|doas)\s+)?(?P<cmd>(?:/\S*/)?(?:zpool|zfs|lsblk|zdb))(?P<args>(?:\s.*)?)$")
 _OTHER_PROMPT_RE = re.compile(r"^\s*(?:\[[^\]]*\]|[\w.@:~/+-]*@[\w.-]+[\w.:~/+-]*)\s?[$#%]\s*\S")
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # colours (ZFS_COLOR) and cursor codes from a terminal log
 _VERSION_RE = re.compile(r"^\s*zfs-(?:kmod-)?[0-9]+\.[0-9]+(?:\.[0-9]+)?\S*\s*$")
 _ZDB_MARKERS = ("Block Size Histogram", "Traversing all blocks", "bp count:", "Dataset mos [META]",
                 "loading concrete vdev", "Blocks  LSIZE   PSIZE", "leaked space:", "No leaks (block sum matches")
@@ -57,10 +58,6 @@ class Section:
                 if i + 1 < len(self.args):
                     return self.args[i + 1]
         return None
-
-    @property
-    def body(self) -> Lines:
-        return self.lines
 
 
 def _command(n: int, cmd: str, args: str) -> tuple[str, tuple[str, ...]]:
@@ -131,7 +128,7 @@ def split(text: str, first_line: int = 1) -> list[Section]:
     json_depth = 0
     for i, raw in enumerate(text.splitlines()):
         n = first_line + i
-        line = raw.rstrip("\r\n")
+        line = _ANSI_RE.sub("", raw.rstrip("\r\n"))
         if current is not None and current.command == "lsblk" and json_depth > 0:
             current.lines.append((n, line))
             json_depth += line.count("{") + line.count("[") - line.count("}") - line.count("]")
