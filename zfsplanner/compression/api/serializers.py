@@ -70,7 +70,7 @@ class SampleSerializer(serializers.Serializer):
     recordsizes = serializers.ListField(child=serializers.IntegerField())
     ashift = serializers.IntegerField()
     openzfs_version = serializers.CharField()
-    status = serializers.ChoiceField(choices=["pending", "measuring", "done", "failed"])
+    status = serializers.CharField(help_text="pending, measuring, done or failed.")
     progress = serializers.IntegerField()
     error = serializers.CharField()
     result = MeasurementSerializer(allow_null=True)
