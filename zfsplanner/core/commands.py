@@ -53,6 +53,7 @@ from dataclasses import dataclass
 
 from .ashift import group_ashift, written_ashift
 from .design import DEFAULT_OPENZFS_VERSION, Dataset, DatasetType, Design, Disk, Layout, Role, VdevGroup
+from .pool import draid_default_data
 from .replication import (
     TopLevelVdev,
     add_refusal,
@@ -96,7 +97,7 @@ def draid_data_disks(group: VdevGroup) -> int:
     """
     if group.draid_data is not None:
         return group.draid_data
-    return min(group.width - (group.draid_spares or 0) - group.parity, 8)
+    return draid_default_data(group.width, group.draid_spares or 0, group.parity)
 
 
 def vdev_type_word(group: VdevGroup, width: int | None = None) -> str | None:
