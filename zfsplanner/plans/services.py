@@ -426,7 +426,7 @@ def design_ashift(design: PoolDesign) -> int:
     except InvalidDesign:
         return 12
     data = [g for g in spec.vdevs if g.role == Role.DATA]
-    return resolved_ashift(data[0]) if data else 12
+    return resolved_ashift(data[0], spec.version) if data else 12
 
 
 def apply_measured_ratio(
