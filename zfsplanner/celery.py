@@ -24,9 +24,11 @@ app.autodiscover_tasks()
 logger = logging.getLogger(__name__)
 
 
-@worker_ready.connect
 def sweep_on_start(sender: Any = None, **kwargs: Any) -> None:
     try:
         app.send_task("benchmarks.tasks.sweep_uploads_task")
     except Exception as exc:  # the broker went away again: beat's next tick sweeps
         logger.warning("could not queue the start-up sweep (%s: %s)", type(exc).__name__, exc)
+
+
+worker_ready.connect(sweep_on_start)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
+from .limits import MAX_BYTES, MAX_FILES, MAX_TOP_LEVEL_VDEVS, document_errors, size_error
 from .planning import planning_errors
 from .units import UnitError, format_zfs_size, is_power_of_two, parse_disk_size, parse_zfs_size
 from .versions import SERIES_NAMES
@@ -290,7 +291,7 @@ class _Reader:
         if key not in d or d[key] is None:
             return None
         try:
-            return parse_zfs_size(d[key])
+            return self._addressable(parse_zfs_size(d[key]), _join(path, key))
         except UnitError as exc:
             self.err(_join(path, key), str(exc))
             return None
@@ -301,10 +302,17 @@ class _Reader:
                 self.err(_join(path, key), "is required")
             return None
         try:
-            return parse_disk_size(d[key])
+            return self._addressable(parse_disk_size(d[key]), _join(path, key))
         except UnitError as exc:
             self.err(_join(path, key), str(exc))
             return None
+
+    def _addressable(self, value: int, path: str) -> int | None:
+        problem = size_error(value)
+        if problem:
+            self.err(path, problem)
+            return None
+        return value
 
 
 def _kind(v: Any) -> str:
@@ -407,7 +415,7 @@ def _read_vdev(r: _Reader, value: Any, path: str) -> VdevGroup | None:
     role = r.choice(d, "role", path, Role, required=True)
     layout = r.choice(d, "layout", path, Layout, required=True)
     width = r.integer(d, "width", path, required=True, lo=1)
-    count = r.integer(d, "count", path, lo=1, hi=10000)
+    count = r.integer(d, "count", path, lo=1, hi=MAX_TOP_LEVEL_VDEVS)
     ashift = r.integer(d, "ashift", path, lo=9, hi=16)
     draid_data = r.integer(d, "draid_data", path, lo=1)
     draid_spares = r.integer(d, "draid_spares", path, lo=0, hi=DRAID_MAX_SPARES)
@@ -536,6 +544,7 @@ def _read_contents(r: _Reader, value: Any, path: str) -> Contents | None:
                     isinstance(pair, list | tuple)
                     and len(pair) == 2
                     and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in pair)
+                    and pair[1] <= MAX_FILES
                 )
                 if not ok:
                     r.err(f"{hpath}[{i}]", f"must be a [size_bytes, count] pair of non-negative integers, not {pair!r}")
@@ -568,7 +577,7 @@ def _read_contents(r: _Reader, value: Any, path: str) -> Contents | None:
             )
     return Contents(
         logical_bytes=r.integer(d, "logical_bytes", path, lo=0),
-        file_count=r.integer(d, "file_count", path, lo=0),
+        file_count=r.integer(d, "file_count", path, lo=0, hi=MAX_FILES),
         file_size_histogram=hist,
         compressibility=comp,
         files_per_directory=r.integer(d, "files_per_directory", path, lo=1),
@@ -655,6 +664,9 @@ def parse_design(doc: Any) -> Design:
     d = r.obj(doc, "")
     if d is None:
         raise InvalidDesign([("", "the design must be a JSON object")])
+    limit_errors = document_errors(d)  # before anything proportional to the values (core/limits.py)
+    if limit_errors:
+        raise InvalidDesign(limit_errors)
     fmt = d.get("format", FORMAT)
     if fmt != FORMAT:
         r.err("format", f"{fmt!r} is not supported (expected {FORMAT!r})")
@@ -681,6 +693,9 @@ def parse_design(doc: Any) -> Design:
             r.err("vdevs", "needs at least one data vdev")
         elif not raw_vdevs:
             r.err("vdevs", "needs at least one data vdev")
+        raw_total = sum(sum(disk.size_bytes for disk in v.disks) * v.count for v in vdevs)
+        if raw_total > MAX_BYTES:
+            r.err("vdevs", f"hold {raw_total:,} bytes in all, beyond what one pool can address (2^64 − 1 = 16 EiB)")
     datasets: list[Dataset] = []
     raw_ds = d.get("datasets", [])
     if raw_ds is None:
