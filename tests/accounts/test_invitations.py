@@ -240,3 +240,18 @@ def test_invitations_expire_after_the_configured_days(team, alice, settings):
 def test_no_email_is_sent_for_an_unknown_user_name(team, alice, mailoutbox, django_capture_on_commit_callbacks):
     invite(client_as(alice), "nobody", capture=django_capture_on_commit_callbacks)
     assert mailoutbox == [] and Invitation.objects.get().invitee == "nobody"
+
+
+def test_the_email_goes_out_even_when_the_broker_is_down(
+    team, alice, mailoutbox, monkeypatch, django_capture_on_commit_callbacks
+):
+    from kombu.exceptions import OperationalError
+
+    from zfsplanner.accounts.tasks import send_invitation_task
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to redis:6379. Connection refused.")
+
+    monkeypatch.setattr(send_invitation_task, "delay", broker_down)
+    r = invite(client_as(alice), "dana@example.com", capture=django_capture_on_commit_callbacks)
+    assert r.status_code == 302 and [m.to for m in mailoutbox] == [["dana@example.com"]]

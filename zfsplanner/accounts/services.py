@@ -21,6 +21,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from .models import Invitation, InvitationState, Membership, Role, Team, key_digest, new_key
 
@@ -236,7 +237,7 @@ def send_invitation(new: NewInvitation, accept_url: str) -> None:
     def enqueue() -> None:
         try:
             send_invitation_task.delay(new.invitation.pk, accept_url)
-        except Exception:  # the broker is unreachable: send from here rather than lose the email
+        except (KombuOperationalError, OSError):  # the broker is unreachable: send from here, lose nothing
             logger.warning("broker unreachable; sending invitation %s in the request", new.invitation.pk)
             send_invitation_task.apply(args=(new.invitation.pk, accept_url))
 
