@@ -62,6 +62,12 @@ def page(browser, live_server):
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.js_errors = errors
     yield pg
+    # Let the page's last requests (chart data, htmx swaps) finish before the test's database
+    # goes away, so the live server never answers them from a torn-down test.
+    try:
+        pg.wait_for_load_state("networkidle", timeout=5000)
+    except Exception:  # noqa: BLE001 - a page that never settles is closed anyway
+        pass
     context.close()
 
 
