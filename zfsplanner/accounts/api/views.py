@@ -23,7 +23,6 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from .. import services, tokens
@@ -228,8 +227,7 @@ class TokenObtainView(APIView):
 
     authentication_classes: list[type] = []
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "auth-token"
+    throttle_scopes = {"post": "auth-token"}  # per client address (zfsplanner.throttling)
 
     @extend_schema(
         request=TokenObtainSerializer,
