@@ -285,6 +285,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "InvitationStateEnum": "zfsplanner.accounts.models.InvitationState",
         "TokenStateEnum": "zfsplanner.accounts.models.TokenState",
+        "HistogramStatusEnum": "zfsplanner.imports.models.HistogramStatus",
+        # benchmark uploads keep the name they had before histogram uploads brought a second "status"
+        "StatusEnum": "benchmarks.models.UploadStatus",
+        "HistogramFormatEnum": "zfsplanner.imports.models.HistogramFormat",
     },
 }
 
