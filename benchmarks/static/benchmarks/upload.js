@@ -129,7 +129,8 @@
               return;
             }
             const cell = rows.length ? rows[0].querySelector(".error") : null;
-            showError(item, cell ? cell.textContent : item.file.name + ": upload failed (HTTP " + r.status + ")");
+            const why = r.status === 429 ? text.trim() : "upload failed (HTTP " + r.status + ")";  // rate limit: its own words
+            showError(item, cell ? cell.textContent : item.file.name + ": " + why);
           });
         })
         .catch(function (err) {
