@@ -147,7 +147,7 @@ def test_compare_legend_names_the_settings_the_runs_differ_in(team, bob, client_
 def test_the_upload_form_offers_per_file_fields_and_sends_nothing_by_itself(team, alice):
     page = _client(alice).get("/benchmarks/").content.decode()
     assert '<template id="file-row-template">' in page
-    for field in ("label", "target_kind", "target", "design", "catalog_disk"):
+    for field in ("label", "target_kind", "target", "design", "catalog_disk", "sync", "zil", "slog_device"):
         assert f'data-field="{field}"' in page
     assert "Nothing is sent yet" in page
     assert "benchmarks/upload.js" in page

@@ -58,6 +58,9 @@ def test_label_files_before_upload_see_repeats_as_bars_and_delete_a_run(page, lo
     rows.nth(0).locator("[data-field=target]").fill("tank/bench")
     rows.nth(1).locator("[data-field=label]").fill("WD Blue in the NAS")
     rows.nth(1).locator("[data-field=target_kind]").select_option("disk")
+    rows.nth(1).locator("summary").click()  # this file's own settings
+    rows.nth(1).locator("[data-field=zil]").select_option("slog")
+    rows.nth(1).locator("[data-field=slog_device]").fill("Optane")
     page.click("[data-upload-button]")
     _wait_for_rows(page, "done", 2)
     assert rows.count() == 0  # the queue empties as files are sent
@@ -65,7 +68,9 @@ def test_label_files_before_upload_see_repeats_as_bars_and_delete_a_run(page, lo
     assert sorted(names) == ["WD Blue in the NAS", "tank dd, sync=always"]
     run = BenchRun.objects.get(label="tank dd, sync=always")
     assert run.target == "tank/bench"
-    assert BenchRun.objects.get(label="WD Blue in the NAS").target_kind == "disk"
+    wd = BenchRun.objects.get(label="WD Blue in the NAS")
+    assert wd.target_kind == "disk" and wd.settings == {"zil": "slog", "slog_device": "Optane"}
+    assert run.settings == {}  # the other file's settings stay its own
 
     # The dd log ran the same write twice: two bars, never only the last value.
     page.click("text=tank dd, sync=always")
