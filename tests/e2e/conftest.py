@@ -30,6 +30,22 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.django_db(transaction=True, serialized_rollback=True))
 
 
+@pytest.fixture(autouse=True)
+def seeded_catalog(transactional_db):
+    """The seeded disk catalog, whatever an earlier test that emptied the tables left.
+
+    Browser tests pick disks by model from the catalog the data migration seeds; a
+    transactional test elsewhere in the run may have flushed it.
+    """
+    from importlib import import_module
+
+    from zfsplanner.plans.models import CatalogDisk
+
+    seed = import_module("zfsplanner.plans.migrations.0002_seed_catalog")
+    for row in seed.DISKS:
+        CatalogDisk.objects.get_or_create(model=row["model"], defaults={k: v for k, v in row.items() if k != "model"})
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not os.path.exists(CHROMIUM):

@@ -101,7 +101,8 @@ def measure(c, design, dataset="tank/logs", data=None, **fields):
 def test_the_page_has_a_form_per_filesystem_dataset(design, bob, web):
     html = web(bob).get(f"/designs/{design.pk}/").content.decode()
     assert 'data-dataset="tank/data"' in html and 'data-dataset="tank/logs"' in html
-    assert 'data-dataset="tank/vm"' not in html  # a volume
+    assert 'id="measure-2" data-dataset="tank/vm"' not in html and 'data-dataset="tank/vm">\n      <h3>' not in html
+    assert html.count('<div class="sample" id="measure-') == 2  # not for the volume
     logs = html[html.index('data-dataset="tank/logs"') :]
     assert 'name="algorithm" value="zstd"' in logs
     assert 'name="recordsize" value="128K"' in logs

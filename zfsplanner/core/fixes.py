@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .design import PARITY, InvalidDesign, Layout, Role, parse_design
+from .design import PARITY, Design, InvalidDesign, Layout, Role, parse_design
 from .risk import fault_tolerance
 from .units import format_zfs_size, parse_zfs_size
 
@@ -39,11 +39,7 @@ def _subject(risk: Mapping[str, Any]) -> tuple[str, int] | None:
     return (match.group(1), int(match.group(2))) if match else None
 
 
-def _data_fault_tolerance(doc: Mapping[str, Any]) -> int | None:
-    try:
-        design = parse_design(doc)
-    except InvalidDesign:
-        return None
+def _data_fault_tolerance(design: Design) -> int | None:
     data = [fault_tolerance(g) for g in design.vdevs if g.role == Role.DATA]
     return min(data) if data else None
 
@@ -56,8 +52,8 @@ def _mirror_of(item: Doc, width: int) -> None:
     item["width"] = width
 
 
-def _fix_special_redundancy(doc: Doc, item: Doc) -> str | None:
-    target = _data_fault_tolerance(doc)
+def _fix_special_redundancy(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    target = _data_fault_tolerance(design)
     if target is None or item.get("layout") not in (Layout.MIRROR.value, Layout.STRIPE.value):
         return None
     width = target + 1
@@ -65,27 +61,26 @@ def _fix_special_redundancy(doc: Doc, item: Doc) -> str | None:
     return f"Make it a {width}-way mirror (survives {target} failures, like the data vdevs)"
 
 
-def _fix_non_redundant(doc: Doc, item: Doc) -> str | None:
+def _fix_non_redundant(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
     if item.get("layout") != Layout.STRIPE.value:
         return None
     _mirror_of(item, 2)
     return "Make each disk a 2-way mirror"
 
 
-def _fix_slog_unmirrored(doc: Doc, item: Doc) -> str | None:
-    return _fix_non_redundant(doc, item)
+def _fix_slog_unmirrored(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    return _fix_non_redundant(doc, item, design, index)
 
 
-def _fix_ashift(doc: Doc, item: Doc) -> str | None:
-    index = (doc.get("vdevs") or []).index(item)
-    group = parse_design(doc).vdevs[index]
+def _fix_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    group = design.vdevs[index]
     physical = max(d.physical_sector for d in group.disks)
     ashift = max(9, min(16, physical.bit_length() - 1))
     item["ashift"] = ashift
     return f"Set ashift={ashift} ({physical}-byte sectors)"
 
 
-def _fix_mixed_ashift(doc: Doc, item: Doc) -> str | None:
+def _fix_mixed_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
     vdevs = doc.get("vdevs") or []
     first = next((v for v in vdevs if isinstance(v, Mapping) and v.get("role") == Role.DATA.value), None)
     if first is None or first.get("ashift") is None:
@@ -94,7 +89,7 @@ def _fix_mixed_ashift(doc: Doc, item: Doc) -> str | None:
     return f"Use the first data vdev's ashift ({first['ashift']})"
 
 
-def _fix_single_parity(doc: Doc, item: Doc) -> str | None:
+def _fix_single_parity(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
     layout = item.get("layout")
     if layout == Layout.RAIDZ1.value:
         item["layout"] = Layout.RAIDZ2.value
@@ -108,7 +103,7 @@ def _fix_single_parity(doc: Doc, item: Doc) -> str | None:
     return None
 
 
-def _fix_wide_raidz(doc: Doc, item: Doc) -> str | None:
+def _fix_wide_raidz(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
     width, count = item.get("width"), item.get("count") or 1
     if not isinstance(width, int) or width % 2 or isinstance(item.get("disks"), list):
         return None
@@ -120,7 +115,7 @@ def _fix_wide_raidz(doc: Doc, item: Doc) -> str | None:
     return f"Split it into {count * 2} vdevs of {width // 2} disks"
 
 
-def _fix_ssb_captures_all(doc: Doc, item: Doc) -> str | None:
+def _fix_ssb_captures_all(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
     size_key = "volblocksize" if item.get("type") == "volume" else "recordsize"
     block = item.get(size_key)
     try:
@@ -135,24 +130,24 @@ def _fix_ssb_captures_all(doc: Doc, item: Doc) -> str | None:
     return f"Set special_small_blocks={value} (below {size_key})"
 
 
-def _fix_sync_disabled(doc: Doc, item: Doc) -> str | None:
+def _fix_sync_disabled(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
     item.pop("sync", None)
     return "Set sync=standard"
 
 
-def _fix_boot_recordsize(doc: Doc, item: Doc) -> str | None:
+def _fix_boot_recordsize(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
     item["recordsize"] = "128K"
     return "Set recordsize=128K"
 
 
-def _fix_padding(doc: Doc, item: Doc) -> str | None:
+def _fix_padding(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
     if item.get("type") != "volume":
         return None
     item["volblocksize"] = "64K"
     return "Set volblocksize=64K"
 
 
-_FIXES: Mapping[str, Callable[[Doc, Doc], str | None]] = {
+_FIXES: Mapping[str, Callable[[Doc, Doc, Design, int], str | None]] = {
     "special-redundancy-below-data": _fix_special_redundancy,
     "non-redundant-vdev": _fix_non_redundant,
     "slog-unmirrored": _fix_slog_unmirrored,
@@ -168,27 +163,44 @@ _FIXES: Mapping[str, Callable[[Doc, Doc], str | None]] = {
 FIXABLE_CODES = tuple(_FIXES)
 
 
-def design_fix(risk: Mapping[str, Any], document: Mapping[str, Any]) -> DesignFix | None:
-    """The design change that fixes ``risk``, or None when its fix is not a change to the design."""
+def design_fix(
+    risk: Mapping[str, Any] | None,
+    document: Mapping[str, Any],
+    design: Design | None = None,
+    validate: bool = True,
+) -> DesignFix | None:
+    """The design change that fixes ``risk``, or None when its fix is not a change to the design.
+
+    ``design``: the parsed ``document`` when the caller has it (saves parsing it again per
+    risk). ``validate=False`` only says whether a fix exists and what it does (the changed
+    document is checked when it is saved); with ``validate`` a fix whose result would not
+    parse is not offered.
+    """
+    if risk is None:
+        return None
     code = str(risk.get("code"))
     rule = _FIXES.get(code)
     where = _subject(risk)
     if rule is None or where is None:
         return None
     section, index = where
-    try:
-        parse_design(document)
-    except InvalidDesign:
-        return None
-    doc = copy.deepcopy(dict(document))
-    items = doc.get(section)
+    if design is None:
+        try:
+            design = parse_design(document)
+        except InvalidDesign:
+            return None
+    items = document.get(section)
     if not isinstance(items, list) or not 0 <= index < len(items) or not isinstance(items[index], dict):
         return None
-    label = rule(doc, items[index])
+    # Only the item the fix changes is copied; the rest of the document is shared, never changed.
+    item = copy.deepcopy(items[index])
+    doc = {**document, section: [*items[:index], item, *items[index + 1 :]]}
+    label = rule(doc, item, design, index)
     if label is None:
         return None
-    try:
-        parse_design(doc)
-    except InvalidDesign:
-        return None
+    if validate:
+        try:
+            parse_design(doc)
+        except InvalidDesign:
+            return None
     return DesignFix(code=code, subject=f"{section}[{index}]", label=label, document=doc)

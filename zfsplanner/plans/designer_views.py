@@ -57,7 +57,8 @@ def design_summary(design: PoolDesign, with_fixes: bool = True) -> tuple[DesignS
     estimate, error = estimate_or_error(design)
     if estimate is None:
         return None, error
-    return summarize(estimate, design.to_document(), catalog_prices(), with_fixes=with_fixes), None
+    spec = design.to_spec() if with_fixes else None
+    return summarize(estimate, design.to_document(), catalog_prices(), with_fixes=with_fixes, spec=spec), None
 
 
 def _writable(request: HttpRequest, pk: int) -> PoolDesign:

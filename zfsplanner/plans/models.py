@@ -9,7 +9,6 @@ Writing goes through ``services.save_design_document`` only.
 
 from __future__ import annotations
 
-import copy
 import secrets
 from typing import Any
 
@@ -151,7 +150,9 @@ class PoolDesign(models.Model):
         Built once per instance and revision (a page asks for it several times); every
         caller gets its own copy to change.
         """
-        return copy.deepcopy(self._document())
+        from .editing import json_copy
+
+        return json_copy(self._document())  # type: ignore[no-any-return]
 
     def _document(self) -> dict[str, Any]:
         key = (self.pk, self.revision, self.updated)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from zfsplanner.core.design import Design
 from zfsplanner.core.fixes import design_fix
 from zfsplanner.core.units import format_iec, format_si, zfs_nicenum
 
@@ -222,10 +223,13 @@ def _vdev_lines(estimate: Mapping[str, Any], document: Mapping[str, Any]) -> tup
     return tuple(out)
 
 
-def _risk_lines(estimate: Mapping[str, Any], document: Mapping[str, Any], with_fixes: bool) -> tuple[RiskLine, ...]:
+def _risk_lines(
+    estimate: Mapping[str, Any], document: Mapping[str, Any], with_fixes: bool, spec: Design | None
+) -> tuple[RiskLine, ...]:
     out = []
     for r in estimate.get("risks") or []:
-        fix = design_fix(r, document) if with_fixes else None
+        # The label only: the changed document is validated when the fix is applied.
+        fix = design_fix(r, document, spec, validate=False) if with_fixes else None
         out.append(
             RiskLine(
                 code=str(r.get("code")),
@@ -357,12 +361,13 @@ def summarize(
     document: Mapping[str, Any],
     prices: Mapping[str, Decimal] | None = None,
     with_fixes: bool = True,
+    spec: Design | None = None,
 ) -> DesignSummary:
     pool = estimate.get("pool") or {}
     usable = _int(pool.get("zfs_avail_bytes"))
     raw = _int(pool.get("raw_bytes"))
     vdevs = _vdev_lines(estimate, document)
-    risks = _risk_lines(estimate, document, with_fixes)
+    risks = _risk_lines(estimate, document, with_fixes, spec)
     counts = {s: sum(1 for r in risks if r.severity == s) for s in SEVERITIES}
     survive = [v.survives for v in vdevs if v.survives is not None]
     return DesignSummary(

@@ -56,7 +56,7 @@ class _Auto:
 
 # Keys the API puts next to the document; never stored as unknown document keys.
 META_KEYS = ("id", "team", "revision", "created", "updated", "url")
-ESTIMATE_CACHE_SECONDS = 24 * 3600
+ESTIMATE_CACHE_SECONDS = 3600
 
 
 def _disk_refs(doc: Mapping[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -315,22 +315,44 @@ def _dataset_row(design: PoolDesign, position: int, raw: Mapping[str, Any], ds: 
     )
 
 
+PLANNING_STAMP_KEY = "planning-inputs-stamp"
+
+
+def planning_stamp() -> str:
+    """Changes whenever a catalog disk or a benchmark run changes (``bump_planning_stamp``).
+
+    Part of every cached estimate's key: figures that come from the catalog or from the
+    team's disk benchmarks (reliability, performance) follow them without the cache having
+    to look them up on every request.
+    """
+    stamp = cache.get(PLANNING_STAMP_KEY)
+    if stamp is None:
+        stamp = secrets.token_hex(8)
+        cache.add(PLANNING_STAMP_KEY, stamp, timeout=None)
+        stamp = cache.get(PLANNING_STAMP_KEY, stamp)
+    return str(stamp)
+
+
+def bump_planning_stamp(**_: Any) -> None:
+    """Signal receiver: catalog or benchmark figures changed, so estimates are computed anew."""
+    cache.set(PLANNING_STAMP_KEY, secrets.token_hex(8), timeout=None)
+
+
 def estimate_design(design: PoolDesign) -> dict[str, Any]:
     """The ``zfsplanner.estimate/1`` document of a stored design, computed once per revision.
 
     Cached under the design's id, revision and last-saved time (a revision number alone
-    could repeat after a design is deleted and its id reused) and a digest of the catalog and
-    benchmark figures of its disk models; ``InvalidDesign`` is not cached.
+    could repeat after a design is deleted and its id reused) and the planning stamp (catalog
+    and benchmark figures); a cache hit costs one lookup and no query. ``InvalidDesign`` is
+    not cached.
     """
-    from .planning import design_inputs, inputs_key  # catalog figures and disk benchmarks of its models
+    from .planning import design_inputs  # catalog figures and disk benchmarks of its models
 
-    spec = design.to_spec()
-    inputs = design_inputs(design, spec)
-    key = f"estimate:{design.pk}:{design.revision}:{design.updated.timestamp() if design.updated else 0}"
-    key += f":{inputs_key(inputs)}"
+    key = f"estimate:{_revision_key(design)}:{planning_stamp()}"
     cached = cache.get(key)
     if cached is None:
-        cached = estimate(spec, inputs)
+        spec = design.to_spec()
+        cached = estimate(spec, design_inputs(design, spec))
         cache.set(key, cached, timeout=ESTIMATE_CACHE_SECONDS)
     return cached
 
@@ -366,15 +388,29 @@ def estimate_or_error(design: PoolDesign) -> tuple[dict[str, Any] | None, str | 
 
 
 def design_commands(design: PoolDesign) -> dict[str, Any]:
-    """The shell commands that build the design, in the order to run them (``InvalidDesign`` if it no longer parses)."""
-    spec = design.to_spec()
-    return {
-        "commands": all_commands(spec),
-        "zpool_create": zpool_create_command(spec),
-        "zpool_add": zpool_add_commands(spec),
-        "zpool_attach": zpool_attach_commands(spec),
-        "zfs_create": zfs_create_commands(spec),
-    }
+    """The shell commands that build the design, in the order to run them (``InvalidDesign`` if it no longer parses).
+
+    Cached per revision, like the estimate.
+    """
+    key = f"commands:{_revision_key(design)}"
+    cached = cache.get(key)
+    if cached is None:
+        spec = design.to_spec()
+        cached = {
+            "commands": all_commands(spec),
+            "zpool_create": zpool_create_command(spec),
+            "zpool_add": zpool_add_commands(spec),
+            "zpool_attach": zpool_attach_commands(spec),
+            "zfs_create": zfs_create_commands(spec),
+        }
+        cache.set(key, cached, timeout=ESTIMATE_CACHE_SECONDS)
+    return cached
+
+
+def _revision_key(design: PoolDesign) -> str:
+    """The design's id, revision and last-saved time (a revision number alone could repeat after
+    a design is deleted and its id reused)."""
+    return f"{design.pk}:{design.revision}:{design.updated.timestamp() if design.updated else 0}"
 
 
 def commands_or_none(design: PoolDesign) -> dict[str, Any] | None:

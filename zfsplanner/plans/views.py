@@ -193,7 +193,7 @@ def design_context(design: PoolDesign, capacity_url: str, efficiency_url: str, k
     estimate, estimate_error = estimate_or_error(design)
     summary = None
     if estimate is not None:
-        summary = summarize(estimate, design.to_document(), catalog_prices())
+        summary = summarize(estimate, design.to_document(), catalog_prices(), spec=design.to_spec())
     return {
         "design": design,
         "estimate": estimate,
