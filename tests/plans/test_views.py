@@ -3,8 +3,6 @@
 import json
 
 import pytest
-
-from zfsplanner.plans.presentation import summarize
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
@@ -13,6 +11,7 @@ from zfsplanner.core.estimate import estimate_document
 from zfsplanner.core.units import format_iec, zfs_nicenum
 from zfsplanner.plans import charts
 from zfsplanner.plans.models import PoolDesign
+from zfsplanner.plans.presentation import summarize
 
 pytestmark = pytest.mark.django_db
 
