@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tests.factories import PoolDesignFactory, design_document
 from zfsplanner.plans.models import PoolDesign
 
 pytestmark = pytest.mark.django_db(transaction=True)
-DESIGN_PAGE = Path(__file__).resolve().parents[2] / "zfsplanner/plans/templates/plans/design_detail.html"
 
 
 def _ask(page, count="12", data="40"):
@@ -64,10 +61,6 @@ def test_the_advisor_fits_a_phone(page, login, alice):
     assert overflow <= 0  # the wide table scrolls inside its own box
 
 
-@pytest.mark.skipif(
-    "plans/_reliability.html" not in DESIGN_PAGE.read_text(),
-    reason="the design page does not include the planning partials yet",
-)
 def test_the_design_page_shows_the_knee_chart_reliability_and_performance(page, login, alice, team):
     doc = design_document("tank")
     doc["vdevs"].append({"role": "special", "layout": "mirror", "width": 2, "count": 1,
