@@ -42,6 +42,7 @@ from .samples import SampleUploadHandler, install_sample_handler, measure_sample
 from .services import (
     EditConflict,
     apply_measured_ratio,
+    planning_stamp,
     commands_or_none,
     design_ashift,
     estimate_or_error,
@@ -198,6 +199,8 @@ def design_context(design: PoolDesign, capacity_url: str, efficiency_url: str, k
         "design": design,
         "estimate": estimate,
         "summary": summary,
+        # Fragments of the page are cached per revision and per state of the catalog and benchmarks.
+        "render_stamp": f"{design.updated.timestamp() if design.updated else 0}-{planning_stamp()}",
         "estimate_error": estimate_error,
         "commands": commands_or_none(design),
         "has_efficiency": bool(estimate and charts.efficiency_chart(estimate)),
