@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import django_filters
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from django import forms
 from django.db.models import Q, QuerySet
 
@@ -28,7 +30,10 @@ class SizeField(forms.CharField):
             raise forms.ValidationError(f"{value!r} is not a size such as 128K or 131072") from exc
 
 
+@extend_schema_field(OpenApiTypes.STR)
 class SizeFilter(django_filters.Filter):
+    """A size in a run's settings (a JSON key, so the schema says its type here)."""
+
     field_class = SizeField
 
 

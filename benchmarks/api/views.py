@@ -154,6 +154,7 @@ class SeriesCompareView(APIView):
     renderer_classes = CHART_RENDERERS
 
     @extend_schema(
+        operation_id="benchmarks_series_compare",
         parameters=[
             OpenApiParameter("runs", str, required=True, description="Run ids, comma-separated: 1,2"),
             OpenApiParameter("metric", str, description="bandwidth, iops or latency (default: the first one)"),
