@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import django_filters
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
 from django import forms
 from django.db.models import Q, QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 
 from zfsplanner.core.units import UnitError, parse_zfs_size
 
