@@ -21,8 +21,10 @@ def violations(page):
     return found
 
 
-def test_the_pages_run_under_the_policy_without_a_single_violation(page, login, alice, team, violations, settings):
-    settings.MEDIA_ROOT = settings.BASE_DIR / ".test-media-csp"
+def test_the_pages_run_under_the_policy_without_a_single_violation(
+    page, login, alice, team, violations, settings, tmp_path
+):
+    settings.MEDIA_ROOT = tmp_path / "media"
     design = PoolDesignFactory(team=team, name="tank", document=design_document("tank"))
     run = BenchResultFactory(run__upload__team=team, run__upload__status="done").run
     link = create_share_link(design, alice)
