@@ -14,10 +14,8 @@ the runs attached to a design against the prediction, and the layout advisor's r
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from benchmarks.models import BenchResult, BenchRun, TargetKind, UploadStatus
@@ -137,12 +135,6 @@ def design_inputs(design: PoolDesign, spec: Design | None = None) -> PlanningInp
     """Catalog figures and the team's disk benchmarks for a stored design's disk models."""
     spec = spec or design.to_spec()
     return _inputs(_models(spec), design.team_id, design)
-
-
-def inputs_key(inputs: PlanningInputs) -> str:
-    """A short digest of the inputs, so a cached estimate changes when the catalog or a run does."""
-    data = {k: asdict(v) for k, v in sorted(inputs.drives.items())}
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 # --------------------------------------------------------------------------- predicted vs measured
