@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django import forms
 from django.db.models import Q, QuerySet
@@ -11,6 +13,19 @@ from drf_spectacular.utils import extend_schema_field
 from zfsplanner.core.units import UnitError, parse_zfs_size
 
 from .models import PARSED_STATUSES, BenchRun, SyncSetting, TargetKind, UploadStatus, ZilLocation
+
+
+class IdField(forms.IntegerField):
+    """A row id: a whole number a database key can hold, so ``?design=-4e22`` is a 400 naming the field."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", 2**63 - 1)
+        super().__init__(*args, **kwargs)
+
+
+class IdFilter(django_filters.NumberFilter):
+    field_class = IdField
 
 
 class NumberInFilter(django_filters.BaseInFilter, django_filters.NumberFilter):
@@ -44,8 +59,8 @@ class BenchRunFilterSet(django_filters.FilterSet):
     parsed = django_filters.BooleanFilter(method="only_parsed", label="Parsed (done or partly read)")
     tool = django_filters.CharFilter(field_name="tool", lookup_expr="iexact")
     target_kind = django_filters.ChoiceFilter(choices=TargetKind.choices, empty_label="any")
-    design = django_filters.NumberFilter(field_name="design_id")
-    catalog_disk = django_filters.NumberFilter(field_name="catalog_disk_id")
+    design = IdFilter(field_name="design_id")
+    catalog_disk = IdFilter(field_name="catalog_disk_id")
     sync = django_filters.ChoiceFilter(
         field_name="settings__sync", choices=SyncSetting.choices, label="sync", empty_label="any"
     )

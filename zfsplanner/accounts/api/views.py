@@ -117,7 +117,7 @@ class TeamViewSet(viewsets.ModelViewSet):
     @action(
         detail=True,
         methods=["put", "patch", "delete"],
-        url_path=r"members/(?P<user_id>[0-9]+)",
+        url_path=r"members/(?P<user_id>[0-9]{1,18})",
         serializer_class=MembershipSerializer,
     )
     def member(self, request: Request, pk: str | None = None, user_id: str = "") -> Response:

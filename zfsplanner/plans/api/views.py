@@ -300,7 +300,9 @@ class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSe
         found = [f for f in (design_fix(r, doc) for r in risks) if f is not None]
         return Response([{"code": f.code, "subject": f.subject, "label": f.label} for f in found])
 
-    @extend_schema(request=ApplyFixSerializer, responses={200: DesignSerializer, 404: None, 409: STALE_REVISION})
+    @extend_schema(
+        request=ApplyFixSerializer, responses={200: DesignSerializer, 400: OpenApiTypes.OBJECT, 409: STALE_REVISION}
+    )
     @action(detail=True, methods=["post"], url_path="fixes/apply")
     def apply_fix(self, request: Request, pk: str | None = None) -> Response:
         """Apply one risk's fix (``code`` and ``subject`` from ``fixes``) as a new revision."""
@@ -315,7 +317,10 @@ class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSe
         risk = next((r for r in risks if r.get("code") == code and r.get("subject") == subject), None)
         fix = design_fix(risk, design.to_document()) if risk else None
         if fix is None:
-            return Response({"detail": "No such risk with a one-click fix on this design."}, status=404)
+            return Response(
+                {"code": [f"This design has no risk {code!r} on {subject!r} with a one-click fix (GET .../fixes/)."]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         try:
             design = save_design_document(
                 design.team,
