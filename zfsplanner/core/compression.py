@@ -16,6 +16,8 @@ Three parts:
 
 from __future__ import annotations
 
+import functools
+
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -61,6 +63,7 @@ class StoredBlock:
 # --------------------------------------------------------------------------- versions
 
 
+@functools.lru_cache(maxsize=128)
 def version_tuple(version: str) -> tuple[int, int]:
     """``"2.3"`` -> ``(2, 3)``; ``"2.3.2"`` -> ``(2, 3)`` (see :class:`versions.Version` for patch levels)."""
     try:

@@ -58,7 +58,7 @@ def design_summary(design: PoolDesign, with_fixes: bool = True) -> tuple[DesignS
     if estimate is None:
         return None, error
     spec = design.to_spec() if with_fixes else None
-    return summarize(estimate, design.to_document(), catalog_prices(), with_fixes=with_fixes, spec=spec), None
+    return summarize(estimate, design.document_view(), catalog_prices(), with_fixes=with_fixes, spec=spec), None
 
 
 def _writable(request: HttpRequest, pk: int) -> PoolDesign:
@@ -114,7 +114,7 @@ def dataset_form(doc: dict[str, Any], index: int | None, summary: DesignSummary 
 def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) -> dict[str, Any]:
     """Everything the designer shows; ``override`` puts a bound (invalid or conflicting) form in place."""
     summary, error = design_summary(design)
-    doc = design.to_document()
+    doc = design.document_view()
     undo, redo = can_undo_redo(design)
     context: dict[str, Any] = {
         "design": design,

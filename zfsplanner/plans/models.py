@@ -154,6 +154,14 @@ class PoolDesign(models.Model):
 
         return json_copy(self._document())  # type: ignore[no-any-return]
 
+    def document_view(self) -> dict[str, Any]:
+        """The same document, not copied: for callers that only read it (pages, the revision row)."""
+        return self._document()
+
+    def remember_spec(self, spec: core.Design) -> None:
+        """The parsed document of the current revision, from whoever just validated it (saves a parse)."""
+        self._spec_memo = ((self.pk, self.revision, self.updated), spec)
+
     def _document(self) -> dict[str, Any]:
         key = (self.pk, self.revision, self.updated)
         memo = getattr(self, "_document_memo", None)

@@ -180,6 +180,7 @@ def save_design_document(
     DatasetPlan.objects.bulk_create(
         [_dataset_row(design, i, raw, ds) for i, (raw, ds) in enumerate(zip(raw_datasets, spec.datasets, strict=True))]
     )
+    design.remember_spec(spec)
     DesignRevision.objects.create(
         design=design,
         number=design.revision,
@@ -192,12 +193,14 @@ def save_design_document(
     )
     if instance is not None:
         instance.refresh_from_db()
+        instance.remember_spec(spec)
+        instance._document_memo = design._document_memo  # built for the revision row just now
         return instance
     return design
 
 
 def _stored_document(design: PoolDesign) -> dict[str, Any]:
-    return design.to_document()
+    return design.document_view()
 
 
 def _ensure_revision_row(design: PoolDesign) -> None:
