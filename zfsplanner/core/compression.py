@@ -17,7 +17,6 @@ Three parts:
 from __future__ import annotations
 
 import functools
-
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
