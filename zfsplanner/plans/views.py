@@ -42,12 +42,12 @@ from .samples import SampleUploadHandler, install_sample_handler, measure_sample
 from .services import (
     EditConflict,
     apply_measured_ratio,
-    planning_stamp,
     commands_or_none,
     design_ashift,
     estimate_or_error,
     export_filename,
     get_design_for_user,
+    planning_stamp,
     save_design_document,
     writable_teams,
 )
