@@ -40,7 +40,6 @@ from .services import (
     get_design_for_user,
     save_design_document,
     walk_revisions,
-    writable_teams,
 )
 
 UNPROCESSABLE = 422
@@ -246,12 +245,7 @@ def designer_pool(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(key, message if key else f"{path}: {message}")
         return {"pool_form": form}
 
-    return _save(request, design, doc, "pool settings changed", on_error, lambda exc: {"pool_form": _rebound(form)})
-
-
-def _rebound(form: Any) -> Any:
-    """The user's form again, with the stored revision's number so a second Save applies it."""
-    return form
+    return _save(request, design, doc, "pool settings changed", on_error, lambda exc: {"pool_form": form})
 
 
 def _index(request: HttpRequest) -> int | None:
@@ -452,7 +446,3 @@ def chart_compare(request: HttpRequest) -> JsonResponse:
     if not designs:
         return JsonResponse({"detail": "Name designs to compare: ?ids=1,2"}, status=404)
     return breakdown_response(designs)
-
-
-def new_design_teams(user: Any) -> Any:
-    return writable_teams(user)
