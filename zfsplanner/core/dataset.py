@@ -18,6 +18,10 @@ The pipeline per block (``shared/reference/zfs-space-accounting.md`` §0):
 
 Histograms are handled per bucket, never per file, and ``asize`` is computed once per
 distinct (vdev geometry, psize).
+
+The steps have their own modules: :mod:`zfsplanner.core.dataset_inputs` (defaults, files and
+compressed fraction), :mod:`zfsplanner.core.placement` (vdev targets and the cost of a DVA),
+:mod:`zfsplanner.core.zvol` (a zvol's refreservation); this one runs the pipeline.
 """
 
 from __future__ import annotations
@@ -28,9 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from . import blockhist
-from .alloc import SPA_OLD_MAXBLOCKSIZE, block_asize, deflate, deflate_ratio
 from .compression import (
-    PROFILES,
     BlockKind,
     CompressionError,
     StoredBlock,
@@ -40,11 +42,22 @@ from .compression import (
     stored_block,
     version_tuple,
 )
-from .design import DRAID_LAYOUTS, PARITY, RAIDZ_LAYOUTS, Dataset, DatasetType, Layout
+from .dataset_inputs import (
+    DEFAULT_RECORDSIZE,
+    SPA_MINBLOCKSIZE,
+    DatasetError,
+    compressed_fraction,
+    default_volblocksize,
+    dnodesize_of,
+    effective_block_size,
+    file_buckets,
+    files_per_directory_of,
+    redundant_metadata_of,
+)
+from .design import Dataset, DatasetType
 from .metadata import (
     DN_MAX_NBLKPTR,
     EMPTY_FILESYSTEM_OBJECTS,
-    FILES_PER_DIRECTORY,
     LEGACY_DNODE_SIZE,
     SA_NBLKPTR,
     MetaBlock,
@@ -55,59 +68,42 @@ from .metadata import (
     empty_dataset_blocks,
     object_indirects,
 )
-from .units import KIB, MIB, ceil_div, is_power_of_two, roundup
+from .placement import AllocTarget, Totals, group_targets, place
+from .placement import Geometry as _Geometry
+from .placement import dva_cost as _cost
+from .placement import group_targets as _group
+from .units import MIB, ceil_div, is_power_of_two, roundup
+from .zvol import (
+    DN_MAX_INDBLKSHIFT,
+    DNODES_PER_LEVEL,
+    SPA_DVAS_PER_BP,
+    ZVOL_META_DNODE_LEVELS,
+    zvol_volsize_to_reservation,
+)
 
-SPA_MINBLOCKSIZE = 512
-DEFAULT_RECORDSIZE = 128 * KIB
+__all__ = [
+    "DEFAULT_RECORDSIZE",
+    "DN_MAX_INDBLKSHIFT",
+    "DNODES_PER_LEVEL",
+    "SPA_DVAS_PER_BP",
+    "SPA_MINBLOCKSIZE",
+    "SPECIAL_SMALL_MAX_BEFORE_2_4",
+    "SPECIAL_SMALL_RESERVE_PCT",
+    "ZVOL_META_DNODE_LEVELS",
+    "AllocTarget",
+    "DatasetError",
+    "DatasetUsage",
+    "_Geometry",
+    "_cost",
+    "_group",
+    "dataset_usage",
+    "default_volblocksize",
+    "effective_block_size",
+    "zvol_volsize_to_reservation",
+]
+
 SPECIAL_SMALL_RESERVE_PCT = 25  # zfs_special_class_metadata_reserve_pct
-DNODES_PER_LEVEL = 1024  # libzfs: 1 << (DN_MAX_INDBLKSHIFT - SPA_BLKPTRSHIFT)
-ZVOL_META_DNODE_LEVELS = 7  # libzfs: "start with metadnode L0-L6"
-DN_MAX_INDBLKSHIFT = 17
-SPA_DVAS_PER_BP = 3
 SPECIAL_SMALL_MAX_BEFORE_2_4 = 1 * MIB
-
-
-class DatasetError(ValueError):
-    """The dataset cannot be estimated with the given inputs."""
-
-
-@dataclass(frozen=True)
-class AllocTarget:
-    """A top-level vdev (or a group of identical ones) that receives blocks of a class.
-
-    ``share`` is the fraction of the class's allocations landing here; with several
-    vdevs, weight by free space (equal vdevs: equal shares). Shares of a class should
-    sum to 1; they are normalised if they do not.
-    """
-
-    layout: Layout
-    width: int
-    ashift: int
-    draid_data: int | None = None
-    deflate_ratio: int = 512
-    share: float = 1.0
-
-    @property
-    def sector(self) -> int:
-        return 1 << self.ashift
-
-    @property
-    def nominal_parity_fraction(self) -> float:
-        """Parity disks over all disks: ``p/N`` for raidz, ``p/(D+p)`` for dRAID, 0 for
-        mirrors and single disks (a mirror's other copies are not in its ``asize``)."""
-        p = PARITY[self.layout]
-        if self.layout in RAIDZ_LAYOUTS:
-            return p / self.width
-        if self.layout in DRAID_LAYOUTS and self.draid_data:
-            return p / (self.draid_data + p)
-        return 0.0
-
-    @classmethod
-    def for_vdev(
-        cls, layout: Layout, width: int, ashift: int, draid_data: int | None = None, share: float = 1.0
-    ) -> AllocTarget:
-        """A target with its deflate ratio computed from the geometry."""
-        return cls(layout, width, ashift, draid_data, deflate_ratio(layout, width, ashift, draid_data), share)
 
 
 @dataclass(frozen=True)
@@ -161,216 +157,6 @@ class DatasetUsage:
     metadata_psize_bytes: int = 0  # one copy of every metadata block, as the ARC caches it
 
 
-# --------------------------------------------------------------------------- defaults
-
-
-def default_volblocksize(version: str) -> int:
-    """``ZVOL_DEFAULT_BLOCKSIZE`` (``include/sys/zvol.h``): 16 KiB from 2.2.0, 8 KiB before."""
-    return 16 * KIB if version_tuple(version) >= (2, 2) else 8 * KIB
-
-
-def effective_block_size(ds: Dataset, version: str) -> int:
-    """The record size (filesystems) or volblocksize (volumes) in force."""
-    if ds.type == DatasetType.VOLUME:
-        return ds.volblocksize or default_volblocksize(version)
-    return ds.recordsize or DEFAULT_RECORDSIZE
-
-
-def _dnodesize(ds: Dataset) -> int:
-    """``dnodesize`` from the dataset's extra keys: legacy (512 B, the default), auto
-    (1 KiB, ``dmu_objset.c``) or 1k..16k."""
-    value = str(ds.extra.get("dnodesize", "legacy")).lower()
-    sizes = {"legacy": 512, "auto": 1024, "1k": 1024, "2k": 2048, "4k": 4096, "8k": 8192, "16k": 16384}
-    if value not in sizes:
-        raise DatasetError(f"{ds.name}: dnodesize {value!r} is not one of {', '.join(sizes)}")
-    return sizes[value]
-
-
-def _files_per_directory(ds: Dataset) -> int | None:
-    """``contents.files_per_directory`` (the design format's field), else the dataset key of the
-    same name older documents used, else the documented default (``metadata.FILES_PER_DIRECTORY``)."""
-    if ds.contents is not None and ds.contents.files_per_directory is not None:
-        return ds.contents.files_per_directory
-    value = ds.extra.get("files_per_directory", FILES_PER_DIRECTORY)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise DatasetError(f"{ds.name}: files_per_directory must be a positive integer")
-    return int(value)
-
-
-def _redundant(ds: Dataset) -> RedundantMetadata:
-    value = str(ds.extra.get("redundant_metadata", "all")).lower()
-    try:
-        return RedundantMetadata(value)
-    except ValueError as exc:
-        raise DatasetError(f"{ds.name}: redundant_metadata {value!r} is not all, most, some or none") from exc
-
-
-# --------------------------------------------------------------------------- zvol refreservation
-
-
-def zvol_volsize_to_reservation(volsize: int, volblocksize: int, copies: int, targets: Sequence[AllocTarget]) -> int:
-    """``refreservation`` that ``zfs create -V`` sets on a non-sparse zvol.
-
-    ``lib/libzfs/libzfs_dataset.c``, ``zvol_volsize_to_reservation()`` and
-    ``volsize_from_vdevs()``: the data blocks are scaled by the worst raidz/dRAID vdev's
-    ``asize(volblocksize) / asize(128K) * 128K`` (mirrors and disks count as 1:1), and
-    every indirect level plus 7 meta-dnode levels is budgeted as an uncompressed 128 KiB
-    block with ``copies + 1`` DVAs.
-    """
-    nblocks = volsize // volblocksize
-    data = 0
-    for t in targets:
-        if t.layout not in RAIDZ_LAYOUTS and t.layout not in DRAID_LAYOUTS:
-            continue
-        tsize = block_asize(t.layout, t.width, t.ashift, SPA_OLD_MAXBLOCKSIZE, t.draid_data)
-        asize = block_asize(t.layout, t.width, t.ashift, volblocksize, t.draid_data)
-        data = max(data, nblocks * asize * SPA_OLD_MAXBLOCKSIZE // tsize)
-    if data == 0:
-        data = nblocks * volblocksize
-    numdb = ZVOL_META_DNODE_LEVELS
-    n = nblocks
-    while n > 1:
-        n = (n + DNODES_PER_LEVEL - 1) // DNODES_PER_LEVEL
-        numdb += n
-    numdb *= min(SPA_DVAS_PER_BP, copies + 1)
-    return data * copies + numdb * (1 << DN_MAX_INDBLKSHIFT)
-
-
-# --------------------------------------------------------------------------- contents
-
-
-def _file_buckets(ds: Dataset, notes: list[str]) -> tuple[list[tuple[int, float]], bool]:
-    """(size, count) buckets of files, and whether the contents are one unnamed stream
-    of large files (no file count given)."""
-    c = ds.contents
-    if c is None:
-        return [], False
-    logical = c.logical_bytes
-    if c.file_size_histogram:
-        hist = [(s, float(n)) for s, n in c.file_size_histogram if n > 0]
-        total = sum(s * n for s, n in hist)
-        files = sum(n for _, n in hist)
-        if logical is not None and total > 0 and abs(total - logical) > 0.01 * logical:
-            scale = logical / total
-            hist = [(s, n * scale) for s, n in hist]
-            notes.append(
-                f"file_size_histogram adds up to {total:.0f} bytes, not logical_bytes {logical}: "
-                f"counts scaled by {scale:.3f}"
-            )
-        elif logical is None and c.file_count and files and abs(files - c.file_count) > 0.01 * c.file_count:
-            scale = c.file_count / files
-            hist = [(s, n * scale) for s, n in hist]
-            notes.append(f"file_size_histogram has {files:.0f} files, not file_count {c.file_count}: counts scaled")
-        return hist, False
-    if c.file_count:
-        if not logical:
-            return [(0, float(c.file_count))], False
-        q, r = divmod(logical, c.file_count)
-        buckets = [(q, float(c.file_count - r))]
-        if r:
-            buckets.append((q + 1, float(r)))
-        notes.append(f"no file_size_histogram: {c.file_count} files of about {q} bytes assumed")
-        return buckets, False
-    if logical:
-        notes.append("no file count: contents treated as large files of whole records")
-        return [(logical, 1.0)], True
-    return [], False
-
-
-def _fraction(ds: Dataset, algorithm: str, notes: list[str]) -> tuple[float, bool]:
-    """Compressed fraction of the data (compressor output / input) and all-zero flag."""
-    comp = ds.contents.compressibility if ds.contents else None
-    if comp is None:
-        notes.append("no compressibility given: data assumed incompressible")
-        return 1.0, False
-    if comp.ratio is not None:
-        if comp.algorithm and algorithm != "off":
-            try:
-                measured_with = resolve_algorithm(comp.algorithm, "2.3")
-            except CompressionError:
-                measured_with = comp.algorithm
-            if measured_with != algorithm:
-                notes.append(f"ratio {comp.ratio} was measured with {comp.algorithm}, dataset uses {algorithm}")
-        return 1.0 / comp.ratio, False
-    if comp.profile is not None:
-        profile = PROFILES[comp.profile]
-        lo, hi = profile.ratio_range(algorithm) if algorithm != "off" else (1.0, 1.0)
-        if algorithm != "off" and not profile.all_zero:
-            notes.append(
-                f"profile {profile.name!r} with {algorithm}: about {profile.ratio(algorithm):.2f}x "
-                f"(estimate, {lo:.2f}-{hi:.2f}x)"
-            )
-        return profile.fraction(algorithm), profile.all_zero
-    return 1.0, False
-
-
-# --------------------------------------------------------------------------- allocation
-
-
-@dataclass(frozen=True)
-class _Geometry:
-    layout: Layout
-    width: int
-    ashift: int
-    draid_data: int | None
-    ratio: int
-
-    @property
-    def nominal(self) -> float:
-        return AllocTarget(self.layout, self.width, self.ashift, self.draid_data).nominal_parity_fraction
-
-
-def _group(targets: Sequence[AllocTarget]) -> list[tuple[_Geometry, float]]:
-    """Merge identical vdevs and normalise shares."""
-    acc: dict[_Geometry, float] = defaultdict(float)
-    for t in targets:
-        acc[_Geometry(t.layout, t.width, t.ashift, t.draid_data, t.deflate_ratio)] += max(t.share, 0.0)
-    total = sum(acc.values())
-    if total <= 0:
-        n = len(acc)
-        return [(g, 1.0 / n) for g in acc]
-    return [(g, s / total) for g, s in acc.items()]
-
-
-@lru_cache(maxsize=65536)
-def _cost(g: _Geometry, psize: int) -> tuple[int, int, int]:
-    """(asize, deflated charge, data-sector bytes) of one DVA of ``psize`` on ``g``."""
-    asize = block_asize(g.layout, g.width, g.ashift, psize, g.draid_data)
-    return asize, deflate(asize, g.ratio), roundup(psize, 1 << g.ashift)
-
-
-@dataclass
-class _Totals:
-    raw: float = 0.0
-    used: float = 0.0
-    data_sectors: float = 0.0
-    nominal_weighted: float = 0.0
-
-    def add(self, other: _Totals, scale: float = 1.0) -> None:
-        self.raw += other.raw * scale
-        self.used += other.used * scale
-        self.data_sectors += other.data_sectors * scale
-        self.nominal_weighted += other.nominal_weighted * scale
-
-
-def _place(demand: dict[int, float], groups: list[tuple[_Geometry, float]]) -> _Totals:
-    """Cost of ``demand`` (psize -> number of DVAs) spread over ``groups``."""
-    tot = _Totals()
-    for psize, dvas in demand.items():
-        if dvas <= 0 or psize <= 0:
-            continue
-        for g, share in groups:
-            asize, used, sectors = _cost(g, psize)
-            w = dvas * share
-            tot.raw += asize * w
-            tot.used += used * w
-            tot.data_sectors += sectors * w
-            tot.nominal_weighted += asize * w * g.nominal
-    return tot
-
-
 @lru_cache(maxsize=8192)
 def _indirects(
     nblocks: int,
@@ -383,9 +169,6 @@ def _indirects(
     gcd_alloc: int,
 ) -> tuple[MetaBlock, ...]:
     return tuple(object_indirects(nblocks, nblkptr, data_dvas, copies, redundant, version, min_alloc, gcd_alloc))
-
-
-# --------------------------------------------------------------------------- the engine
 
 
 def dataset_usage(
@@ -419,9 +202,9 @@ def dataset_usage(
         algorithm = resolve_algorithm(ds.compression, version)
     except CompressionError as exc:
         raise DatasetError(f"{ds.name}: {exc}") from exc
-    redundant = _redundant(ds)
-    dnodesize = LEGACY_DNODE_SIZE if volume else _dnodesize(ds)
-    fraction, all_zero = _fraction(ds, algorithm, notes)
+    redundant = redundant_metadata_of(ds)
+    dnodesize = LEGACY_DNODE_SIZE if volume else dnodesize_of(ds)
+    fraction, all_zero = compressed_fraction(ds, algorithm, notes)
     ssb = ds.special_small_blocks or 0
     if ssb and special and v < (2, 4):
         if volume:
@@ -509,7 +292,7 @@ def dataset_usage(
         if ds.volsize is not None and not ds.extra.get("sparse", False):
             refreservation = zvol_volsize_to_reservation(ds.volsize, bs, copies, [*normal, *special])
     else:
-        buckets, stream = _file_buckets(ds, notes)
+        buckets, stream = file_buckets(ds, notes)
         for size, count in buckets:
             if count <= 0:
                 continue
@@ -532,7 +315,7 @@ def dataset_usage(
             nfiles = 1.0
         files = int(round(nfiles))
         if files:
-            tree, dirs = directory_tree(files, _files_per_directory(ds))
+            tree, dirs = directory_tree(files, files_per_directory_of(ds))
             objects = EMPTY_FILESYSTEM_OBJECTS + files + dirs - 1  # the root directory is already there
             add_meta(
                 dnode_blocks(objects, dnodesize, copies, redundant, version, spa_min_alloc, spa_gcd_alloc, already=1),
@@ -569,8 +352,8 @@ def dataset_usage(
     for mb in base:
         base_demand[mb.psize] += mb.count * mb.dvas
 
-    normal_groups = _group(normal)
-    special_groups = _group(special) if special else []
+    normal_groups = group_targets(normal)
+    special_groups = group_targets(special) if special else []
 
     # Split data blocks into special-eligible small blocks and the rest.
     small_demand: dict[int, float] = {}
@@ -581,14 +364,14 @@ def dataset_usage(
         else:
             big_demand[psize] = dvas
 
-    normal_tot = _place(big_demand, normal_groups)
-    special_tot = _Totals()
-    meta_tot = _Totals()
-    data_tot = _Totals()
+    normal_tot = place(big_demand, normal_groups)
+    special_tot = Totals()
+    meta_tot = Totals()
+    data_tot = Totals()
     data_tot.add(normal_tot)
     if special_groups:
-        meta_on_special = _place(meta_demand, special_groups)
-        small_on_special = _place(small_demand, special_groups)
+        meta_on_special = place(meta_demand, special_groups)
+        small_on_special = place(small_demand, special_groups)
         cap = special_usable_bytes
         f_meta = f_small = 1.0
         if cap is not None:
@@ -606,24 +389,24 @@ def dataset_usage(
         meta_tot.add(meta_on_special, f_meta)
         special_tot.add(meta_on_special, f_meta)
         if f_meta < 1.0:
-            spill = _place(meta_demand, normal_groups)
+            spill = place(meta_demand, normal_groups)
             meta_tot.add(spill, 1 - f_meta)
             normal_tot.add(spill, 1 - f_meta)
         data_tot.add(small_on_special, f_small)
         special_tot.add(small_on_special, f_small)
         if f_small < 1.0:
-            spill = _place(small_demand, normal_groups)
+            spill = place(small_demand, normal_groups)
             data_tot.add(spill, 1 - f_small)
             normal_tot.add(spill, 1 - f_small)
-        base_tot = _place(base_demand, special_groups)
+        base_tot = place(base_demand, special_groups)
     else:
-        m = _place(meta_demand, normal_groups)
-        s = _place(small_demand, normal_groups)
+        m = place(meta_demand, normal_groups)
+        s = place(small_demand, normal_groups)
         meta_tot.add(m)
         normal_tot.add(m)
         normal_tot.add(s)
         data_tot.add(s)
-        base_tot = _place(base_demand, normal_groups)
+        base_tot = place(base_demand, normal_groups)
 
     referenced = int(round(data_tot.used + meta_tot.used))
     used = referenced if refreservation is None else max(referenced, refreservation)
