@@ -1,0 +1,112 @@
+"""Helpers the risk rules share: how a vdev group is named and described, which groups have
+which role, dataset properties as ZFS resolves them, and the host's RAM."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from .. import properties
+from ..commands import vdev_type_word
+from ..design import Dataset, Design, Layout, Media, Role, VdevGroup
+from ..replication import pair_refusal
+from .registry import RiskFigures
+
+REF_REMOVAL = (
+    "module/zfs/vdev_removal.c (spa_vdev_remove_top_check); man zpool-remove.8: "
+    "'all top-level vdevs must have the same sector size and not be raidz'"
+)
+
+
+def fault_tolerance(group: VdevGroup) -> int:
+    """Disks each vdev of the group can lose: mirror width − 1, raidz/dRAID parity, single disk 0."""
+    if group.layout == Layout.MIRROR:
+        return group.width - 1
+    return group.parity
+
+
+def describe_group(group: VdevGroup) -> str:
+    """``3-way mirror``, ``2 × 6-wide raidz2``, ``draid2:8d:24c:2s``, ``single disk``."""
+    if group.layout == Layout.STRIPE:
+        shape = "single disk"
+        return f"{group.count} single disks" if group.count > 1 else shape
+    if group.layout == Layout.MIRROR:
+        shape = f"{group.width}-way mirror"
+    elif group.is_raidz:
+        shape = f"{group.width}-wide {group.layout.value}"
+    else:
+        shape = vdev_type_word(group) or group.layout.value
+    return f"{group.count} × {shape}" if group.count > 1 else shape
+
+
+def _vdev(i: int) -> str:
+    return f"vdevs[{i}]"
+
+
+def _ds(i: int) -> str:
+    return f"datasets[{i}]"
+
+
+def _family(group: VdevGroup) -> str:
+    if group.is_raidz:
+        return "raidz"
+    if group.is_draid:
+        return "dRAID"
+    return "mirror" if group.layout == Layout.MIRROR else "single disk"
+
+
+def _groups(design: Design, *roles: Role) -> Iterator[tuple[int, VdevGroup]]:
+    return ((i, g) for i, g in enumerate(design.vdevs) if g.role in roles)
+
+
+def _by_name(design: Design) -> dict[str, Dataset]:
+    return {d.name: d for d in design.datasets}
+
+
+def _inherited(design: Design, ds: Dataset, attr: str) -> Any:
+    """An inheritable property as ZFS resolves it: set locally, else from the nearest listed ancestor
+    (:func:`properties.inherited`)."""
+    return properties.inherited(design, ds, attr)
+
+
+def block_size(design: Design, ds: Dataset) -> int:
+    """recordsize (inherited, default 128K) or volblocksize (default 16K from OpenZFS 2.2, 8K before)."""
+    return properties.block_size(design, ds)
+
+
+def _dedup_on(design: Design, ds: Dataset) -> bool:
+    value = _inherited(design, ds, "dedup")
+    if value is None or value is False:
+        return False
+    return not (isinstance(value, str) and value.lower() == "off")
+
+
+def host_ram(design: Design, figures: RiskFigures | None) -> int | None:
+    """RAM of the host: ``figures.ram_bytes``, else the design's ``extra["host"]["ram_bytes"]``."""
+    if figures is not None and figures.ram_bytes is not None:
+        return figures.ram_bytes
+    host = design.extra.get("host")
+    if isinstance(host, Mapping):
+        ram = host.get("ram_bytes")
+        if isinstance(ram, int) and not isinstance(ram, bool) and ram > 0:
+            return ram
+    return None
+
+
+def _min_size(group: VdevGroup) -> int:
+    return min(d.size_bytes for d in group.disks)
+
+
+def _is_hdd_or_unknown(group: VdevGroup) -> bool:
+    return all(d.media in (None, Media.HDD) for d in group.disks)
+
+
+def _zpool_says(first: VdevGroup, second: VdevGroup, design: Design) -> str:
+    """What zpool's replication check makes of the two layouts side by side (``core.replication``)."""
+    message = pair_refusal(first, second, design.version)
+    if message is None:
+        return f"OpenZFS {design.version} accepts the two side by side without -f."
+    return (
+        f'zpool refuses them side by side unless forced ("{message}"); the generated commands add the '
+        "override where zpool needs it and say why."
+    )

@@ -1,0 +1,204 @@
+"""Risk rules about datasets and the pool as a whole: sync, pool fill, boot pools, what the
+release refuses, and sector sizes seen by virtual machines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..ashift import group_ashift
+from ..design import DatasetType, Design, Role, Sync
+from ..refusals import refusals
+from ..units import KIB, format_iec, zfs_nicenum
+from .common import _ds, _groups, _vdev, block_size, describe_group
+from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule
+
+POOL_FILL_WARN = 0.80
+BOOT_MAX_RECORDSIZE = 128 * KIB
+
+BOOT_POOL_NAMES = ("bpool", "boot")
+
+REF_SYNC = "man zfsprops.7 (sync)"
+REF_FILL = "module/zfs/metaslab.c (metaslab_df_free_pct, metaslab_df_alloc_threshold); module/zfs/spa_misc.c (slop)"
+REF_BOOT = "cmd/zpool/compatibility.d/grub2; openzfs/zfs PR #6007 (large block boot pools, GRUB 2.02 note)"
+REF_VM = "module/zfs/vdev.c (vdev_open: ashift is at least the logical sector); QEMU logical_block_size"
+
+
+@rule(
+    "sync-disabled",
+    Severity.WARNING,
+    "sync=disabled on {dataset}",
+    "a dataset that sets sync=disabled",
+    REF_SYNC,
+)
+def rule_sync_disabled(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    for i, ds in enumerate(design.datasets):
+        if ds.sync != Sync.DISABLED:
+            continue
+        children = [d.name for d in design.datasets if d.name.startswith(ds.name + "/") and d.sync is None]
+        inherit = f" Its children {', '.join(children)} inherit it." if children else ""
+        yield _risk(
+            spec,
+            _ds(i),
+            f"{ds.name} sets sync=disabled: fsync() and O_SYNC writes return before the data is on stable storage. "
+            "On a crash or power loss the writes of the last one or two transaction groups (zfs_txg_timeout = 5 s) are "
+            "lost even though applications were told they were safe; databases and VM guests can be left "
+            "inconsistent. The pool itself stays consistent." + inherit,
+            "Keep sync=standard and add a mirrored SLOG with power-loss protection if synchronous writes are slow.",
+            dataset=ds.name,
+        )
+
+
+@rule(
+    "pool-fill-high",
+    Severity.WARNING,
+    "Planned contents fill {fill:.0%} of the pool",
+    "planned USED above 80% of the empty pool's AVAIL (critical above 100%)",
+    REF_FILL,
+)
+def rule_pool_fill(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    if figures is None:
+        return
+    if figures.planned_used_bytes is not None and figures.zfs_avail_bytes:
+        planned, room, terms = figures.planned_used_bytes, figures.zfs_avail_bytes, "USED of AVAIL (zfs list)"
+    elif figures.planned_allocated_bytes is not None and figures.zpool_size_bytes:
+        planned, room, terms = figures.planned_allocated_bytes, figures.zpool_size_bytes, "ALLOC of SIZE (zpool list)"
+    else:
+        return
+    fill = planned / room
+    if fill <= POOL_FILL_WARN:
+        return
+    over = fill > 1
+    detail = (
+        f"The planned contents take {format_iec(planned)} of {format_iec(room)} ({terms}), {fill:.0%}. "
+        + (
+            "They do not fit. "
+            if over
+            else "As a pool fills, free space fragments and more metaslabs drop below metaslab_df_free_pct (4%) "
+            "free, where the allocator leaves first-fit for the slower best-fit search; writes slow down and there "
+            "is little room left for snapshots and growth. The common guideline is to stay below 80%. "
+        )
+        + "Flagged above 80%."
+    )
+    yield _risk(
+        spec,
+        "pool",
+        detail,
+        "Add capacity (more or larger disks, another vdev) so the planned contents stay below 80%, or plan less data.",
+        severity=Severity.CRITICAL if over else Severity.WARNING,
+        fill=fill,
+    )
+
+
+def is_boot_pool(design: Design) -> bool:
+    """A boot pool: named ``bpool`` or ``boot``, or with ``extra["boot"] == True``."""
+    return design.name in BOOT_POOL_NAMES or design.extra.get("boot") is True
+
+
+@rule(
+    "boot-recordsize",
+    Severity.WARNING,
+    "recordsize={recordsize} on boot dataset {dataset}",
+    "a boot pool (named bpool or boot, or extra.boot = true) dataset that sets recordsize above 128K",
+    REF_BOOT,
+)
+def rule_boot_recordsize(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    if not is_boot_pool(design):
+        return
+    for i, ds in enumerate(design.datasets):
+        if ds.recordsize is None or ds.recordsize <= BOOT_MAX_RECORDSIZE:
+            continue
+        yield _risk(
+            spec,
+            _ds(i),
+            f"{design.name} is a boot pool and {ds.name} sets recordsize={zfs_nicenum(ds.recordsize)}. The boot "
+            "loader reads this pool with its own ZFS reader: records above 128K activate the large_blocks "
+            "feature, which GRUB reads only from 2.02 on (OpenZFS PR #6007) and which older or other boot "
+            "loaders refuse, so the machine may not boot. A few kernels and initramfs images gain nothing from "
+            "large records.",
+            "Keep recordsize at 128K or less on the boot pool (create it with -o compatibility=grub2).",
+            recordsize=zfs_nicenum(ds.recordsize),
+            dataset=ds.name,
+        )
+
+
+@rule(
+    "zpool-refuses",
+    Severity.CRITICAL,
+    "{command} on OpenZFS {version} refuses {subject}",
+    "a vdev or dataset the design's release cannot create: dRAID before 2.1, a raidz/dRAID special or "
+    "dedup vdev before 2.4, compression=zstd before 2.0 (the risk quotes the tool's message)",
+    "cmd/zpool/zpool_vdev.c (make_leaf_vdev, construct_spec); openzfs/zfs PR #17496; "
+    "module/zcommon/zfs_prop.c (compression values)",
+)
+def rule_zpool_refuses(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    """What the release's zpool/zfs stop on (:mod:`.refusals`), with their own words."""
+    for r in refusals(design):
+        yield _risk(
+            spec,
+            r.subject,
+            f"{r.command} on OpenZFS {design.version} stops with:\n{r.message}",
+            "Target a release that has it (the table in docs/capacity.md says which), or change "
+            f"{r.subject} to what OpenZFS {design.version} accepts.",
+            command=r.command,
+            version=design.version,
+        )
+
+
+@rule(
+    "vm-sector-size",
+    Severity.WARNING,
+    "{what} will see 512-byte sectors",
+    "disks passed through to a VM (extra.vm_passthrough = true) that are 4Kn, or 512e with no explicit "
+    "ashift (warning); volumes on a pool of 4Kn disks (info)",
+    REF_VM,
+)
+def rule_vm_sector_size(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    passthrough = design.extra.get("vm_passthrough") is True
+    if passthrough:
+        for i, g in _groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE):
+            native = any(d.logical_sector >= 4096 for d in g.disks)
+            emulated = not native and g.ashift is None and any(d.physical_sector >= 4096 for d in g.disks)
+            if not (native or emulated):
+                continue
+            a = group_ashift(g, design.version)
+            if native:
+                what = "4Kn disks (4096-byte logical sectors)"
+                why = (
+                    "Unless the VM disk is configured with 4096-byte logical sectors, the hypervisor presents "
+                    "512-byte sectors and emulates them on the 4Kn disk with read-modify-write, and ZFS in the "
+                    "guest detects 512-byte sectors and picks ashift=9."
+                )
+            else:
+                what = "512e disks with no explicit ashift"
+                why = (
+                    "The guest sees whatever physical sector size the hypervisor reports (512 bytes by default "
+                    "for a virtual disk), so zpool create in the guest may pick ashift=9 on drives with 4K "
+                    "physical sectors."
+                )
+            yield _risk(
+                spec,
+                _vdev(i),
+                f"{_vdev(i)} ({describe_group(g)}) has {what} and the design says the disks are passed through to a "
+                f"VM (extra.vm_passthrough). {why}",
+                f"Set the VM disk's logical and physical block size to 4096 (QEMU logical_block_size=4096,"
+                f"physical_block_size=4096) and create the pool with an explicit ashift={max(a, 12)}.",
+                what=f"The VM using {_vdev(i)}",
+            )
+    native_pool = any(d.logical_sector >= 4096 for _, g in _groups(design, Role.DATA) for d in g.disks)
+    if not native_pool:
+        return
+    for i, ds in enumerate(design.datasets):
+        if ds.type != DatasetType.VOLUME:
+            continue
+        yield _risk(
+            spec,
+            _ds(i),
+            f"{ds.name} is a volume on a pool of 4Kn disks. The zvol's own block size is "
+            f"volblocksize={zfs_nicenum(block_size(design, ds))}, but a VM given this zvol sees 512-byte logical "
+            "sectors by default, so a guest that writes 512-byte sectors makes ZFS read-modify-write a whole "
+            "volblocksize block for each.",
+            "Give the VM disk 4096-byte logical/physical sectors (QEMU logical_block_size=4096, Proxmox "
+            "virtio/scsi options), and format the guest filesystem with 4K blocks.",
+            severity=Severity.INFO,
+            what=f"The VM using {ds.name}",
+        )

@@ -1,0 +1,420 @@
+"""Risk rules about the vdev layout: ashift, raidz and dRAID overhead, parity, width, mixed
+vdevs, disks without redundancy, mixed disk sizes and hot spares."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from ..alloc import block_asize, deflate, deflate_ratio
+from ..ashift import group_ashift
+from ..ashift import resolve as resolve_ashift
+from ..commands import draid_data_disks
+from ..design import DatasetType, Design, Layout, Role, VdevGroup
+from ..pool import leaf_asize as pool_leaf_asize
+from ..pool import member_osize, metaslab_shift
+from ..units import format_si, rounddown, zfs_nicenum
+from .common import (
+    REF_REMOVAL,
+    _ds,
+    _family,
+    _groups,
+    _inherited,
+    _is_hdd_or_unknown,
+    _min_size,
+    _vdev,
+    _zpool_says,
+    block_size,
+    describe_group,
+    fault_tolerance,
+)
+from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule
+
+LARGE_DISK_BYTES = 8 * 10**12  # single parity on disks this large (vendor TB): see single-parity-large-disks
+WIDE_RAIDZ_DISKS_PER_PARITY_PLUS_ONE = 4  # raidz wider than 4 × (parity + 1): 8, 12, 16 disks
+PADDING_OVERHEAD_FACTOR = 1.20  # a block costing >= 1.2× the layout's nominal raw space per data byte
+MIXED_SIZE_LOSS_SHARE = 0.01  # ignore differences below 1% of a group's raw capacity
+
+REF_ASHIFT = "module/zfs/vdev.c (vdev_open, vdev_ashift_optimize); man zpoolprops.7 (ashift)"
+REF_RAIDZ = "module/zfs/vdev_raidz.c (vdev_raidz_psize_to_asize); module/zfs/vdev_draid.c; openzfs/zfs#14420"
+REF_ZPOOL_ADD = "cmd/zpool/zpool_vdev.c (get_replication: 'mismatched replication level'); man zpool-add.8"
+REF_ZPOOLCONCEPTS = "man zpoolconcepts.7 (Virtual Devices); module/zfs/vdev_raidz.c"
+
+
+_ASHIFT_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE)
+
+
+@rule(
+    "ashift-below-physical-sector",
+    Severity.WARNING,
+    "ashift={ashift} on {subject} is below the disks' {sector}-byte physical sector",
+    "an explicit ashift smaller than log2 of the largest physical sector among the group's disks",
+    REF_ASHIFT,
+)
+def rule_ashift_below_physical(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    for i, g in _groups(design, *_ASHIFT_ROLES):
+        if g.ashift is None:
+            continue  # the planner picks what zpool would (ashift.automatic)
+        physical = max(d.physical_sector for d in g.disks)
+        if (1 << g.ashift) >= physical:
+            continue
+        choice = resolve_ashift(g, design.version)
+        if choice.fails is not None:
+            what = f" On OpenZFS {design.version}: {choice.fails}."
+        elif choice.raised:
+            below_logical = (1 << g.ashift) < max(d.logical_sector for d in g.disks)
+            verb = "vdev_open() raises the ashift to" if below_logical else "the vdev is raised to"
+            what = (
+                f" zpool create -o ashift={g.ashift} does not give this vdev ashift {g.ashift}: {verb} "
+                f"{choice.used} ({1 << choice.used} B) without a message, while zpool get ashift keeps "
+                f"printing {g.ashift}. The estimate uses ashift {choice.used}."
+            )
+        else:
+            what = (
+                f" Every write smaller than or misaligned to {physical} B becomes a read-modify-write inside the "
+                "drive, which costs throughput, and a power loss during it can corrupt the other 512-byte sectors "
+                "that share the physical sector."
+            )
+        yield _risk(
+            spec,
+            _vdev(i),
+            f"{_vdev(i)} ({g.role.value}, {describe_group(g)}) sets ashift={g.ashift} ({1 << g.ashift} B) on disks "
+            f"with {physical}-byte physical sectors. ashift is fixed when the vdev is created." + what,
+            f"Use ashift={physical.bit_length() - 1} (or leave it out and let the planner take it from the "
+            "physical sector).",
+            ashift=g.ashift,
+            sector=physical,
+        )
+
+
+@rule(
+    "mixed-ashift",
+    Severity.WARNING,
+    "{subject} has ashift {ashift}, the first data vdev {other}",
+    "top-level data, special or dedup vdevs with different ashift (given or chosen from physical sectors)",
+    REF_REMOVAL,
+)
+def rule_mixed_ashift(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    top = list(_groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP))
+    data = [group_ashift(g, design.version) for _, g in top if g.role == Role.DATA]
+    if not data:
+        return
+    reference = data[0]
+    if len({group_ashift(g, design.version) for _, g in top}) == 1:
+        return
+    for i, g in top:
+        a = group_ashift(g, design.version)
+        if a == reference:
+            continue
+        how = "set" if g.ashift is not None else "chosen from its physical sector"
+        yield _risk(
+            spec,
+            _vdev(i),
+            f"{_vdev(i)} ({g.role.value}, {describe_group(g)}) has ashift {a} ({how}); the first data vdev has "
+            f"{reference}. With top-level vdevs of different ashift, zpool remove refuses every top-level vdev "
+            "(data, special and dedup alike), so no vdev can ever be taken out of the pool again.",
+            f"Give every data, special and dedup vdev the same ashift (e.g. ashift={max(reference, a)} everywhere, "
+            "which suits both 512-byte and 4K disks).",
+            ashift=a,
+            other=str(reference),
+        )
+
+
+@rule(
+    "raidz-padding-overhead",
+    Severity.WARNING,
+    "{block} blocks of {dataset} cost {cost:.2f}× their size on {vdev}",
+    "a dataset's block size costs at least 1.2× the raw space per data byte that the raidz/dRAID layout "
+    "nominally costs (parity plus padding to (p+1) sectors, or to whole dRAID rows)",
+    REF_RAIDZ,
+)
+def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    parity_groups = [(i, g) for i, g in _groups(design, Role.DATA) if g.parity > 0]
+    by_index = {f.index: f for f in (figures.datasets if figures else ())}
+    for di, ds in enumerate(design.datasets):
+        fig = by_index.get(di)
+        bs = block_size(design, ds)
+        if fig is not None and fig.raidz_overhead_fraction is not None and fig.nominal_parity_fraction is not None:
+            if not parity_groups or fig.raidz_overhead_fraction >= 1 or fig.nominal_parity_fraction >= 1:
+                continue
+            cost = 1 / (1 - fig.raidz_overhead_fraction)
+            nominal = 1 / (1 - fig.nominal_parity_fraction)
+            if cost < nominal * PADDING_OVERHEAD_FACTOR:
+                continue
+            i, g = parity_groups[0]
+            bs = fig.block_size_bytes or bs
+            detail = (
+                f"The estimate gives {fig.raidz_overhead_fraction:.0%} of {ds.name}'s allocation as parity and "
+                f"padding on {_vdev(i)} ({describe_group(g)}), against the layout's nominal "
+                f"{fig.nominal_parity_fraction:.0%}: {cost:.2f}× raw space per byte of data instead of "
+                f"{nominal:.2f}×."
+            )
+        else:
+            worst = None
+            for i, g in parity_groups:
+                a = group_ashift(g, design.version)
+                dd = draid_data_disks(g) if g.is_draid else None
+                asize = block_asize(g.layout, g.width, a, bs, dd)
+                data_cols = dd if dd is not None else g.width - g.parity
+                nominal = (data_cols + g.parity) / data_cols
+                cost = asize / bs
+                if cost >= nominal * PADDING_OVERHEAD_FACTOR and (worst is None or cost / nominal > worst[0]):
+                    worst = (cost / nominal, i, g, a, asize, nominal, cost)
+            if worst is None:
+                continue
+            _, i, g, a, asize, nominal, cost = worst
+            sectors = asize >> a
+            data_sectors = -(-bs // (1 << a))
+            used = deflate(asize, deflate_ratio(g.layout, g.width, a, draid_data_disks(g) if g.is_draid else None))
+            rule = (
+                "padded to whole rows of data + parity sectors"
+                if g.is_draid
+                else f"padded to a multiple of parity + 1 = {g.parity + 1} sectors"
+            )
+            detail = (
+                f"On {_vdev(i)} ({describe_group(g)}, ashift {a}) a {zfs_nicenum(bs)} block of {ds.name} is "
+                f"{data_sectors} data sector(s) plus parity, {rule}: {sectors} sectors = {zfs_nicenum(asize)}, "
+                f"{cost:.2f}× its size, where the layout nominally costs {nominal:.2f}×. zfs list charges each such "
+                f"block {zfs_nicenum(used)} ({used / bs:.2f}× the data), since AVAIL is computed for 128K blocks. "
+                f"Flagged because the cost is at least {PADDING_OVERHEAD_FACTOR:.1f}× the nominal one. "
+                + (
+                    f"Compression cannot shrink a block below one row ({zfs_nicenum(data_cols << a)} of data)."
+                    if g.is_draid
+                    else "Compression makes blocks smaller and can make it worse."
+                )
+            )
+        prop = "volblocksize" if ds.type == DatasetType.VOLUME else "recordsize"
+        yield _risk(
+            spec,
+            _ds(di),
+            detail,
+            f"Raise {prop} on {ds.name} (e.g. 64K or more for a zvol on wide RAIDZ), or put small-block workloads "
+            "(VM disks, databases) on mirror vdevs or a narrower raidz.",
+            block=zfs_nicenum(bs),
+            dataset=ds.name,
+            cost=cost,
+            vdev=_vdev(i),
+        )
+
+
+@rule(
+    "draid-compression-loss",
+    Severity.INFO,
+    "Compression on {dataset} saves little on dRAID {vdev}",
+    "compression enabled on a dataset whose block size is more than one and at most two dRAID allocation "
+    "units (data disks × sector); smaller blocks are reported by raidz-padding-overhead",
+    "man zpoolconcepts.7 (dRAID: 'can reduce the effective compression ratio'); module/zfs/vdev_draid.c "
+    "(vdev_draid_min_alloc); module/zfs/vdev.c (vdev_spa_set_alloc)",
+)
+def rule_draid_compression(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    draid = [(i, g) for i, g in _groups(design, Role.DATA) if g.is_draid]
+    if not draid:
+        return
+    for di, ds in enumerate(design.datasets):
+        comp = _inherited(design, ds, "compression")
+        if comp is None or comp == "off":
+            continue
+        bs = block_size(design, ds)
+        for i, g in draid:
+            unit = draid_data_disks(g) << group_ashift(g, design.version)
+            if not unit < bs <= 2 * unit:
+                continue  # smaller blocks are reported by raidz-padding-overhead
+            saves = f"saves space only for blocks that compress to {zfs_nicenum(unit)} or less (2:1 or better)"
+            yield _risk(
+                spec,
+                _ds(di),
+                f"On {_vdev(i)} ({describe_group(g)}) the smallest allocation is {draid_data_disks(g)} data disks × "
+                f"{1 << group_ashift(g, design.version)} B = {zfs_nicenum(unit)}, and compressed sizes are rounded "
+                "up to "
+                f"multiples of it. {ds.name} writes {zfs_nicenum(bs)} blocks, so compression={comp} {saves}.",
+                f"Raise the block size of {ds.name} well above {zfs_nicenum(unit)} (e.g. recordsize=1M for bulk "
+                "data), or use a dRAID with fewer data disks per group, or raidz/mirror for this workload.",
+                dataset=ds.name,
+                vdev=_vdev(i),
+            )
+            break
+
+
+@rule(
+    "single-parity-large-disks",
+    Severity.WARNING,
+    "Single parity on {size} disks in {subject}",
+    "a raidz1, draid1 or 2-way mirror data vdev of hard disks (or disks of unknown media) of 8 TB or more",
+    "man zpoolconcepts.7 (Virtual Devices, resilver); man zpool-resilver.8",
+)
+def rule_single_parity_large(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    for i, g in _groups(design, Role.DATA):
+        single = g.layout in (Layout.RAIDZ1, Layout.DRAID1) or (g.layout == Layout.MIRROR and g.width == 2)
+        if not single or not _is_hdd_or_unknown(g):
+            continue
+        size = _min_size(g)
+        if size < LARGE_DISK_BYTES:
+            continue
+        readers = g.width - 1
+        hours = size / 200e6 / 3600
+        yield _risk(
+            spec,
+            _vdev(i),
+            f"{_vdev(i)} is {describe_group(g)} of {format_si(size)} hard disks. Replacing a failed disk reads "
+            f"{format_si(size * readers)} from the {readers} surviving disk(s) of that vdev; even at a sustained "
+            f"200 MB/s that is {hours:.0f} h per disk, and days on a busy or fragmented pool. During that time the "
+            "vdev has no redundancy: a second failure loses the pool, and an unreadable sector loses the file data "
+            "on it (metadata keeps a second copy). 'Large' here means 8 TB or more.",
+            "Use raidz2 (or draid2), or 3-way mirrors, for disks of this size, and keep backups.",
+            size=format_si(size, 0),
+        )
+
+
+@rule(
+    "wide-raidz",
+    Severity.WARNING,
+    "{subject} is a {width}-wide {layout}",
+    "a raidz vdev wider than 4 × (parity + 1) disks: more than 8 (raidz1), 12 (raidz2) or 16 (raidz3)",
+    REF_ZPOOLCONCEPTS,
+)
+def rule_wide_raidz(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    for i, g in _groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP):
+        if not g.is_raidz:
+            continue
+        limit = WIDE_RAIDZ_DISKS_PER_PARITY_PLUS_ONE * (g.parity + 1)
+        if g.width <= limit:
+            continue
+        yield _risk(
+            spec,
+            _vdev(i),
+            f"{_vdev(i)} is {describe_group(g)}. A resilver reads all {g.width - 1} surviving disks of the vdev and "
+            f"takes longer the wider it is, and a raidz vdev delivers roughly the random IOPS of one disk, so one "
+            f"{g.width}-wide vdev is much slower for small I/O than several narrower ones. Flagged above "
+            f"4 × (parity + 1) = {limit} disks for {g.layout.value}.",
+            f"Split into two or more {g.layout.value} vdevs of at most {limit} disks, raise the parity, "
+            "or use dRAID, whose distributed spares rebuild quickly.",
+            width=g.width,
+            layout=g.layout.value,
+        )
+
+
+@rule(
+    "mixed-vdev-redundancy",
+    Severity.WARNING,
+    "Data vdevs mix {layouts}",
+    "top-level data vdevs of different layout families (mirror, raidz, dRAID, single disk) or fault tolerance",
+    REF_ZPOOL_ADD,
+)
+def rule_mixed_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    data = list(_groups(design, Role.DATA))
+    if len(data) < 2:
+        return
+    first_i, first = data[0]
+    key = (_family(first), fault_tolerance(first))
+    for i, g in data[1:]:
+        if (_family(g), fault_tolerance(g)) == key:
+            continue
+        yield _risk(
+            spec,
+            _vdev(i),
+            f"{_vdev(i)} is {describe_group(g)} (tolerates {fault_tolerance(g)} failure(s)) while {_vdev(first_i)} "
+            f"is {describe_group(first)} (tolerates {fault_tolerance(first)}). The pool is only as safe as its "
+            f"weakest top-level vdev and performance differs between them. {_zpool_says(first, g, design)}",
+            "Use the same layout and parity for every data vdev.",
+            layouts=f"{describe_group(first)} and {describe_group(g)}",
+        )
+
+
+@rule(
+    "non-redundant-vdev",
+    Severity.CRITICAL,
+    "{role} vdev {subject} has no redundancy",
+    "a data, special or dedup vdev that is a single disk",
+    "man zpoolconcepts.7 (Virtual Devices; 'if a top-level vdev fails the pool fails')",
+)
+def rule_non_redundant(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    for i, g in _groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP):
+        if fault_tolerance(g) > 0:
+            continue
+        n = g.count
+        yield _risk(
+            spec,
+            _vdev(i),
+            f"{_vdev(i)} is {n} single disk(s) in the {g.role.value} class. A top-level vdev with no redundancy "
+            "fails with its disk, and the pool fails with any top-level vdev: one disk failure loses the whole "
+            "pool. Checksums can detect damage but have no second copy of data to repair it from.",
+            f"Mirror {_vdev(i)} (layout mirror, width 2 or more), or use raidz.",
+            role=g.role.value.capitalize(),
+        )
+
+
+@rule(
+    "mixed-disk-sizes",
+    Severity.INFO,
+    "Disks of different sizes in {subject}",
+    "members of one vdev differ in size and the capacity above the smallest is at least 1% of the group",
+    "module/zfs/vdev_mirror.c, module/zfs/vdev_raidz.c (vdev asize from the smallest child); "
+    "man zpoolprops.7 (autoexpand)",
+)
+def rule_mixed_sizes(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    for i, g in _groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG):
+        sizes = [d.size_bytes for d in g.disks]
+        small = min(sizes)
+        lost = sum(s - small for s in sizes) * g.count
+        raw = sum(sizes) * g.count
+        if lost == 0 or lost < raw * MIXED_SIZE_LOSS_SHARE:
+            continue
+        yield _risk(
+            spec,
+            _vdev(i),
+            f"The members of {_vdev(i)} range from {format_si(small)} to {format_si(max(sizes))}. A mirror or raidz "
+            f"vdev uses every member only up to the smallest one, so {format_si(lost)} "
+            f"({lost / raw:.0%} of the group's raw capacity) is unused until the smaller disks are replaced "
+            "(with autoexpand=on, or zpool online -e).",
+            "Use disks of one size in each vdev, or accept the loss and plan to replace the smaller disks later.",
+        )
+
+
+def leaf_asize(design: Design, group: VdevGroup, size_bytes: int) -> int:
+    """Bytes ZFS can allocate on one member disk of ``size_bytes`` in ``group`` (reference §2.1, §2.2)."""
+    disk = replace(group.disks[0], size_bytes=size_bytes)
+    return pool_leaf_asize(member_osize(design, group, disk))
+
+
+def replacement_min_bytes(design: Design, group: VdevGroup) -> int:
+    """Smallest leaf asize that can replace a member of ``group`` (``vdev_get_min_asize()``).
+
+    A top-level vdev needs its asize rounded down to whole metaslabs; a raidz/dRAID child
+    needs its share of that, a mirror child all of it.
+    """
+    leaf = min(leaf_asize(design, group, d.size_bytes) for d in group.disks)
+    columns = group.width if group.parity > 0 else 1
+    top = leaf * columns
+    minimum = rounddown(top, 1 << metaslab_shift(top))
+    return -(-minimum // columns)
+
+
+@rule(
+    "spare-too-small",
+    Severity.WARNING,
+    "Hot spare {subject} is smaller than the disks it should replace",
+    "a hot spare smaller than the smallest member of a data, special or dedup vdev",
+    "module/zfs/spa.c (spa_vdev_attach: EOVERFLOW 'device is too small'); module/zfs/vdev.c (vdev_get_min_asize)",
+)
+def rule_spare_size(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    targets = list(_groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP))
+    for i, g in _groups(design, Role.SPARE):
+        spare = _min_size(g)
+        spare_leaf = leaf_asize(design, g, spare)
+        too_big = [(j, t) for j, t in targets if replacement_min_bytes(design, t) > spare_leaf]
+        if not too_big:
+            continue
+        names = ", ".join(
+            f"{_vdev(j)} ({format_si(_min_size(t))} disks, which need {replacement_min_bytes(design, t):,} B)"
+            for j, t in too_big
+        )
+        yield _risk(
+            spec,
+            _vdev(i),
+            f"The hot spare {_vdev(i)} is {format_si(spare)} and gives ZFS {spare_leaf:,} B, less than a replacement "
+            f"for {names}. A replacement must cover every metaslab of the vdev (its asize rounded down to whole "
+            "metaslabs, split over the raidz columns), else zpool replace fails with 'device is too small' and the "
+            "spare stays idle while the vdev runs degraded. Small differences between disks of the same nominal "
+            "size are absorbed by that rounding and are not flagged.",
+            "Use spares at least as large as the largest disk they should replace.",
+        )

@@ -1,0 +1,249 @@
+"""Risk rules about the special and dedup allocation classes and special_small_blocks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..ashift import group_ashift
+from ..design import DatasetType, Design, Role, VdevGroup
+from ..units import KIB, MIB, format_iec, is_power_of_two, zfs_nicenum
+from ..versions import Version
+from .common import (
+    REF_REMOVAL,
+    _ds,
+    _groups,
+    _inherited,
+    _vdev,
+    _zpool_says,
+    block_size,
+    describe_group,
+    fault_tolerance,
+)
+from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule, rule_codes
+
+SPECIAL_SMALL_BLOCK_SHARE = 0.75  # 100 − zfs_special_class_metadata_reserve_pct (25)
+
+REF_SPECIAL = "man zpoolconcepts.7 (Special Allocation Class); openzfs/zfs PR #5182 (Metadata Allocation Classes)"
+REF_SPECIAL_CLASS = (
+    "module/zfs/spa_misc.c (spa_preferred_class); man zfs.4 (zfs_special_class_metadata_reserve_pct); openzfs/zfs#11421"
+)
+REF_SSB = "man zfsprops.7 (special_small_blocks); module/zcommon/zfs_prop.c; lib/libzfs/libzfs_dataset.c"
+
+
+def _special_groups(design: Design) -> list[tuple[int, VdevGroup]]:
+    return list(_groups(design, Role.SPECIAL, Role.DEDUP))
+
+
+@rule(
+    "special-vdev-irremovable",
+    Severity.WARNING,
+    "{role} vdev {subject} can never be removed",
+    "a special or dedup vdev in a pool that has a raidz/draid top-level vdev, or whose top-level vdevs "
+    "differ in ashift",
+    REF_REMOVAL,
+)
+def rule_special_irremovable(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    parity = [(i, g) for i, g in _groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP) if g.parity > 0]
+    normal = [group_ashift(g, design.version) for _, g in _groups(design, Role.DATA)]
+    for i, g in _special_groups(design):
+        reasons = []
+        if parity:
+            names = ", ".join(f"{_vdev(j)} ({describe_group(p)})" for j, p in parity)
+            reasons.append(f"the pool has top-level vdevs with parity: {names}")
+        if len(set(normal)) > 1:
+            reasons.append(f"the data vdevs differ in ashift ({', '.join(map(str, sorted(set(normal))))})")
+        own = group_ashift(g, design.version)
+        if normal and own != max(normal):
+            reasons.append(f"its ashift {own} differs from the data vdevs' {max(normal)}")
+        peers = {group_ashift(p, design.version) for _, p in _groups(design, g.role)}
+        if len(peers) > 1:
+            reasons.append(f"the {g.role.value} vdevs differ in ashift ({', '.join(map(str, sorted(peers)))})")
+        if not reasons:
+            continue
+        yield _risk(
+            spec,
+            _vdev(i),
+            f"{_vdev(i)} is a {g.role.value} {describe_group(g)}. zpool remove can evacuate a top-level vdev only "
+            f"when no top-level vdev has parity and all share one ashift; here {'; '.join(reasons)}. The command "
+            "fails with 'invalid config; all top-level vdevs must have the same sector size and not be raidz', "
+            "so once added this vdev stays for the life of the pool, and losing it loses the pool.",
+            f"Treat adding {_vdev(i)} as permanent: size it for the pool's lifetime and give it the redundancy of "
+            "the data vdevs. To keep it removable, the pool would need mirror data vdevs only, all with the same "
+            "ashift as this vdev.",
+            role=g.role.value.capitalize(),
+        )
+
+
+@rule(
+    "special-redundancy-below-data",
+    Severity.WARNING,
+    "{role} vdev {subject} tolerates fewer failures than the data vdevs",
+    "the special or dedup class tolerates fewer disk failures than the least redundant data vdev",
+    REF_SPECIAL,
+)
+def rule_special_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    data = list(_groups(design, Role.DATA))
+    if not data:
+        return
+    data_ft = min(fault_tolerance(g) for _, g in data)
+    for i, g in _special_groups(design):
+        ft = fault_tolerance(g)
+        if ft >= data_ft:
+            continue
+        weakest, weakest_group = next((j, d) for j, d in data if fault_tolerance(d) == data_ft)
+        yield _risk(
+            spec,
+            _vdev(i),
+            f"{_vdev(i)} ({g.role.value}, {describe_group(g)}) survives {ft} disk failure(s); the data vdevs survive "
+            f"{data_ft} (e.g. {_vdev(weakest)}, {describe_group(weakest_group)}). The {g.role.value} class holds "
+            f"{'the pool metadata' if g.role == Role.SPECIAL else 'the dedup table'}, and losing any top-level "
+            f"vdev loses the whole pool, so the pool now survives only {ft} failure(s). "
+            f"{_zpool_says(weakest_group, g, design)}",
+            f"Use a {data_ft + 1}-way mirror for {_vdev(i)} (it tolerates {data_ft} failures, like the data vdevs).",
+            role=g.role.value.capitalize(),
+        )
+
+
+@rule(
+    "special-vdev-undersized",
+    Severity.WARNING,
+    "Special class {subject} is too small for what is planned on it",
+    "estimated special-class allocation above 75% of its size when small blocks go there "
+    "(zfs_special_class_metadata_reserve_pct = 25), or above 100% otherwise",
+    REF_SPECIAL_CLASS,
+)
+def rule_special_undersized(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    if figures is None or figures.special_usable_bytes is None or figures.special_planned_bytes is None:
+        return
+    specials = list(_groups(design, Role.SPECIAL))
+    if not specials or figures.special_usable_bytes <= 0:
+        return
+    size, planned = figures.special_usable_bytes, figures.special_planned_bytes
+    small = [d.name for d in design.datasets if (d.special_small_blocks or 0) > 0]
+    share = SPECIAL_SMALL_BLOCK_SHARE if small else 1.0
+    limit = int(size * share)
+    if planned <= limit:
+        return
+    if small:
+        why = (
+            f"small blocks (special_small_blocks on {', '.join(small)}) are placed there only while the class is "
+            f"below {share:.0%} full (zfs_special_class_metadata_reserve_pct = 25), i.e. up to {format_iec(limit)}; "
+            "beyond that they silently go to the data vdevs, and metadata spills too once the class is full"
+        )
+        fix = (
+            "Enlarge the special vdevs so the planned use stays below 75% of the class, or lower "
+            "special_small_blocks so fewer data blocks qualify."
+        )
+    else:
+        why = "metadata beyond that spills back to the data vdevs (the alloc_class_fallbacks kstat counts it)"
+        fix = "Enlarge the special vdevs, or plan for metadata spilling onto the data vdevs."
+    yield _risk(
+        spec,
+        _vdev(specials[0][0]),
+        f"The estimate puts {format_iec(planned)} on the special class "
+        f"({', '.join(_vdev(i) for i, _ in specials)}), which has {format_iec(size)} "
+        f"({planned / size:.0%} of it); {why}.",
+        fix,
+    )
+
+
+@rule(
+    "special-small-blocks-captures-all",
+    Severity.WARNING,
+    "All data of {dataset} goes to the special class",
+    "special_small_blocks >= recordsize (or volblocksize on 2.4+) with a special class present",
+    REF_SSB,
+)
+def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    if not any(True for _ in _groups(design, Role.SPECIAL)):
+        return
+    for i, ds in enumerate(design.datasets):
+        if ds.type == DatasetType.VOLUME and Version.parse(design.version) < Version(2, 4):
+            continue  # zvol data never goes to special before 2.4
+        ssb = _inherited(design, ds, "special_small_blocks")
+        if not ssb:
+            continue
+        bs = block_size(design, ds)
+        if ssb < bs:
+            continue
+        prop = "volblocksize" if ds.type == DatasetType.VOLUME else "recordsize"
+        size = ""
+        if ds.contents is not None and ds.contents.logical_bytes:
+            size = f" That is about {format_iec(ds.contents.logical_bytes)} of logical data."
+        yield _risk(
+            spec,
+            _ds(i),
+            f"{ds.name} has special_small_blocks={zfs_nicenum(ssb)} and {prop}={zfs_nicenum(bs)}. Every data "
+            "block is at most the block size after compression, so every block qualifies and the whole dataset "
+            f"is written to the special class until that class is 75% full, then spills to the data vdevs.{size}",
+            f"If the dataset is meant to live on the special vdevs, size them for it; otherwise set "
+            f"special_small_blocks below {zfs_nicenum(bs)} (e.g. {zfs_nicenum(max(bs // 4, 4 * KIB))}) or raise "
+            f"{prop}.",
+            dataset=ds.name,
+        )
+
+
+@rule_codes(
+    RiskSpec(
+        "special-small-blocks-volume",
+        Severity.WARNING,
+        "special_small_blocks on volume {dataset} needs OpenZFS 2.4",
+        "special_small_blocks set on a volume when the design targets OpenZFS before 2.4",
+        REF_SSB,
+    ),
+    RiskSpec(
+        "special-small-blocks-value",
+        Severity.WARNING,
+        "special_small_blocks={value} on {dataset} is not accepted before OpenZFS 2.4",
+        "special_small_blocks that is not a power of two, or above 1M, when the design targets OpenZFS before 2.4",
+        REF_SSB,
+    ),
+    RiskSpec(
+        "special-small-blocks-without-special",
+        Severity.INFO,
+        "special_small_blocks on {dataset} has no effect without a special vdev",
+        "special_small_blocks > 0 in a design with no special vdev",
+        REF_SSB,
+    ),
+)
+def rule_special_small_blocks(
+    specs: tuple[RiskSpec, ...], design: Design, figures: RiskFigures | None
+) -> Iterator[Risk]:
+    volume_spec, value_spec, no_special_spec = specs
+    has_special = any(True for _ in _groups(design, Role.SPECIAL))
+    before_24 = Version.parse(design.version) < Version(2, 4)
+    for i, ds in enumerate(design.datasets):
+        ssb = ds.special_small_blocks
+        if ssb is None or ssb == 0:
+            continue
+        value = zfs_nicenum(ssb)
+        if ds.type == DatasetType.VOLUME and before_24:
+            yield _risk(
+                volume_spec,
+                _ds(i),
+                f"{ds.name} is a volume with special_small_blocks={value}, but before OpenZFS 2.4 the property "
+                f"applies to filesystems only: zfs create refuses it on a volume and zvol data never goes to the "
+                f"special class. The design targets OpenZFS {design.version}.",
+                "Drop special_small_blocks from the volume, or target OpenZFS 2.4 or later.",
+                dataset=ds.name,
+            )
+            continue
+        if before_24 and (not is_power_of_two(ssb) or ssb < 512 or ssb > MIB):
+            yield _risk(
+                value_spec,
+                _ds(i),
+                f"{ds.name} sets special_small_blocks={value}. Before OpenZFS 2.4 it must be 0 or a power of two "
+                f"from 512 to 1M (2.4 accepts any value up to 16M); the design targets OpenZFS {design.version}.",
+                "Use a power of two no larger than 1M (e.g. 64K), or target OpenZFS 2.4.",
+                value=value,
+                dataset=ds.name,
+            )
+        if not has_special:
+            yield _risk(
+                no_special_spec,
+                _ds(i),
+                f"{ds.name} sets special_small_blocks={value}, but the design has no special vdev, so every block "
+                "stays on the data vdevs.",
+                "Add a special vdev, or drop the property.",
+                dataset=ds.name,
+            )
