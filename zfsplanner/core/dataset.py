@@ -33,6 +33,7 @@ from functools import lru_cache
 
 from . import blockhist
 from .compression import (
+    SPA_MINBLOCKSIZE,
     BlockKind,
     CompressionError,
     StoredBlock,
@@ -43,8 +44,6 @@ from .compression import (
     version_tuple,
 )
 from .dataset_inputs import (
-    DEFAULT_RECORDSIZE,
-    SPA_MINBLOCKSIZE,
     DatasetError,
     compressed_fraction,
     default_volblocksize,
@@ -72,6 +71,7 @@ from .placement import AllocTarget, Totals, group_targets, place
 from .placement import Geometry as _Geometry
 from .placement import dva_cost as _cost
 from .placement import group_targets as _group
+from .properties import DEFAULT_RECORDSIZE
 from .units import MIB, ceil_div, is_power_of_two, roundup
 from .zvol import (
     DN_MAX_INDBLKSHIFT,

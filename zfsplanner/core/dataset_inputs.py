@@ -9,10 +9,8 @@ from __future__ import annotations
 from .compression import PROFILES, CompressionError, resolve_algorithm, version_tuple
 from .design import Dataset, DatasetType
 from .metadata import FILES_PER_DIRECTORY, RedundantMetadata
+from .properties import DEFAULT_RECORDSIZE
 from .units import KIB
-
-SPA_MINBLOCKSIZE = 512
-DEFAULT_RECORDSIZE = 128 * KIB
 
 
 class DatasetError(ValueError):

@@ -31,6 +31,7 @@ from .design_types import (
     Sync,
     VdevGroup,
 )
+from .draid import draid_default_data
 from .limits import MAX_BYTES, MAX_FILES, MAX_TOP_LEVEL_VDEVS, document_errors, size_error
 from .planning import planning_errors
 from .units import UnitError, is_power_of_two, parse_disk_size, parse_zfs_size
@@ -304,7 +305,7 @@ def _check_shape(
         spares = draid_spares or 0
         if width > DRAID_MAX_CHILDREN:
             r.err(wpath, f"dRAID can have at most {DRAID_MAX_CHILDREN} children (got {width})")
-        data = draid_data if draid_data is not None else min(width - spares - p, 8)
+        data = draid_data if draid_data is not None else draid_default_data(width, spares, p)
         if data < 1:
             r.err(wpath, f"{layout.value} with {spares} spares needs more than {p + spares} children (got {width})")
         elif data + p > width - spares:

@@ -37,6 +37,7 @@ from typing import BinaryIO
 
 from .compression import (
     BPE_PAYLOAD_SIZE,
+    SPA_MINBLOCKSIZE,
     BlockKind,
     CompressionError,
     compression_budget,
@@ -49,7 +50,6 @@ from .compressors import CompressorError, describe, method, zfs_compressed_size
 from .metadata import INDIRECT_BLOCK_SIZE, LEGACY_DNODE_SIZE, SA_NBLKPTR, RedundantMetadata, object_indirects
 from .units import ceil_div, is_power_of_two, roundup
 
-SPA_MINBLOCKSIZE = 512
 MIN_RECORDSIZE = 512
 MAX_RECORDSIZE = 16 * 1024 * 1024
 ASHIFT_RANGE = range(9, 17)

@@ -26,6 +26,7 @@ modules, put in catalog order by ``arrange`` below:
 from __future__ import annotations
 
 from ..pool import metaslab_shift
+from ..properties import DEFAULT_RECORDSIZE
 from . import datasets, devices, layout, special
 from .common import (
     REF_REMOVAL,
@@ -54,7 +55,6 @@ from .devices import (
     DDT_ENTRY_BYTES_FLAT,
     DDT_ENTRY_BYTES_TRAD,
     DDT_RAM_SHARE,
-    DEFAULT_RECORDSIZE,
     L2ARC_HEADER_BYTES,
     L2ARC_RAM_SHARE,
     L2ARC_UNKNOWN_RAM_FLOOR,

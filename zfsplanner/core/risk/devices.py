@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..design import Design, Layout, Media, Role
-from ..units import KIB, format_iec, format_si, zfs_nicenum
+from ..properties import DEFAULT_RECORDSIZE
+from ..units import format_iec, format_si, zfs_nicenum
 from ..versions import Version
 from .common import _dedup_on, _ds, _groups, _vdev, block_size, describe_group, host_ram
 from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule, rule_codes
@@ -16,7 +17,6 @@ L2ARC_UNKNOWN_RAM_FLOOR = 1024**3  # report header memory of 1 GiB or more when 
 DDT_ENTRY_BYTES_TRAD = 296  # 40 B key + 4 × 64 B phys (include/sys/ddt.h), before 2.3
 DDT_ENTRY_BYTES_FLAT = 112  # 40 B key + 72 B phys, fast_dedup (2.3+)
 DDT_RAM_SHARE = 0.25
-DEFAULT_RECORDSIZE = 128 * KIB
 
 REF_SLOG = "man zpoolconcepts.7 (Intent Log); man zfs.4 (zfs_dirty_data_max); module/zfs/zil.c"
 REF_L2ARC = "include/sys/arc_impl.h (l2arc_buf_hdr_t, HDR_L2ONLY_SIZE); man zpoolconcepts.7 (Cache Devices)"
