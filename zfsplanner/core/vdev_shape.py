@@ -66,6 +66,8 @@ def _leaf_sizes(design: Design, gi: int, group: VdevGroup) -> list[int]:
 
 
 def fault_tolerance(group: VdevGroup) -> int:
+    """Disks each vdev of the group can lose: mirror width − 1, raidz/dRAID parity, single disk 0;
+    0 for cache and spare devices, which hold no pool data. The one home of this rule."""
     if group.role in (Role.CACHE, Role.SPARE):
         return 0
     if group.layout == Layout.MIRROR:

@@ -27,13 +27,13 @@ from __future__ import annotations
 
 from ..pool import metaslab_shift
 from ..properties import DEFAULT_RECORDSIZE
+from ..vdev_shape import fault_tolerance
 from . import datasets, devices, layout, special
 from .common import (
     REF_REMOVAL,
     _dedup_on,
     block_size,
     describe_group,
-    fault_tolerance,
     host_ram,
 )
 from .datasets import (

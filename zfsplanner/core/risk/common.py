@@ -18,13 +18,6 @@ REF_REMOVAL = (
 )
 
 
-def fault_tolerance(group: VdevGroup) -> int:
-    """Disks each vdev of the group can lose: mirror width − 1, raidz/dRAID parity, single disk 0."""
-    if group.layout == Layout.MIRROR:
-        return group.width - 1
-    return group.parity
-
-
 def describe_group(group: VdevGroup) -> str:
     """``3-way mirror``, ``2 × 6-wide raidz2``, ``draid2:8d:24c:2s``, ``single disk``."""
     if group.layout == Layout.STRIPE:

@@ -14,6 +14,7 @@ from ..design import DatasetType, Design, Layout, Role, VdevGroup
 from ..pool import leaf_asize as pool_leaf_asize
 from ..pool import member_osize, metaslab_shift
 from ..units import format_si, rounddown, zfs_nicenum
+from ..vdev_shape import fault_tolerance
 from .common import (
     REF_REMOVAL,
     _ds,
@@ -26,7 +27,6 @@ from .common import (
     _zpool_says,
     block_size,
     describe_group,
-    fault_tolerance,
 )
 from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from ..ashift import group_ashift
 from ..design import DatasetType, Design, Role, VdevGroup
 from ..units import KIB, MIB, format_iec, is_power_of_two, zfs_nicenum
+from ..vdev_shape import fault_tolerance
 from ..versions import Version
 from .common import (
     REF_REMOVAL,
@@ -17,7 +18,6 @@ from .common import (
     _zpool_says,
     block_size,
     describe_group,
-    fault_tolerance,
 )
 from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule, rule_codes
 
