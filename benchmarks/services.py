@@ -28,7 +28,7 @@ from zfsplanner.parsers.fio_log import downsample
 from zfsplanner.parsers.types import BenchResult as ParsedResult
 
 from .models import BenchResult, BenchRun, BenchSeries, BenchUpload, UploadStatus, upload_path
-from .uploadhandlers import SpooledUpload, UploadTooLarge, discard, max_upload_bytes, spool_dir
+from .uploadhandlers import SpooledUpload, discard, max_upload_bytes, spool_dir, too_large
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ def _spool(f: Any) -> tuple[str, str, int]:
             for chunk in chunks:
                 size += len(chunk)
                 if size > limit:
-                    raise UploadTooLarge(repr(getattr(f, "name", "upload")))
+                    raise too_large(repr(getattr(f, "name", "upload")))
                 digest.update(chunk)
                 out.write(chunk)
         except BaseException:

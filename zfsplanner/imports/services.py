@@ -35,7 +35,7 @@ from zfsplanner.plans.models import CatalogDisk, PoolDesign
 from zfsplanner.plans.services import save_design_document
 
 from .models import HistogramStatus, HistogramUpload, PoolImport, histogram_path
-from .uploadhandlers import UploadTooLarge, discard, max_upload_bytes, spool_dir
+from .uploadhandlers import discard, max_upload_bytes, spool_dir, too_large
 
 logger = logging.getLogger(__name__)
 
@@ -123,7 +123,7 @@ def spool_file(f: Any) -> Spooled:
             for chunk in chunks:
                 size += len(chunk)
                 if size > limit:
-                    raise UploadTooLarge(repr(getattr(f, "name", "the listing")))
+                    raise too_large(repr(getattr(f, "name", "the listing")))
                 digest.update(chunk)
                 out.write(chunk)
         except BaseException:

@@ -1,0 +1,148 @@
+"""Streaming uploads: every uploaded file goes straight to disk, hashed on the way.
+
+One mechanism for every app that takes large files (benchmark logs, file listings); each
+describes its own limit and spool folder as an :class:`UploadPolicy`. A handler is installed
+per view (``install_upload_handler(request, policy)``) before the body is read. It refuses a
+request whose Content-Length is over the limit before reading anything, and stops reading a
+file as soon as more than the limit arrives (the Content-Length may be missing or wrong).
+Nothing is held in memory beyond one chunk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
+from django.core.files.uploadhandler import FileUploadHandler
+from django.http import HttpRequest
+from rest_framework import status
+from rest_framework.exceptions import APIException
+
+# Room for the multipart boundaries and the small form fields sent next to the file(s).
+FORM_OVERHEAD_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class UploadPolicy:
+    setting: str  # the setting that holds the byte limit, named in error messages
+    default_max_bytes: int
+    spool_subdir: str  # under MEDIA_ROOT, so storing a spooled file is a rename, not a copy
+    prefix: str
+    chunk_size: int = 256 * 1024
+
+    def max_bytes(self) -> int:
+        return int(getattr(settings, self.setting, self.default_max_bytes))
+
+    def spool_dir(self) -> Path:
+        path = Path(settings.MEDIA_ROOT) / self.spool_subdir / "tmp"
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+
+class UploadTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "upload_too_large"
+
+    def __init__(self, policy: UploadPolicy, what: str, size: int | None = None) -> None:
+        seen = f" ({size:,} bytes)" if size is not None else ""
+        super().__init__(
+            f"{what}{seen} is larger than the upload limit of {policy.max_bytes():,} bytes "
+            f"({policy.setting}); nothing was stored."
+        )
+
+
+def check_content_length(request: HttpRequest, policy: UploadPolicy) -> None:
+    """Refuse a request body that announces more than one upload's worth of bytes."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > policy.max_bytes() + FORM_OVERHEAD_BYTES:
+        raise UploadTooLarge(policy, "The request body", length)
+
+
+def discard(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+class SpooledUpload(UploadedFile):
+    """An uploaded file already on disk, with its sha256 and size computed while it arrived."""
+
+    def __init__(self, path: str, name: str, content_type: str | None, size: int, charset: str | None, sha256: str):
+        super().__init__(open(path, "rb"), name, content_type, size, charset)  # noqa: SIM115
+        self.path = path
+        self.sha256 = sha256
+
+    def temporary_file_path(self) -> str:
+        return self.path
+
+    def close(self) -> None:
+        try:
+            self.file.close()
+        finally:
+            discard(self.path)
+
+
+class StreamingUploadHandler(FileUploadHandler):
+    """Writes each file to a temporary file under MEDIA_ROOT, hashing and counting bytes."""
+
+    def __init__(self, request: HttpRequest | None, policy: UploadPolicy) -> None:
+        super().__init__(request)
+        self.policy = policy
+        self.chunk_size = policy.chunk_size
+        self.limit = policy.max_bytes()
+        self._fh: Any = None
+        self._hash: Any = None
+        self._size = 0
+
+    def handle_raw_input(self, input_data: Any, META: Any, content_length: int, boundary: Any, encoding: Any = None):  # noqa: N803
+        if content_length and content_length > self.limit + FORM_OVERHEAD_BYTES:
+            raise UploadTooLarge(self.policy, "The request body", content_length)
+        return None
+
+    def new_file(self, *args: Any, **kwargs: Any) -> None:
+        super().new_file(*args, **kwargs)
+        self._fh = tempfile.NamedTemporaryFile(  # noqa: SIM115
+            dir=self.policy.spool_dir(), prefix=self.policy.prefix, delete=False
+        )
+        self._hash = hashlib.sha256()
+        self._size = 0
+
+    def receive_data_chunk(self, raw_data: bytes, start: int) -> None:
+        self._size += len(raw_data)
+        if self._size > self.limit:
+            self._abort()
+            raise UploadTooLarge(self.policy, f"{self.file_name!r}")
+        self._hash.update(raw_data)
+        self._fh.write(raw_data)
+        return None
+
+    def file_complete(self, file_size: int) -> SpooledUpload:
+        self._fh.close()
+        path = self._fh.name
+        self._fh = None
+        name = self.file_name or "upload"
+        return SpooledUpload(path, name, self.content_type, self._size, self.charset, self._hash.hexdigest())
+
+    def upload_interrupted(self) -> None:
+        self._abort()
+
+    def _abort(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            discard(self._fh.name)
+            self._fh = None
+
+
+def install_upload_handler(request: HttpRequest, policy: UploadPolicy) -> None:
+    """Use only the streaming handler for this request (call before the body is read)."""
+    request.upload_handlers = [StreamingUploadHandler(request, policy)]
