@@ -267,7 +267,7 @@ def test_catalog_filter_narrows_the_disk_options(alice, web):
     assert 'name="v0-disk"' in html
 
 
-def test_the_estimate_is_computed_once_per_revision(design, alice, web, django_assert_max_num_queries):
+def test_the_estimate_is_computed_once_per_revision(design, alice, web):
     from zfsplanner.plans import services
 
     calls = []

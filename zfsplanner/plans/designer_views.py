@@ -11,7 +11,8 @@ says who saved what.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -127,7 +128,7 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
         "dataset_items": _dataset_items(doc, summary),
         "filter_form": CatalogFilterForm(),
         "json_form": DesignDocumentForm(
-            user=request.user, with_team=False, initial={"document": _pretty(doc), "revision": design.revision}
+            user=request.user, with_team=False, initial={"document": pretty_json(doc), "revision": design.revision}
         ),
         "breakdown_url": reverse("plans:chart-breakdown", args=[design.pk]),
         "tab": "form",
@@ -140,9 +141,8 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
     return context
 
 
-def _pretty(doc: dict[str, Any]) -> str:
-    import json
-
+def pretty_json(doc: Mapping[str, Any]) -> str:
+    """A document as the JSON editor and the export show it."""
     return json.dumps(doc, indent=2, ensure_ascii=False)
 
 
@@ -185,7 +185,7 @@ def _save(
     except EditConflict as exc:
         design.refresh_from_db()
         override = on_conflict(exc)
-        override["conflict"] = _conflict_text(design, exc)
+        override["conflict"] = conflict_text(design, exc)
         return render_designer(request, design, status=CONFLICT, **override)
     except InvalidDesign as exc:
         return render_designer(request, design, status=UNPROCESSABLE, **on_error(exc))
@@ -195,7 +195,7 @@ def _save(
     return render_designer(request, design, saved=f"Saved revision {design.revision}: {summary}.")
 
 
-def _conflict_text(design: PoolDesign, exc: EditConflict) -> str:
+def conflict_text(design: PoolDesign, exc: EditConflict) -> str:
     who = f" by {design.updated_by}" if design.updated_by else ""
     return (
         f"This design changed while you were editing: revision {exc.current} was saved{who} after the revision "
@@ -357,7 +357,7 @@ def _walk(request: HttpRequest, pk: int, direction: str) -> HttpResponse:
         return render_designer(request, design, status=CONFLICT, op_error=f"There is nothing to {direction}.")
     except EditConflict as exc:
         design.refresh_from_db()
-        return render_designer(request, design, status=CONFLICT, conflict=_conflict_text(design, exc))
+        return render_designer(request, design, status=CONFLICT, conflict=conflict_text(design, exc))
     if not request.htmx:
         return redirect("plans:designer", pk=design.pk)
     return render_designer(request, design, saved=f"{direction.capitalize()}: now at revision {design.revision}.")

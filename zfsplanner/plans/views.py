@@ -8,7 +8,6 @@ Share links (managed here, opened without login) are in ``share_views.py``.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -33,7 +32,7 @@ from zfsplanner.throttling import page_throttled
 from . import charts
 from .choices import DatasetType
 from .designer_forms import CatalogFilterForm, NewDesignForm, VdevGroupForm, field_for_path
-from .designer_views import _conflict_text, catalog_prices, render_designer
+from .designer_views import conflict_text, catalog_prices, pretty_json, render_designer
 from .filters import PoolDesignFilterSet
 from .forms import CompressionSampleForm, DesignDocumentForm, DesignImportForm, MeasuredRatioForm, ShareLinkForm
 from .models import PoolDesign
@@ -62,9 +61,6 @@ NEW_DESIGN_TEMPLATE = {
     "datasets": [{"name": "tank/data", "recordsize": "1M", "compression": "zstd"}],
 }
 
-
-def _pretty(doc: dict) -> str:
-    return json.dumps(doc, indent=2, ensure_ascii=False)
 
 
 DESIGNS_PER_PAGE = 50
@@ -141,7 +137,7 @@ def design_new(request: HttpRequest) -> HttpResponse:
     else:
         status = 200
     json_form = DesignDocumentForm(
-        user=request.user, initial={"document": _pretty(NEW_DESIGN_TEMPLATE), "team": request.GET.get("team")}
+        user=request.user, initial={"document": pretty_json(NEW_DESIGN_TEMPLATE), "team": request.GET.get("team")}
     )
     context = {"form": form, "group": group, "filter_form": CatalogFilterForm(), "json_form": json_form}
     return render(request, "plans/design_new.html", context, status=status)
@@ -259,7 +255,7 @@ def design_edit(request: HttpRequest, pk: int) -> HttpResponse:
         design.refresh_from_db()
         form.add_error(None, f"Someone saved revision {exc.current} meanwhile; your text is kept below.")
         return render_designer(
-            request, design, status=409, json_form=form, tab="json", conflict=_conflict_text(design, exc)
+            request, design, status=409, json_form=form, tab="json", conflict=conflict_text(design, exc)
         )
     if request.htmx:
         return render_designer(request, design, saved=f"Saved revision {design.revision}.", tab="json")
@@ -318,7 +314,7 @@ def efficiency_chart_response(design: PoolDesign) -> JsonResponse:
 
 
 def export_response(design: PoolDesign) -> HttpResponse:
-    response = HttpResponse(_pretty(design.to_document()) + "\n", content_type="application/json")
+    response = HttpResponse(pretty_json(design.to_document()) + "\n", content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{export_filename(design)}"'
     return response
 
