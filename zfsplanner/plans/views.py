@@ -32,7 +32,7 @@ from zfsplanner.throttling import page_throttled
 from . import charts
 from .choices import DatasetType
 from .designer_forms import CatalogFilterForm, NewDesignForm, VdevGroupForm, field_for_path
-from .designer_views import conflict_text, catalog_prices, pretty_json, render_designer
+from .designer_views import catalog_prices, conflict_text, pretty_json, render_designer
 from .filters import PoolDesignFilterSet
 from .forms import CompressionSampleForm, DesignDocumentForm, DesignImportForm, MeasuredRatioForm, ShareLinkForm
 from .models import PoolDesign
