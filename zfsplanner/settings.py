@@ -10,6 +10,8 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from zfsplanner.build import source_digest
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -99,6 +101,11 @@ DATABASES = {
     )
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = True
+# Each web worker keeps its connection (seconds; 0 closes it after every request): a new
+# PostgreSQL connection costs a process fork and cold catalog caches on the server, more than
+# a cached page. The connection is checked before reuse, so a database restart costs nothing.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several uploads arrive at once from the browser; writers wait for each other instead
     # of failing with "database is locked".
@@ -271,6 +278,15 @@ REST_FRAMEWORK = {
 # in-memory cache per process; in production share one, e.g. redis://127.0.0.1:6379/1, so
 # every gunicorn worker counts the same requests.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    CACHES["default"]["BACKEND"] = "zfsplanner.cache.RedisCache"  # one Redis client per pool, not per call
+# Cached estimates and pages outlive a process (in Redis): their keys carry the build, so an
+# upgrade never serves what older code computed. CACHE_KEY_PREFIX overrides the digest.
+CACHES["default"]["KEY_PREFIX"] = env.str("CACHE_KEY_PREFIX", default="") or source_digest(BASE_DIR / "zfsplanner")
+if env.str("CACHE_URL", default=""):
+    # Sessions read from the shared cache (written through to the database). Not with the
+    # per-process default cache: a logout in one worker would not reach the others' copies.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # Largest JSON request body the API reads (a design document is a few kilobytes).
 API_JSON_MAX_BYTES = env.int("API_JSON_MAX_BYTES", default=1024 * 1024)
 SPECTACULAR_SETTINGS = {

@@ -6,6 +6,12 @@ HTTP methods of an APIView, lower case). The rates are settings
 (``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, from THROTTLE_* variables); a request past
 its rate gets 429 with ``Retry-After``. Requests are counted per user, or per client
 address when anonymous, in the default cache (set CACHE_URL so every worker shares it).
+
+Counting is a fixed window per rate period: one counter per user, scope and period,
+created with ``add`` and raised with ``incr`` (atomic in Redis). Each request costs the same
+whatever the rate — DRF's own throttle keeps a timestamp per request and rewrites the whole
+list on every request — at the price of allowing up to twice the rate across the boundary of
+two periods.
 """
 
 from __future__ import annotations
@@ -44,7 +50,20 @@ class ScopedActionThrottle(SimpleRateThrottle):
         if self.rate is None:
             return True
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, None)
+        now = self.timer()
+        window = int(now // self.duration)
+        self.window_end = (window + 1) * self.duration
+        key = f"{self.get_cache_key(request, None)}_{window}"
+        self.cache.add(key, 0, timeout=self.duration + 1)
+        try:
+            count = self.cache.incr(key)
+        except ValueError:  # expired between add and incr: the first of a new window
+            self.cache.add(key, 1, timeout=self.duration + 1)
+            count = 1
+        return count <= self.num_requests
+
+    def wait(self) -> float:
+        return max(self.window_end - self.timer(), 1.0)
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         user = getattr(request, "user", None)

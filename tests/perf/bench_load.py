@@ -38,6 +38,7 @@ SECONDS = float(os.environ.get("BENCH_LOAD_SECONDS", "30"))
 CLIENTS = int(os.environ.get("BENCH_LOAD_CLIENTS", "50"))
 WORKERS = 3
 TARGET_RATIO = 0.7
+REDIS_URL = "redis://127.0.0.1:6379/1"
 COMMAND = "python tests/perf/run.py bench_load"
 
 # Runs once in a subprocess against the bench database: a user, a team, the home-server example
@@ -87,6 +88,17 @@ def _postgres_missing() -> str | None:
     except Exception as exc:  # noqa: BLE001 - reported as the reason the benchmark did not run
         return f"{type(exc).__name__}: {exc}"
     return None
+
+
+def _cache_env() -> dict[str, str]:
+    """Redis as docker-compose.yml configures it (shared cache, sessions read from it), in a
+    key space of this run; without Redis each worker keeps its own in-memory cache."""
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=2):
+            pass
+    except OSError:
+        return {}
+    return {"CACHE_URL": REDIS_URL, "CACHE_KEY_PREFIX": f"bench-load-{secrets.token_hex(4)}"}
 
 
 def _database(action: str) -> None:
@@ -182,7 +194,7 @@ def run() -> list[dict]:
         return [_row(f"load: {n}", f"not run: PostgreSQL unavailable ({missing})", "-", False) for n in names]
     work = Path(tempfile.mkdtemp(prefix="bench-load-"))
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("CELERY_BROKER_URL", "CACHE_URL")} | {
+    env = {k: v for k, v in os.environ.items() if k not in ("CELERY_BROKER_URL", "CACHE_URL")} | _cache_env() | {
         "DJANGO_SETTINGS_MODULE": "zfsplanner.settings",
         "DATABASE_URL": f"{PG}/{DB_NAME}",
         "DEBUG": "false",

@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
-from django.http import HttpRequest
+from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
-from zfsplanner.accounts.models import WRITE_ROLES, Team
+from zfsplanner.accounts.models import WRITE_ROLES, Membership, Team
 from zfsplanner.core.commands import (
     all_commands,
     resolved_ashift,
@@ -361,9 +363,57 @@ def estimate_design(design: PoolDesign) -> dict[str, Any]:
 
 
 def get_design_for_user(request: HttpRequest, pk: int) -> tuple[PoolDesign, bool]:
-    """The design if the user is in its team (else 404), and whether they may change it."""
-    design = get_object_or_404(PoolDesign.objects.for_user(request.user).select_related("team"), pk=pk)
-    return design, design.team.can_write(request.user)
+    """The design if the user is in its team (else 404), and whether they may change it.
+
+    One query: the design, its team and the user's role in it.
+    """
+    if not getattr(request.user, "is_authenticated", False):
+        raise Http404("No such design.")
+    role = Membership.objects.filter(team=OuterRef("team_id"), user=request.user).values("role")[:1]
+    designs = PoolDesign.objects.select_related("team").annotate(viewer_role=Subquery(role))
+    design = get_object_or_404(designs.exclude(viewer_role=None), pk=pk)
+    return design, design.viewer_role in WRITE_ROLES  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class DesignState:
+    """What a design's cached page and estimate depend on, with the visitor's role in its team."""
+
+    revision_key: str  # id, revision and last-saved time
+    team_name: str
+    role: str
+    share_stamp: str  # changes when a share link is created, revoked or deleted
+
+    @property
+    def can_write(self) -> bool:
+        return self.role in WRITE_ROLES
+
+
+def design_state(user: Any, pk: object) -> DesignState | None:
+    """The state of design ``pk`` if ``user`` is a member of its team, else None — in one small
+    query, so that a cached page or estimate is served without loading the design.
+
+    The same access rule as ``get_design_for_user`` (membership of the design's team), written
+    as SQL because this runs on every view of a design page and every estimate request.
+    """
+    if not getattr(user, "is_authenticated", False) or not str(pk).isdigit() or int(str(pk)) > 2**63 - 1:
+        return None
+    sql = f"""
+        SELECT d.revision, d.updated, t.name, m.role,
+               (SELECT count(*) || ':' || coalesce(max(s.id), 0) || ':' || count(*) FILTER (WHERE s.revoked)
+                  FROM {ShareLink._meta.db_table} s WHERE s.design_id = d.id)
+          FROM {PoolDesign._meta.db_table} d
+          JOIN {Team._meta.db_table} t ON t.id = d.team_id
+          JOIN {Membership._meta.db_table} m ON m.team_id = d.team_id AND m.user_id = %s
+         WHERE d.id = %s
+    """  # noqa: S608 - table names from the models; values are parameters
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user.pk, int(str(pk))])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    revision, updated, team_name, role, share_stamp = row
+    return DesignState(f"{pk}:{revision}:{str(updated).replace(' ', 'T')}", team_name, role, share_stamp)
 
 
 def writable_teams(user: Any) -> Any:

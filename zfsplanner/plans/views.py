@@ -19,6 +19,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
@@ -27,6 +28,7 @@ from zfsplanner.accounts.models import Team
 from zfsplanner.core.compression import default_compression
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.units import format_iec, format_zfs_size
+from zfsplanner.page_cache import PAGE_CACHE_SECONDS, render_cached
 from zfsplanner.throttling import page_throttled
 
 from . import charts
@@ -43,6 +45,7 @@ from .services import (
     apply_measured_ratio,
     commands_or_none,
     design_ashift,
+    design_state,
     estimate_or_error,
     export_filename,
     get_design_for_user,
@@ -170,19 +173,29 @@ def design_import(request: HttpRequest) -> HttpResponse:
 
 def _detail(request: HttpRequest, design: PoolDesign, can_write: bool) -> HttpResponse:
     """The design page: the summary first, then risks, details, commands, sharing."""
-    context = {
+    template = "plans/design_detail.html"
+    if getattr(request, "htmx", False) and not request.htmx.boosted:
+        template += "#results"
+    return render(request, template, _detail_context(design, can_write))
+
+
+def _detail_context(design: PoolDesign, can_write: bool) -> dict[str, Any]:
+    return {
         **design_context(design, "plans:chart-capacity", "plans:chart-efficiency", design.pk),
         "can_write": can_write,
-        "share_links": design.share_links.select_related("created_by"),
+        "share_links": list(design.share_links.select_related("created_by")),
         "share_form": ShareLinkForm(),
         "samples": _sample_items(design),
         "sample_limit": format_iec(settings.COMPRESSION_SAMPLE_MAX_BYTES),
         "breakdown_url": reverse("plans:chart-breakdown", args=[design.pk]),
     }
-    template = "plans/design_detail.html"
-    if getattr(request, "htmx", False) and not request.htmx.boosted:
-        template += "#results"
-    return render(request, template, context)
+
+
+def _until_next_expiry(context: dict[str, Any]) -> int:
+    """Seconds until the first of the page's share links expires (its state changes then)."""
+    now = timezone.now()
+    ahead = [link.expires for link in context["share_links"] if link.expires and link.expires > now]
+    return int((min(ahead) - now).total_seconds()) if ahead else PAGE_CACHE_SECONDS
 
 
 def design_context(design: PoolDesign, capacity_url: str, efficiency_url: str, key: object) -> dict[str, Any]:
@@ -228,8 +241,22 @@ def _sample_items(design: PoolDesign) -> list[dict[str, Any]]:
 @login_required
 @require_http_methods(["GET"])
 def design_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    design, can_write = get_design_for_user(request, pk)
-    return _detail(request, design, can_write)
+    """Rendered once per revision, share-link state, catalog/benchmark state and visitor, then
+    served from the cache (``zfsplanner.page_cache``) until one of them changes or the next
+    share link expires."""
+    state = design_state(request.user, pk)
+    if state is None:
+        raise Http404("No such design.")
+    template = "plans/design_detail.html"
+    if getattr(request, "htmx", False) and not request.htmx.boosted:
+        template += "#results"
+
+    def context() -> dict[str, Any]:
+        design, can_write = get_design_for_user(request, pk)
+        return _detail_context(design, can_write)
+
+    key = (state.revision_key, state.team_name, state.can_write, state.share_stamp, planning_stamp())
+    return render_cached(request, template, key, context, timeout=_until_next_expiry)
 
 
 @login_required

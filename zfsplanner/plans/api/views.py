@@ -3,11 +3,16 @@ share links), and compression measured on a sample."""
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, QuerySet
+from django.http import HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -36,14 +41,17 @@ from ..models import CatalogDisk, PoolDesign
 from ..planning import estimate_with_catalog
 from ..samples import install_sample_handler, measure_sample, too_big_message
 from ..services import (
+    ESTIMATE_CACHE_SECONDS,
     EditConflict,
     NothingToWalk,
     commands_script,
     create_share_link,
     design_commands,
+    design_state,
     duplicate_design,
     estimate_design,
     export_filename,
+    planning_stamp,
     revoke_share_link,
     save_design_document,
     validate_document,
@@ -232,9 +240,13 @@ class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSe
 
     @extend_schema(responses={200: ESTIMATE_RESPONSE})
     @action(detail=True, methods=["get"], url_path="estimate")
-    def estimate(self, request: Request, pk: str | None = None) -> Response:
+    def estimate(self, request: Request, pk: str | None = None) -> HttpResponseBase:
         """What ``zpool list``/``zfs list`` will print for this design, and its risks."""
+        state = design_state(request.user, pk)
+        key = f"estimate-json:{state.revision_key}:{planning_stamp()}" if state is not None else None
         try:
+            if key is not None and request.accepted_renderer.format == "json":
+                return _json_response(cached_json(key, lambda: estimate_design(self.get_object())))
             return Response(estimate_design(self.get_object()))
         except InvalidDesign as exc:  # a stored design that no longer passes (e.g. beyond today's limits)
             raise InvalidDesignError(exc.errors) from exc
@@ -404,11 +416,43 @@ class EstimateView(DesignErrorShapeMixin, APIView):
             )
         ],
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: Request) -> HttpResponseBase:
+        key = _body_key(request)
         try:
+            if key is not None and request.accepted_renderer.format == "json":
+                return _json_response(cached_json(key, lambda: estimate_with_catalog(validate_document(request.data))))
             return Response(estimate_with_catalog(validate_document(request.data)))
         except InvalidDesign as exc:
             raise InvalidDesignError(exc.errors) from exc
+
+
+def _body_key(request: Request) -> str | None:
+    """The cache key of a JSON body's estimate: the sender, the body's digest and the catalog's
+    state (a document is estimated once; only valid ones are kept). None when the body is not
+    JSON or beyond the size the parser accepts (the parser answers it)."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return None
+    if not request.content_type.startswith("application/json") or not 0 < length <= settings.API_JSON_MAX_BYTES:
+        return None
+    digest = hashlib.sha256(request.body).hexdigest()
+    return f"estimate-body:{request.user.pk}:{digest}:{planning_stamp()}"
+
+
+def cached_json(key: str, compute: Callable[[], Any]) -> bytes:
+    """``compute()`` as the API's JSON bytes, computed and encoded once per key (an estimate per
+    design revision or per document): later requests are served the bytes. Exceptions (an
+    invalid design) are not cached."""
+    body = cache.get(key)
+    if body is None:
+        body = JSONRenderer().render(compute())
+        cache.set(key, body, timeout=ESTIMATE_CACHE_SECONDS)
+    return bytes(body)
+
+
+def _json_response(body: bytes) -> HttpResponse:
+    return HttpResponse(body, content_type="application/json")
 
 
 class CompressionMeasureView(APIView):
