@@ -12,10 +12,11 @@ from collections.abc import Callable
 from urllib.parse import unquote
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from .errors import DATABASE_ERRORS, DATABASE_RETRY_AFTER, wants_json
+from .errors import CACHE_ERRORS, DATABASE_ERRORS, DATABASE_RETRY_AFTER, wants_json
 
 Handler = Callable[[HttpRequest], HttpResponse]
 
@@ -74,15 +75,24 @@ class HealthzMiddleware:
 
 
 def health() -> JsonResponse:
-    """``{"status": "ok"}`` when the database answers a query; 503 with Retry-After when it does not."""
+    """``{"status": "ok"}`` when the database answers a query and the cache a lookup; 503 with
+    Retry-After naming the one that does not."""
+    problem = None
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except DATABASE_ERRORS:
-        response = JsonResponse({"status": "database unavailable"}, status=503)
-        response["Retry-After"] = str(DATABASE_RETRY_AFTER)
-        return response
-    return JsonResponse({"status": "ok"})
+        problem = "database unavailable"
+    else:
+        try:
+            cache.get("healthz")
+        except CACHE_ERRORS:
+            problem = "cache unavailable"
+    if problem is None:
+        return JsonResponse({"status": "ok"})
+    response = JsonResponse({"status": problem}, status=503)
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+    return response
 
 
 def _has_control(text: str) -> bool:

@@ -1,22 +1,29 @@
-"""50 concurrent clients against gunicorn + PostgreSQL on loopback: /healthz, the design page and
-the two estimate APIs, each for a bounded time, with 0 errors and at least 0.7 × the requests/s
-of /healthz as the target.
+"""50 concurrent clients against gunicorn + PostgreSQL + Redis on loopback: /healthz, the design
+page and the two estimate APIs, each for a bounded time, with 0 errors and at least 0.7 × the
+requests/s of /healthz as the target.
 
 Needs PostgreSQL (127.0.0.1:5432, user postgres); creates and drops its own database. The app
 runs as in production: ``DEBUG=false``, collected static files through WhiteNoise's manifest,
-``gunicorn --workers 3`` (as docker-compose.yml runs it), bound to 127.0.0.1 only. The clients
-are one asyncio process (HTTP/1.1, a new connection per request, as gunicorn's sync workers
-close each one), so the figures are for this machine with load generator and server sharing
-its cores. The estimate rate limit is raised for the run (THROTTLE_ESTIMATE) so it measures
-the server, not the limit.
+``gunicorn --workers 3`` (as docker-compose.yml runs it), Redis as the shared cache when it
+answers on 127.0.0.1:6379 (a key space of its own), bound to 127.0.0.1 only. The clients are one
+asyncio process (HTTP/1.1, a new connection per request, as gunicorn's sync workers close each
+one), so the figures are for this machine with load generator and server sharing its cores.
+The estimate rate limit is raised for the run (THROTTLE_ESTIMATE) so it measures the server,
+not the limit.
 
-Run alone: ``python tests/perf/run.py bench_load``; BENCH_LOAD_SECONDS (default 30) sets the
+Two configurations: the default, where each worker keeps its database connection, and a new
+database connection per request (``CONN_MAX_AGE=0``, a third of the time). A fifth endpoint
+posts a document never estimated before on every request (nothing cached): the cost of a
+real estimate under load.
+
+Run alone: ``python tests/perf/run.py bench_load``; BENCH_LOAD_SECONDS (default 60) sets the
 time per endpoint, BENCH_LOAD_CLIENTS (default 50) the concurrency.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import secrets
@@ -27,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +42,7 @@ PY = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python
 GUNICORN = str(Path(PY).with_name("gunicorn"))
 DB_NAME = "zfsplanner_bench_load"
 PG = "postgres://postgres@127.0.0.1:5432"
-SECONDS = float(os.environ.get("BENCH_LOAD_SECONDS", "30"))
+SECONDS = float(os.environ.get("BENCH_LOAD_SECONDS", "60"))
 CLIENTS = int(os.environ.get("BENCH_LOAD_CLIENTS", "50"))
 WORKERS = 3
 TARGET_RATIO = 0.7
@@ -114,19 +122,31 @@ def _database(action: str) -> None:
 
 
 class Endpoint:
-    def __init__(self, name: str, method: str, path: str, headers: dict[str, str], body: bytes = b"") -> None:
-        self.name, self.method, self.path, self.body = name, method, path, body
-        head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close", "Accept-Encoding: identity"]
-        head += [f"{k}: {v}" for k, v in headers.items()]
+    """One request, sent again and again; ``bodies`` (if given) makes a new body for each request."""
+
+    def __init__(
+        self, name: str, method: str, path: str, headers: dict[str, str], body: bytes = b"",
+        bodies: Callable[[], bytes] | None = None,
+    ) -> None:
+        self.name, self.method, self.path, self.headers, self.bodies = name, method, path, headers, bodies
+        self.request = self._request(body)
+
+    def _request(self, body: bytes) -> bytes:
+        head = [f"{self.method} {self.path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close",
+                "Accept-Encoding: identity"]
+        head += [f"{k}: {v}" for k, v in self.headers.items()]
         if body:
             head.append(f"Content-Length: {len(body)}")
-        self.request = ("\r\n".join(head) + "\r\n\r\n").encode() + body
+        return ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+    def next_request(self) -> bytes:
+        return self._request(self.bodies()) if self.bodies else self.request
 
 
 async def _one(port: int, endpoint: Endpoint) -> int:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
-        writer.write(endpoint.request)
+        writer.write(endpoint.next_request())
         await writer.drain()
         status_line = await reader.readline()
         await reader.read()  # the server closes the connection after the response
@@ -187,13 +207,60 @@ def _wait_until_up(port: int, proc: subprocess.Popen, log: Path) -> None:
     raise RuntimeError("gunicorn not answering after 60 s")
 
 
+def _serve(env: dict[str, str], work: Path, endpoints: list[Endpoint], seconds: float) -> dict[str, dict]:
+    """Start gunicorn with ``env``, put each endpoint under load, stop it."""
+    port = _free_port()
+    log = work / "gunicorn.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen(
+            [GUNICORN, "zfsplanner.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", str(WORKERS),
+             "--timeout", "120", "--backlog", "2048"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_until_up(port, server, log)
+        return measure(port, endpoints, seconds, CLIENTS)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def _rows(figures: dict[str, dict], label: str, seconds: float, targeted: list[str]) -> list[dict]:
+    base = figures[HEALTHZ]["per_s"]
+    rows = []
+    for name, f in figures.items():
+        errors = sum(f["errors"].values())
+        ratio = f["per_s"] / base if base else 0.0
+        result = (
+            f"{f['per_s']:.0f} req/s ({ratio:.2f}× /healthz), p50 {f['p50_ms']:.0f} ms, p95 {f['p95_ms']:.0f} ms, "
+            f"{f['requests']:,} requests, {errors} errors{' ' + json.dumps(f['errors']) if errors else ''}"
+        )
+        row_name = f"load{label}: {name}, {CLIENTS} clients, {seconds:.0f} s"
+        if name in targeted:
+            target = f"0 errors, >= {TARGET_RATIO}× /healthz"
+            rows.append(_row(row_name, result, target, errors == 0 and ratio >= TARGET_RATIO))
+        else:
+            rows.append(_row(row_name, result, "0 errors", errors == 0))
+    return rows
+
+
+HEALTHZ = "/healthz"
+TARGETED = ["design page", "stored-design estimate API", "stateless estimate API"]
+FRESH = "stateless estimate API, a new document each request"
+# The configurations measured: the default (each worker keeps its database connection), and a
+# new database connection per request (CONN_MAX_AGE=0), shorter.
+CONFIGS = [("", {}, 1.0), (" (a database connection per request, CONN_MAX_AGE=0)", {"CONN_MAX_AGE": "0"}, 1 / 3)]
+
+
 def run() -> list[dict]:
-    names = ["/healthz", "design page", "stored-design estimate API", "stateless estimate API"]
     missing = _postgres_missing()
     if missing:
-        return [_row(f"load: {n}", f"not run: PostgreSQL unavailable ({missing})", "-", False) for n in names]
+        return [_row(f"load: {n}", f"not run: PostgreSQL unavailable ({missing})", "-", False)
+                for n in [HEALTHZ, *TARGETED]]
     work = Path(tempfile.mkdtemp(prefix="bench-load-"))
-    port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("CELERY_BROKER_URL", "CACHE_URL")} | _cache_env() | {
         "DJANGO_SETTINGS_MODULE": "zfsplanner.settings",
         "DATABASE_URL": f"{PG}/{DB_NAME}",
@@ -206,58 +273,37 @@ def run() -> list[dict]:
         "LOG_LEVEL": "WARNING",
         "THROTTLE_ESTIMATE": "1000000/minute",
     }
-    server = None
+    rows: list[dict] = []
     _database("create")
     try:
         for step in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
             subprocess.run([PY, "manage.py", *step], cwd=ROOT, env=env, check=True, capture_output=True)
         setup = subprocess.run([PY, "-c", SETUP], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
         info = json.loads(setup.stdout.strip().splitlines()[-1])
-        log = work / "gunicorn.log"
-        with open(log, "wb") as out:
-            server = subprocess.Popen(
-                [GUNICORN, "zfsplanner.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", str(WORKERS),
-                 "--timeout", "120", "--backlog", "2048"],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-            )
-        _wait_until_up(port, server, log)
         token = {"Authorization": f"Token {info['token']}"}
         body = json.dumps(info["document"]).encode()
+        counter = itertools.count()
+
+        def fresh_document() -> bytes:  # a different description: a document never estimated before
+            return json.dumps({**info["document"], "description": f"variant {next(counter)}"}).encode()
+
+        json_headers = token | {"Content-Type": "application/json"}
         endpoints = [
-            Endpoint(names[0], "GET", "/healthz", {}),
-            Endpoint(names[1], "GET", f"/designs/{info['design']}/", {"Cookie": f"sessionid={info['session']}"}),
-            Endpoint(names[2], "GET", f"/api/designs/{info['design']}/estimate/", token),
-            Endpoint(names[3], "POST", "/api/estimate/", token | {"Content-Type": "application/json"}, body),
+            Endpoint(HEALTHZ, "GET", "/healthz", {}),
+            Endpoint(TARGETED[0], "GET", f"/designs/{info['design']}/", {"Cookie": f"sessionid={info['session']}"}),
+            Endpoint(TARGETED[1], "GET", f"/api/designs/{info['design']}/estimate/", token),
+            Endpoint(TARGETED[2], "POST", "/api/estimate/", json_headers, body),
+            Endpoint(FRESH, "POST", "/api/estimate/", json_headers, bodies=fresh_document),
         ]
-        figures = measure(port, endpoints, SECONDS, CLIENTS)
+        for label, extra, share in CONFIGS:
+            seconds = max(5.0, SECONDS * share)
+            rows += _rows(_serve(env | extra, work, endpoints, seconds), label, seconds, TARGETED)
     except (subprocess.CalledProcessError, RuntimeError) as exc:
         detail = getattr(exc, "stderr", None) or str(exc)
-        return [_row(f"load: {n}", f"error: {str(detail)[-300:]}", "-", False) for n in names]
+        return [_row(f"load: {n}", f"error: {str(detail)[-300:]}", "-", False) for n in [HEALTHZ, *TARGETED]]
     finally:
-        if server is not None:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
         shutil.rmtree(work, ignore_errors=True)
         _database("drop")
-    base = figures[names[0]]["per_s"]
-    rows = []
-    for name in names:
-        f = figures[name]
-        errors = sum(f["errors"].values())
-        ratio = f["per_s"] / base if base else 0.0
-        result = (
-            f"{f['per_s']:.0f} req/s ({ratio:.2f}× /healthz), p50 {f['p50_ms']:.0f} ms, p95 {f['p95_ms']:.0f} ms, "
-            f"{f['requests']:,} requests, {errors} errors{' ' + json.dumps(f['errors']) if errors else ''}"
-        )
-        if name == names[0]:
-            rows.append(_row(f"load: {name}, {CLIENTS} clients, {SECONDS:.0f} s", result, "0 errors", errors == 0))
-        else:
-            target = f"0 errors, >= {TARGET_RATIO}× /healthz"
-            rows.append(_row(f"load: {name}, {CLIENTS} clients, {SECONDS:.0f} s", result, target,
-                             errors == 0 and ratio >= TARGET_RATIO))
     return rows
 
 
