@@ -258,3 +258,23 @@ def test_new_members_see_the_page_and_old_outsiders_do_not(team, design):
     assert web.get(f"/designs/{design.pk}/").status_code == 404
     MembershipFactory(team=team, user=newcomer, role=Role.VIEWER)
     assert "tank" in _page(web, design)
+
+
+# --------------------------------------------------------------------------- the shared page
+
+
+def test_the_shared_page_is_cached_but_a_revoked_or_expired_link_closes_at_once(alice, charlie, design):
+    link = ShareLink.objects.create(design=design, created_by=alice)
+    anonymous, outsider = Client(), _web(charlie)
+    url = f"/share/{link.token}/"
+    first = anonymous.get(url).content.decode()
+    assert "first words" in first and "Log in" in first
+    assert ">charlie<" in outsider.get(url).content.decode()  # the visitor's own navigation
+    assert ANY_TOKEN_RE.sub("", anonymous.get(url).content.decode()) == ANY_TOKEN_RE.sub("", first)
+    save_design_document(design.team, design_document("tank", description="second words"), alice, instance=design)
+    assert "second words" in anonymous.get(url).content.decode()
+    ShareLink.objects.filter(pk=link.pk).update(expires=timezone.now() - timedelta(seconds=1))
+    assert anonymous.get(url).status_code == 404
+    ShareLink.objects.filter(pk=link.pk).update(expires=None, revoked=True)
+    assert anonymous.get(url).status_code == 404
+    assert outsider.get(url).status_code == 404

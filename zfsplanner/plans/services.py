@@ -353,7 +353,7 @@ def estimate_design(design: PoolDesign) -> dict[str, Any]:
     """
     from .planning import design_inputs  # catalog figures and disk benchmarks of its models
 
-    key = f"estimate:{_revision_key(design)}:{planning_stamp()}"
+    key = f"estimate:{revision_key(design)}:{planning_stamp()}"
     cached = cache.get(key)
     if cached is None:
         spec = design.to_spec()
@@ -445,7 +445,7 @@ def design_commands(design: PoolDesign) -> dict[str, Any]:
 
     Cached per revision, like the estimate.
     """
-    key = f"commands:{_revision_key(design)}"
+    key = f"commands:{revision_key(design)}"
     cached = cache.get(key)
     if cached is None:
         spec = design.to_spec()
@@ -460,7 +460,7 @@ def design_commands(design: PoolDesign) -> dict[str, Any]:
     return cached
 
 
-def _revision_key(design: PoolDesign) -> str:
+def revision_key(design: PoolDesign) -> str:
     """The design's id, revision and last-saved time (a revision number alone could repeat after
     a design is deleted and its id reused)."""
     return f"{design.pk}:{design.revision}:{design.updated.timestamp() if design.updated else 0}"

@@ -7,6 +7,8 @@ team details beyond its name. Unknown, revoked and expired tokens all answer 404
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -15,10 +17,19 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from zfsplanner.page_cache import render_cached
+
 from .designer_views import breakdown_response
 from .forms import ShareLinkForm
 from .models import PoolDesign
-from .services import create_share_link, get_design_for_user, get_shared_design, revoke_share_link
+from .services import (
+    create_share_link,
+    get_design_for_user,
+    get_shared_design,
+    planning_stamp,
+    revision_key,
+    revoke_share_link,
+)
 from .views import UNPROCESSABLE, capacity_chart_response, design_context, efficiency_chart_response, export_response
 
 
@@ -73,11 +84,18 @@ def _private(response: HttpResponse) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET"])
 def share_detail(request: HttpRequest, token: str) -> HttpResponse:
+    """Rendered once per revision and catalog state (and visitor: the navigation differs when
+    logged in), then served from the cache; the link is checked on every request first."""
     design = get_shared_design(token)
-    context = design_context(design, "plans:share-chart-capacity", "plans:share-chart-efficiency", token)
-    context["token"] = token
-    context["breakdown_url"] = reverse("plans:share-chart-breakdown", args=[token])
-    return _private(render(request, "plans/share_detail.html", context))
+
+    def context() -> dict[str, Any]:
+        values = design_context(design, "plans:share-chart-capacity", "plans:share-chart-efficiency", token)
+        values["token"] = token
+        values["breakdown_url"] = reverse("plans:share-chart-breakdown", args=[token])
+        return values
+
+    key = (token, revision_key(design), design.team.name, planning_stamp())
+    return _private(render_cached(request, "plans/share_detail.html", key, context))
 
 
 @never_cache

@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -238,6 +239,7 @@ def _sample_items(design: PoolDesign) -> list[dict[str, Any]]:
     return items
 
 
+@transaction.non_atomic_requests  # reads only: no transaction to open and commit around it
 @login_required
 @require_http_methods(["GET"])
 def design_detail(request: HttpRequest, pk: int) -> HttpResponse:
