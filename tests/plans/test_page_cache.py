@@ -176,7 +176,7 @@ def test_design_state_follows_the_same_rule_as_get_design_for_user(rf, alice, er
         else:
             _, can_write = get_design_for_user(request, design.pk)
             assert state is not None and state.role == role and state.can_write == can_write
-    for pk in (design.pk + 1000, "x", "1; DROP TABLE x", 2**70, -1):
+    for pk in (design.pk + 1000, "x", "1; DROP TABLE x", 2**70, -1, "²", "١"):
         assert design_state(alice, pk) is None
     assert design_state(AnonymousUser(), design.pk) is None
 

@@ -396,7 +396,11 @@ def design_state(user: Any, pk: object) -> DesignState | None:
     The same access rule as ``get_design_for_user`` (membership of the design's team), written
     as SQL because this runs on every view of a design page and every estimate request.
     """
-    if not getattr(user, "is_authenticated", False) or not str(pk).isdigit() or int(str(pk)) > 2**63 - 1:
+    text = str(pk)
+    if not getattr(user, "is_authenticated", False) or not (text.isascii() and text.isdigit()):
+        return None
+    design_id = int(text)
+    if design_id > 2**63 - 1:
         return None
     sql = f"""
         SELECT d.revision, d.updated, t.name, m.role,
@@ -408,12 +412,12 @@ def design_state(user: Any, pk: object) -> DesignState | None:
          WHERE d.id = %s
     """  # noqa: S608 - table names from the models; values are parameters
     with connection.cursor() as cursor:
-        cursor.execute(sql, [user.pk, int(str(pk))])
+        cursor.execute(sql, [user.pk, design_id])
         row = cursor.fetchone()
     if row is None:
         return None
     revision, updated, team_name, role, share_stamp = row
-    return DesignState(f"{pk}:{revision}:{str(updated).replace(' ', 'T')}", team_name, role, share_stamp)
+    return DesignState(f"{design_id}:{revision}:{str(updated).replace(' ', 'T')}", team_name, role, share_stamp)
 
 
 def writable_teams(user: Any) -> Any:

@@ -174,10 +174,14 @@ def design_import(request: HttpRequest) -> HttpResponse:
 
 def _detail(request: HttpRequest, design: PoolDesign, can_write: bool) -> HttpResponse:
     """The design page: the summary first, then risks, details, commands, sharing."""
-    template = "plans/design_detail.html"
+    return render(request, _detail_template(request), _detail_context(design, can_write))
+
+
+def _detail_template(request: HttpRequest) -> str:
+    """The whole page, or only its results for an htmx request that swaps them in."""
     if getattr(request, "htmx", False) and not request.htmx.boosted:
-        template += "#results"
-    return render(request, template, _detail_context(design, can_write))
+        return "plans/design_detail.html#results"
+    return "plans/design_detail.html"
 
 
 def _detail_context(design: PoolDesign, can_write: bool) -> dict[str, Any]:
@@ -249,16 +253,13 @@ def design_detail(request: HttpRequest, pk: int) -> HttpResponse:
     state = design_state(request.user, pk)
     if state is None:
         raise Http404("No such design.")
-    template = "plans/design_detail.html"
-    if getattr(request, "htmx", False) and not request.htmx.boosted:
-        template += "#results"
 
     def context() -> dict[str, Any]:
         design, can_write = get_design_for_user(request, pk)
         return _detail_context(design, can_write)
 
     key = (state.revision_key, state.team_name, state.can_write, state.share_stamp, planning_stamp())
-    return render_cached(request, template, key, context, timeout=_until_next_expiry)
+    return render_cached(request, _detail_template(request), key, context, timeout=_until_next_expiry)
 
 
 @login_required
