@@ -69,3 +69,9 @@ def test_the_worker_runs_the_upload_sweeper_and_gets_time_to_finish_a_parse():
 def test_web_and_worker_share_one_cache_for_estimates_and_rate_limits():
     for name in ("web", "worker"):
         assert load()["services"][name]["environment"]["CACHE_URL"] == "redis://redis:6379/1"
+
+
+def test_redis_evicts_only_expiring_cache_entries_never_the_broker_queue():
+    command = load()["services"]["redis"]["command"]
+    assert command[command.index("--maxmemory-policy") + 1] == "volatile-lru"
+    assert command[command.index("--maxmemory") + 1].endswith("mb")

@@ -304,7 +304,20 @@ def run() -> list[dict]:
     finally:
         shutil.rmtree(work, ignore_errors=True)
         _database("drop")
+        _drop_cache_keys(env.get("CACHE_KEY_PREFIX"))
     return rows
+
+
+def _drop_cache_keys(prefix: str | None) -> None:
+    """Remove this run's cache entries (estimates of thousands of distinct documents)."""
+    if not prefix:
+        return
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+    for start in range(0, len(keys), 1000):
+        client.delete(*keys[start : start + 1000])
 
 
 if __name__ == "__main__":
