@@ -8,27 +8,25 @@ queues parsing. ``parse_upload`` reads the stored bytes of a claimed upload thro
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.files.base import File
 from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from zfsplanner import uploads
 from zfsplanner.accounts.models import Team
 from zfsplanner.parsers import ParseError, parse
 from zfsplanner.parsers.fio_log import downsample
 from zfsplanner.parsers.types import BenchResult as ParsedResult
 
 from .models import BenchResult, BenchRun, BenchSeries, BenchUpload, UploadStatus, upload_path
-from .uploadhandlers import SpooledUpload, discard, max_upload_bytes, spool_dir, too_large
+from .uploadhandlers import POLICY, discard
 
 logger = logging.getLogger(__name__)
 
@@ -52,43 +50,9 @@ class Stored:
         return f"{self.upload.original_name}: stored ({self.upload.size:,} bytes), queued for parsing."
 
 
-class _MovableFile(File):  # type: ignore[type-arg]
-    """A File whose bytes are already on disk, so FileSystemStorage moves it instead of copying."""
-
-    def __init__(self, path: str, name: str) -> None:
-        super().__init__(open(path, "rb"), name)  # noqa: SIM115
-        self._path = path
-
-    def temporary_file_path(self) -> str:
-        return self._path
-
-
-def _spool(f: Any) -> tuple[str, str, int]:
-    """(temporary path, sha256, size) of an uploaded file, streaming it to disk if needed."""
-    if isinstance(f, SpooledUpload):
-        return f.path, f.sha256, f.size
-    limit = max_upload_bytes()
-    digest = hashlib.sha256()
-    size = 0
-    with tempfile.NamedTemporaryFile(dir=spool_dir(), prefix="upload-", delete=False) as out:
-        try:
-            chunks = f.chunks() if hasattr(f, "chunks") else iter(lambda: f.read(256 * 1024), b"")
-            for chunk in chunks:
-                size += len(chunk)
-                if size > limit:
-                    raise too_large(repr(getattr(f, "name", "upload")))
-                digest.update(chunk)
-                out.write(chunk)
-        except BaseException:
-            out.close()
-            discard(out.name)
-            raise
-    return out.name, digest.hexdigest(), size
-
-
 def store_upload(*, team: Team, user: Any, file: Any, run_fields: dict[str, Any] | None = None) -> Stored:
     """Keep the file byte for byte and queue it for parsing; the same bytes twice in a team are one upload."""
-    path, sha256, size = _spool(file)
+    path, sha256, size = astuple(uploads.spool(file, POLICY))
     name = (getattr(file, "name", None) or "upload").rsplit("/", 1)[-1][:255]
     existing = BenchUpload.objects.filter(team=team, sha256=sha256).first()
     if existing is not None:
@@ -100,7 +64,7 @@ def store_upload(*, team: Team, user: Any, file: Any, run_fields: dict[str, Any]
     fields = {k: v for k, v in (run_fields or {}).items() if k in RUN_FIELDS and v is not None}
     try:
         with transaction.atomic():
-            upload.file.save(upload_path(upload, name), _MovableFile(path, name), save=False)
+            upload.file.save(upload_path(upload, name), uploads.MovableFile(path, name), save=False)
             upload.save()
             BenchRun.objects.create(upload=upload, team=team, **fields)
     except IntegrityError:

@@ -5,41 +5,28 @@ The mechanism is :mod:`zfsplanner.uploads`; this module is this app's limit and 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from django.http import HttpRequest
 
 from zfsplanner import uploads
-from zfsplanner.uploads import SpooledUpload, discard
+from zfsplanner.uploads import discard
 
 POLICY = uploads.UploadPolicy("BENCHMARK_UPLOAD_MAX_BYTES", 200 * 1000 * 1000, "benchmarks", "upload-", 256 * 1024)
 
 __all__ = [
     "POLICY",
-    "SpooledUpload",
     "UploadTooLarge",
     "check_content_length",
     "discard",
     "install_upload_handler",
     "max_upload_bytes",
-    "spool_dir",
-    "too_large",
 ]
 
 
 UploadTooLarge = uploads.UploadTooLarge  # what the handler raises, whichever app installed it
 
 
-def too_large(what: str, size: int | None = None) -> uploads.UploadTooLarge:
-    return uploads.UploadTooLarge(POLICY, what, size)
-
-
 def max_upload_bytes() -> int:
     return POLICY.max_bytes()
-
-
-def spool_dir() -> Path:
-    return POLICY.spool_dir()
 
 
 def check_content_length(request: HttpRequest) -> None:

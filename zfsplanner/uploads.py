@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.core.files.base import File
 from django.core.files.uploadedfile import UploadedFile
 from django.core.files.uploadhandler import FileUploadHandler
 from django.http import HttpRequest
@@ -90,6 +91,57 @@ class SpooledUpload(UploadedFile):
             self.file.close()
         finally:
             discard(self.path)
+
+
+@dataclass(frozen=True)
+class Spooled:
+    path: str
+    sha256: str
+    size: int
+
+
+def spool(f: Any, policy: UploadPolicy) -> Spooled:
+    """``f`` on disk in the policy's spool folder with its sha256 and size.
+
+    A file the handler already spooled is used as it is; anything else (a Django file, a
+    stream, bytes) is streamed to disk in chunks and refused (:class:`UploadTooLarge`) as
+    soon as it passes the limit.
+    """
+    if isinstance(f, SpooledUpload):
+        return Spooled(f.path, f.sha256, f.size)
+    limit = policy.max_bytes()
+    digest = hashlib.sha256()
+    size = 0
+    with tempfile.NamedTemporaryFile(dir=policy.spool_dir(), prefix=policy.prefix, delete=False) as out:
+        try:
+            if isinstance(f, bytes):
+                chunks: Any = [f]
+            elif hasattr(f, "chunks"):
+                chunks = f.chunks(policy.chunk_size)
+            else:
+                chunks = iter(lambda: f.read(policy.chunk_size), b"")
+            for chunk in chunks:
+                size += len(chunk)
+                if size > limit:
+                    raise UploadTooLarge(policy, repr(getattr(f, "name", "the file")))
+                digest.update(chunk)
+                out.write(chunk)
+        except BaseException:
+            out.close()
+            discard(out.name)
+            raise
+    return Spooled(out.name, digest.hexdigest(), size)
+
+
+class MovableFile(File):  # type: ignore[type-arg]
+    """Bytes already on disk (a spooled upload): FileSystemStorage moves them instead of copying."""
+
+    def __init__(self, path: str, name: str) -> None:
+        super().__init__(open(path, "rb"), name)  # noqa: SIM115
+        self._path = path
+
+    def temporary_file_path(self) -> str:
+        return self._path
 
 
 class StreamingUploadHandler(FileUploadHandler):

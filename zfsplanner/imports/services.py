@@ -11,21 +11,18 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.files.base import File
 from django.db import OperationalError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from zfsplanner import uploads
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.histogram import HistogramError, HistogramResult, bucket_stream, merge_contents
@@ -35,7 +32,7 @@ from zfsplanner.plans.models import CatalogDisk, PoolDesign
 from zfsplanner.plans.services import save_design_document
 
 from .models import HistogramStatus, HistogramUpload, PoolImport, histogram_path
-from .uploadhandlers import discard, max_upload_bytes, spool_dir, too_large
+from .uploadhandlers import POLICY, discard
 
 logger = logging.getLogger(__name__)
 
@@ -98,52 +95,6 @@ def save_pool_import(record: PoolImport, team: Team, user: Any, name: str | None
 # --------------------------------------------------------------------------- histogram uploads
 
 
-@dataclass(frozen=True)
-class Spooled:
-    path: str
-    sha256: str
-    size: int
-
-
-def spool_file(f: Any) -> Spooled:
-    """An uploaded file (or bytes) on disk under MEDIA_ROOT with its hash, streamed in chunks."""
-    if hasattr(f, "sha256") and hasattr(f, "path"):
-        return Spooled(f.path, f.sha256, f.size)
-    limit = max_upload_bytes()
-    digest = hashlib.sha256()
-    size = 0
-    with tempfile.NamedTemporaryFile(dir=spool_dir(), prefix="listing-", delete=False) as out:
-        try:
-            if isinstance(f, bytes):
-                chunks: Any = [f]
-            elif hasattr(f, "chunks"):
-                chunks = f.chunks()
-            else:
-                chunks = iter(lambda: f.read(READ_CHUNK), b"")
-            for chunk in chunks:
-                size += len(chunk)
-                if size > limit:
-                    raise too_large(repr(getattr(f, "name", "the listing")))
-                digest.update(chunk)
-                out.write(chunk)
-        except BaseException:
-            out.close()
-            discard(out.name)
-            raise
-    return Spooled(out.name, digest.hexdigest(), size)
-
-
-class _MovableFile(File):  # type: ignore[type-arg]
-    """Bytes already on disk: FileSystemStorage moves them instead of copying."""
-
-    def __init__(self, path: str, name: str) -> None:
-        super().__init__(open(path, "rb"), name)  # noqa: SIM115
-        self._path = path
-
-    def temporary_file_path(self) -> str:
-        return self._path
-
-
 def store_histogram(
     *, design: PoolDesign, dataset: str, user: Any, file: Any, name: str, fmt: str = "auto"
 ) -> HistogramUpload:
@@ -151,7 +102,7 @@ def store_histogram(
     if not design.datasets.filter(name=dataset).exists():
         discard_upload(file)
         raise LookupError(f"the design has no dataset named {dataset!r}")
-    spooled = spool_file(file)
+    spooled = uploads.spool(file, POLICY)
     upload = HistogramUpload(
         team=design.team,
         design=design,
@@ -164,7 +115,7 @@ def store_histogram(
     )
     try:
         with transaction.atomic():
-            upload.file.save(histogram_path(upload, upload.original_name), _MovableFile(spooled.path, name),
+            upload.file.save(histogram_path(upload, upload.original_name), uploads.MovableFile(spooled.path, name),
                              save=False)
             upload.save()
     finally:
