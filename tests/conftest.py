@@ -69,6 +69,21 @@ def client_for():
     return make
 
 
+@pytest.fixture
+def web():
+    """web(user) -> a browser-like test Client logged in as that user; web() an anonymous one.
+    Keyword arguments go to the Client (e.g. enforce_csrf_checks=True)."""
+    from django.test import Client
+
+    def make(user=None, **client_options):
+        c = Client(**client_options)
+        if user is not None:
+            c.force_login(user)
+        return c
+
+    return make
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Passwords made in tests are hashed with MD5 (PBKDF2's million rounds cost a third of a second

@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from zfsplanner.compression.models import CompressionSample
 
 from .conftest import text_sample, upload
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def web():
-    def make(user):
-        c = Client()
-        c.force_login(user)
-        return c
-
-    return make
 
 
 def post(c, data, **fields):

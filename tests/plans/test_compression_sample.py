@@ -75,16 +75,6 @@ def test_the_handler_returns_the_sample_in_memory():
 # ------------------------------------------------------------------ the design page
 
 
-@pytest.fixture
-def web():
-    def make(user):
-        c = Client()
-        c.force_login(user)
-        return c
-
-    return make
-
-
 def measure(c, design, dataset="tank/logs", data=None, **fields):
     body = {
         "dataset": dataset,

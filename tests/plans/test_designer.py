@@ -6,7 +6,6 @@ import json
 
 import pytest
 from django.core.management import call_command
-from django.test import Client
 
 from tests.factories import design_document
 from zfsplanner.core.design import parse_design
@@ -15,16 +14,6 @@ from zfsplanner.core.fixes import design_fix
 from zfsplanner.core.units import format_iec
 from zfsplanner.plans.models import CatalogDisk, DesignRevision, PoolDesign
 from zfsplanner.plans.services import save_design_document
-
-
-@pytest.fixture
-def web():
-    def make(user):
-        c = Client()
-        c.force_login(user)
-        return c
-
-    return make
 
 
 @pytest.fixture

@@ -40,12 +40,6 @@ def design(team, alice):
     return PoolDesignFactory(team=team, name="tank", document=design_document("tank", description="first words"))
 
 
-def _web(user, **kwargs):
-    c = Client(**kwargs)
-    c.force_login(user)
-    return c
-
-
 def _page(client, design):
     response = client.get(f"/designs/{design.pk}/")
     assert response.status_code == 200
@@ -55,11 +49,11 @@ def _page(client, design):
 # --------------------------------------------------------------------------- served from the cache
 
 
-def test_a_second_view_is_served_without_rendering_or_estimating(alice, design):
+def test_a_second_view_is_served_without_rendering_or_estimating(alice, design, web):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    web = _web(alice)
+    web = web(alice)
     with CaptureQueriesContext(connection) as rendered:
         first = _page(web, design)
     with CaptureQueriesContext(connection) as cached:
@@ -72,8 +66,8 @@ def test_a_second_view_is_served_without_rendering_or_estimating(alice, design):
     assert CSRF_PLACEHOLDER not in second
 
 
-def test_a_cached_page_carries_the_csrf_token_of_the_session_that_reads_it(alice, design):
-    one, two = _web(alice, enforce_csrf_checks=True), _web(alice, enforce_csrf_checks=True)
+def test_a_cached_page_carries_the_csrf_token_of_the_session_that_reads_it(alice, design, web):
+    one, two = web(alice, enforce_csrf_checks=True), web(alice, enforce_csrf_checks=True)
     token_one = TOKEN_RE.search(_page(one, design)).group(1)  # rendered now
     token_two = TOKEN_RE.search(_page(two, design)).group(1)  # served from the cache
     duplicate = f"/designs/{design.pk}/duplicate/"
@@ -83,8 +77,8 @@ def test_a_cached_page_carries_the_csrf_token_of_the_session_that_reads_it(alice
     assert f'"x-csrftoken": "{TOKEN_RE.search(body).group(1)}"' in body  # htmx requests send it too
 
 
-def test_one_time_messages_are_shown_once_and_never_cached(team, alice, design):
-    web = _web(alice)
+def test_one_time_messages_are_shown_once_and_never_cached(team, alice, design, web):
+    web = web(alice)
     _page(web, design)  # cached without a message
     doc = json.dumps(design_document("tank", description="first words"))
     response = web.post("/designs/new/", {"team": team.pk, "document": doc}, follow=True)
@@ -99,16 +93,16 @@ def test_one_time_messages_are_shown_once_and_never_cached(team, alice, design):
 # --------------------------------------------------------------------------- what changes the page
 
 
-def test_a_new_revision_shows_at_once(alice, design):
-    web = _web(alice)
+def test_a_new_revision_shows_at_once(alice, design, web):
+    web = web(alice)
     assert "first words" in _page(web, design)
     save_design_document(design.team, design_document("tank", description="second words"), alice, instance=design)
     page = _page(web, design)
     assert "second words" in page and "first words" not in page
 
 
-def test_share_links_created_and_revoked_show_at_once(alice, design):
-    web = _web(alice)
+def test_share_links_created_and_revoked_show_at_once(alice, design, web):
+    web = web(alice)
     assert "No share links yet." in _page(web, design)
     web.post(f"/designs/{design.pk}/share-links/", {"expires_in_days": ""})
     link = ShareLink.objects.get(design=design)
@@ -128,8 +122,8 @@ def test_the_page_expires_with_the_first_share_link_to_expire(alice, design):
     assert _until_next_expiry({"share_links": gone}) == 3600
 
 
-def test_team_rename_role_change_and_removal_show_at_once(team, alice, bob, design):
-    viewer = _web(bob)
+def test_team_rename_role_change_and_removal_show_at_once(team, alice, bob, design, web):
+    viewer = web(bob)
     page = _page(viewer, design)
     assert "Alpha" in page and 'id="open-designer"' not in page
     Team.objects.filter(pk=team.pk).update(name="Renamed team")
@@ -140,20 +134,20 @@ def test_team_rename_role_change_and_removal_show_at_once(team, alice, bob, desi
     assert viewer.get(f"/designs/{design.pk}/").status_code == 404
 
 
-def test_a_catalog_price_shows_at_once(team, alice):
+def test_a_catalog_price_shows_at_once(team, alice, web):
     disk = CatalogDiskFactory(model="EX-PRICE", capacity_bytes=14000519643136)
     doc = design_document("tank")
     doc["vdevs"][0]["disk"] = {"catalog": "EX-PRICE"}
     design = PoolDesignFactory(team=team, document=doc)
-    web = _web(alice)
+    web = web(alice)
     assert "Catalog prices known for 0 of 6 disks" in _page(web, design)
     disk.price = "250.00"
     disk.save()
     assert "1500.00 for 6 disks" in _page(web, design)
 
 
-def test_visitors_never_see_each_others_page(team, alice, bob, design):
-    owner_page, viewer_page = _page(_web(alice), design), _page(_web(bob), design)
+def test_visitors_never_see_each_others_page(team, alice, bob, design, web):
+    owner_page, viewer_page = _page(web(alice), design), _page(web(bob), design)
     assert 'id="open-designer"' in owner_page and 'id="open-designer"' not in viewer_page
     assert ">alice<" in owner_page and ">bob<" in viewer_page and ">alice<" not in viewer_page
 
@@ -252,9 +246,9 @@ def test_while_the_cache_is_down_clients_get_503_with_retry_after(alice, design,
     cache.clear()
 
 
-def test_new_members_see_the_page_and_old_outsiders_do_not(team, design):
+def test_new_members_see_the_page_and_old_outsiders_do_not(team, design, web):
     newcomer = UserFactory(username="newcomer")
-    web = _web(newcomer)
+    web = web(newcomer)
     assert web.get(f"/designs/{design.pk}/").status_code == 404
     MembershipFactory(team=team, user=newcomer, role=Role.VIEWER)
     assert "tank" in _page(web, design)
@@ -263,9 +257,9 @@ def test_new_members_see_the_page_and_old_outsiders_do_not(team, design):
 # --------------------------------------------------------------------------- the shared page
 
 
-def test_the_shared_page_is_cached_but_a_revoked_or_expired_link_closes_at_once(alice, charlie, design):
+def test_the_shared_page_is_cached_but_a_revoked_or_expired_link_closes_at_once(alice, charlie, design, web):
     link = ShareLink.objects.create(design=design, created_by=alice)
-    anonymous, outsider = Client(), _web(charlie)
+    anonymous, outsider = Client(), web(charlie)
     url = f"/share/{link.token}/"
     first = anonymous.get(url).content.decode()
     assert "first words" in first and "Log in" in first

@@ -4,7 +4,6 @@ import json
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from tests.factories import PoolDesignFactory, design_document
@@ -22,17 +21,6 @@ def design(team):
 @pytest.fixture
 def link(design, alice):
     return create_share_link(design, alice)
-
-
-@pytest.fixture
-def web():
-    def make(user=None):
-        c = Client()
-        if user is not None:
-            c.force_login(user)
-        return c
-
-    return make
 
 
 # ------------------------------------------------------------------ the model

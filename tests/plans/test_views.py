@@ -4,7 +4,6 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
 
 from tests.factories import PoolDesignFactory, design_document
 from zfsplanner.core.estimate import estimate_document
@@ -14,16 +13,6 @@ from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.presentation import summarize
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def web():
-    def make(user):
-        c = Client()
-        c.force_login(user)
-        return c
-
-    return make
 
 
 @pytest.fixture
