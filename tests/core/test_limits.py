@@ -357,3 +357,20 @@ def test_a_document_the_validator_accepts_can_be_estimated(document):
     except InvalidDesign:
         return
     estimate(design)
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "words"),
+    [
+        ({"layout": "mirror", "width": 2, "disk": {"size_bytes": 1}}, "vdevs[0].disk.size_bytes", "SPA_MINDEVSIZE"),
+        ({"layout": "stripe", "width": 1, "ashift": 9,
+          "disk": {"size_bytes": 10**12, "logical_sector_bytes": 4096, "physical_sector_bytes": 4096}},
+         "vdevs[0].ashift", "logical sector"),
+    ],
+)
+def test_what_the_estimate_would_refuse_is_refused_with_the_document(fields, field, words):
+    document = with_vdev(**fields)
+    document["openzfs_version"] = "0.8"
+    with pytest.raises(InvalidDesign) as refused:
+        parse_design(document)
+    assert [(path, words in message) for path, message in refused.value.errors] == [(field, True)]

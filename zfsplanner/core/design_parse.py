@@ -530,7 +530,7 @@ def parse_design(doc: Any) -> Design:
     if r.errors:
         raise InvalidDesign(r.errors)
     assert name is not None
-    return Design(
+    design = Design(
         name=name,
         vdevs=tuple(vdevs),
         datasets=tuple(datasets),
@@ -539,3 +539,9 @@ def parse_design(doc: Any) -> Design:
         description=description,
         extra=_extra(d, _DESIGN_KEYS),
     )
+    from .vdev_shape import shape_errors  # imports this module through .design
+
+    problems = shape_errors(design)
+    if problems:
+        raise InvalidDesign(problems)
+    return design

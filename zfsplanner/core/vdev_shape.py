@@ -40,6 +40,26 @@ def _disk_path(gi: int, group: VdevGroup, di: int) -> str:
 
 def _leaf_sizes(design: Design, gi: int, group: VdevGroup) -> list[int]:
     """Leaf asize of each member; raises :class:`InvalidDesign` for a disk that is too small."""
+    leaves, errors = _leaves(design, gi, group)
+    if errors:
+        raise InvalidDesign(errors)
+    return leaves
+
+
+def shape_errors(design: Design) -> list[tuple[str, str]]:
+    """What :func:`group_shape` refuses, for every group, without computing a shape: an ashift
+    zpool would refuse, a member too small for ZFS. ``parse_design`` reports them, so that a
+    document it accepts can be estimated."""
+    errors: list[tuple[str, str]] = []
+    for gi, group in enumerate(design.vdevs):
+        fails = ashift_rules.resolve(group, design.version).fails
+        if fails is not None:
+            errors.append((f"vdevs[{gi}].ashift", fails))
+        errors += _leaves(design, gi, group)[1]
+    return errors
+
+
+def _leaves(design: Design, gi: int, group: VdevGroup) -> tuple[list[int], list[tuple[str, str]]]:
     partitioning = design.partitioning_of(group)
     reserved = group.reserved_per_disk_bytes or 0
     errors: list[tuple[str, str]] = []
@@ -60,9 +80,7 @@ def _leaf_sizes(design: Design, gi: int, group: VdevGroup) -> list[int]:
                 break
             continue
         leaves.append(leaf_asize(osize))
-    if errors:
-        raise InvalidDesign(list(dict.fromkeys(errors)))
-    return leaves
+    return leaves, list(dict.fromkeys(errors))
 
 
 def fault_tolerance(group: VdevGroup) -> int:
