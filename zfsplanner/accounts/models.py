@@ -40,6 +40,14 @@ class Team(models.Model):
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100, unique=True)
     created = models.DateTimeField(auto_now_add=True)
+    personal_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The account this team was made for, as its own place for designs; empty for a shared team.",
+    )
 
     objects = TeamQuerySet.as_manager()
 

@@ -89,11 +89,38 @@ def clean_team_name(name: str) -> str:
 
 
 @transaction.atomic
-def create_team(user: Any, name: str) -> Team:
+def create_team(user: Any, name: str, *, personal: bool = False) -> Team:
     name = clean_team_name(name)
-    team = Team.objects.create(name=name, slug=team_slug(name))
+    team = Team.objects.create(name=name, slug=team_slug(name), personal_for=user if personal else None)
     Membership.objects.create(team=team, user=user, role=Role.OWNER)
     return team
+
+
+def personal_team_name(user: Any) -> str:
+    """“alice's designs”: the display name, or the user name when there is none."""
+    who = (getattr(user, "first_name", "") or "").strip() or user.get_username()
+    suffix = "'s designs"
+    who = "".join(c for c in who if ord(c) >= 32 and ord(c) != 127)[: MAX_TEAM_NAME - len(suffix)].strip()
+    return f"{who}{suffix}"
+
+
+@transaction.atomic
+def personal_team(user: Any) -> Team:
+    """The user's own team, made on first need: they own it, and it is named after them.
+
+    It is the team a design goes to when its author has no other place for it. An earlier
+    personal team counts only while the user still owns it (owners may hand a team over
+    and leave); otherwise a new one is made.
+    """
+    type(user).objects.select_for_update().filter(pk=user.pk).first()  # one personal team per user, even if raced
+    team = (
+        Team.objects.filter(personal_for=user, memberships__user=user, memberships__role=Role.OWNER)
+        .order_by("created", "pk")
+        .first()
+    )
+    if team is not None:
+        return team
+    return create_team(user, personal_team_name(user), personal=True)
 
 
 def _require_owner(team: Team, actor: Any) -> None:
