@@ -1,4 +1,6 @@
-"""Helpers the risk rules share: how a vdev group is named and described, which groups have
+"""Helpers the risk rules share: how a vdev group is named and described (:mod:`..naming`: a risk's
+``subject`` is the JSON path, ``vdevs[1]``; its title, detail and fix name the part as a person would,
+"the special mirror (group 2)"), which groups have
 which role, dataset properties as ZFS resolves them, and the host's RAM."""
 
 from __future__ import annotations
@@ -7,8 +9,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .. import properties
-from ..commands import vdev_type_word
 from ..design import Dataset, Design, Layout, Media, Role, VdevGroup
+from ..naming import dataset_label, vdev_label
+from ..naming import describe_group as describe_group
 from ..replication import pair_refusal
 from .registry import RiskFigures
 
@@ -18,26 +21,22 @@ REF_REMOVAL = (
 )
 
 
-def describe_group(group: VdevGroup) -> str:
-    """``3-way mirror``, ``2 × 6-wide raidz2``, ``draid2:8d:24c:2s``, ``single disk``."""
-    if group.layout == Layout.STRIPE:
-        shape = "single disk"
-        return f"{group.count} single disks" if group.count > 1 else shape
-    if group.layout == Layout.MIRROR:
-        shape = f"{group.width}-way mirror"
-    elif group.is_raidz:
-        shape = f"{group.width}-wide {group.layout.value}"
-    else:
-        shape = vdev_type_word(group) or group.layout.value
-    return f"{group.count} × {shape}" if group.count > 1 else shape
-
-
 def _vdev(i: int) -> str:
     return f"vdevs[{i}]"
 
 
 def _ds(i: int) -> str:
     return f"datasets[{i}]"
+
+
+def _vname(design: Design, i: int) -> str:
+    """The vdev group ``design.vdevs[i]`` in words: "the special mirror (group 2)" (:mod:`..naming`)."""
+    return vdev_label(design, i)
+
+
+def _dsname(design: Design, i: int) -> str:
+    """The dataset ``design.datasets[i]`` in words: "dataset tank/media", "volume tank/vm-100-disk-0"."""
+    return dataset_label(design.datasets[i])
 
 
 def _family(group: VdevGroup) -> str:

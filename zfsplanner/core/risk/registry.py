@@ -184,12 +184,28 @@ def registrations() -> tuple[Registration, ...]:
     return tuple(_REGISTRATIONS)
 
 
-def _risk(spec: RiskSpec, subject: str, detail: str, fix: str, severity: Severity | None = None, **title: Any) -> Risk:
-    """A finding of ``spec``'s code: the title template filled in, the spec's severity unless given."""
+def _risk(
+    spec: RiskSpec,
+    subject: str,
+    detail: str,
+    fix: str,
+    severity: Severity | None = None,
+    *,
+    name: str | None = None,
+    **title: Any,
+) -> Risk:
+    """A finding of ``spec``'s code: the title template filled in, the spec's severity unless given.
+
+    ``subject`` is the JSON path of the part the risk is about (``vdevs[1]``: the API's field);
+    ``name`` is that part as a person names it (:func:`zfsplanner.core.naming.element_label`,
+    "the special mirror (group 2)"), which the template gets as ``{name}``, and as ``{Name}`` with
+    its first letter upper-case for the start of a sentence.
+    """
+    words = subject if name is None else name
     return Risk(
         code=spec.code,
         severity=severity or spec.severity,
-        title=spec.title.format(subject=subject, **title),
+        title=spec.title.format(subject=words, name=words, Name=words[:1].upper() + words[1:], **title),
         detail=detail,
         fix=fix,
         reference=spec.reference,
