@@ -120,3 +120,58 @@ def test_any_valid_design_round_trips(layout, width, count, size, ashift):
         vdev["ashift"] = ashift
     d = parse_design({"name": "tank", "vdevs": [vdev]})
     assert parse_design(design_to_document(d)) == d
+
+
+# ---------------------------------------------------------------------------- price_per_disk
+
+def _with_price(price):
+    doc = copy.deepcopy(SPEC_EXAMPLE)
+    doc["vdevs"][0]["price_per_disk"] = price
+    return doc
+
+
+@pytest.mark.parametrize(
+    "given,stored,written",
+    [("249.99", "249.99", "249.99"), (249.99, "249.99", "249.99"), (300, "300", "300"),
+     ("120.5000", "120.5", "120.5"), ("0", "0", "0"), (" 99.9 ", "99.9", "99.9"), ("1.2345", "1.2345", "1.2345")],
+)
+def test_price_per_disk_is_read_as_a_decimal_and_written_back_as_a_string(given, stored, written):
+    from decimal import Decimal
+
+    d = parse_design(_with_price(given))
+    assert d.vdevs[0].price_per_disk == Decimal(stored)
+    assert d.vdevs[1].price_per_disk is None
+    out = design_to_document(d)
+    assert out["vdevs"][0]["price_per_disk"] == written
+    assert "price_per_disk" not in out["vdevs"][1]
+    assert "price_per_disk" not in d.vdevs[0].extra
+    assert parse_design(json.loads(json.dumps(out))) == d
+    assert design_to_document(parse_design(out)) == out
+
+
+@pytest.mark.parametrize(
+    "price,fragment",
+    [(-1, "zero or more"), ("-0.01", "zero or more"), ("abc", "is not a number"), ("NaN", "is not a number"),
+     (True, "not a boolean"), ([120], "not a list"), ("1.23456", "at most 4 decimal places"),
+     (10**12, "below 10^12"), ("Infinity", "is not a number")],
+)
+def test_a_bad_price_per_disk_is_named(price, fragment):
+    errs = errors_of(_with_price(price))
+    assert fragment in errs["vdevs[0].price_per_disk"], errs
+
+
+@given(
+    cents=st.integers(min_value=0, max_value=10**14 - 1),
+    places=st.integers(min_value=0, max_value=4),
+    as_number=st.booleans(),
+)
+def test_any_valid_price_round_trips(cents, places, as_number):
+    from decimal import Decimal
+
+    value = Decimal(cents).scaleb(-places)
+    if value >= 10**12:
+        return
+    price = float(value) if as_number and places <= 2 and cents < 2**52 else str(value)
+    d = parse_design(_with_price(price))
+    assert d.vdevs[0].price_per_disk == value
+    assert parse_design(design_to_document(d)) == d

@@ -200,3 +200,18 @@ def test_importing_a_json_list_is_a_400(team, alice, client_for):
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == ""
     assert not PoolDesign.objects.exists()
+
+
+def test_a_price_per_disk_is_stored_and_given_back_as_a_string(team, alice, client_for):
+    doc = design_document()
+    doc["vdevs"][0]["price_per_disk"] = 279.9
+    client = client_for(alice)
+    response = client.post("/api/designs/", {**doc, "team": team.pk}, format="json")
+    assert response.status_code == 201, response.json()
+    assert response.json()["vdevs"][0]["price_per_disk"] == "279.9"
+    design = PoolDesign.objects.get(pk=response.json()["id"])
+    assert str(design.vdevs.get().price_per_disk) == "279.9000"
+    assert design.to_spec().vdevs[0].price_per_disk is not None
+    body = client.get(f"/api/designs/{design.pk}/").json()
+    assert body["vdevs"][0]["price_per_disk"] == "279.9"
+    assert "price_per_disk" not in design.vdevs.get().extra

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import fields, replace
+from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
@@ -43,10 +44,18 @@ def put_optional(out: dict[str, Any], key: str, value: Any) -> None:
         out[key] = value.value if isinstance(value, StrEnum) else value
 
 
+def price_text(value: Decimal) -> str:
+    """A price as the document writes it: a plain decimal string without trailing zeros ("249.99", "100")."""
+    text = format(value, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def vdev_to_document(v: VdevGroup) -> dict[str, Any]:
     out: dict[str, Any] = {"role": v.role.value, "layout": v.layout.value, "width": v.width, "count": v.count}
     for key in VDEV_OPTIONAL_KEYS:
         put_optional(out, key, getattr(v, key))
+    if v.price_per_disk is not None:
+        out["price_per_disk"] = price_text(v.price_per_disk)
     if v.single_disk:
         out["disk"] = disk_to_document(v.disks[0])
     else:

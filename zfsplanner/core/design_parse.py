@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .design_types import (
@@ -15,6 +16,8 @@ from .design_types import (
     OPENZFS_VERSIONS,
     PARITY,
     POOL_NAME_RE,
+    PRICE_MAX_DIGITS,
+    PRICE_MAX_PLACES,
     RAIDZ_LAYOUTS,
     RESERVED_POOL_NAMES,
     Compressibility,
@@ -120,6 +123,34 @@ class _Reader:
             self.err(_join(path, key), str(exc))
             return None
 
+    def price(self, d: Mapping[str, Any], key: str, path: str) -> Decimal | None:
+        """A price: a decimal string (``"249.99"``) or a JSON number, zero or more."""
+        if key not in d or d[key] is None:
+            return None
+        v = d[key]
+        if isinstance(v, bool) or not isinstance(v, int | float | str):
+            self.err(_join(path, key), f'must be a number or a decimal string such as "249.99", not {_kind(v)}')
+            return None
+        try:
+            value = Decimal(str(v).strip())
+        except InvalidOperation:
+            self.err(_join(path, key), f'{v!r} is not a number (write it as "249.99")')
+            return None
+        exponent = value.as_tuple().exponent
+        if not value.is_finite() or not isinstance(exponent, int):
+            self.err(_join(path, key), f"{v!r} is not a number")
+            return None
+        if value < 0:
+            self.err(_join(path, key), f"must be zero or more (got {v})")
+            return None
+        if value >= 10**PRICE_MAX_DIGITS:
+            self.err(_join(path, key), f"must be below 10^{PRICE_MAX_DIGITS} (got {v})")
+            return None
+        if -exponent > PRICE_MAX_PLACES and value != value.quantize(Decimal(1).scaleb(-PRICE_MAX_PLACES)):
+            self.err(_join(path, key), f"may have at most {PRICE_MAX_PLACES} decimal places (got {v})")
+            return None
+        return value.quantize(Decimal(1).scaleb(-PRICE_MAX_PLACES)).normalize() + 0
+
     def _addressable(self, value: int, path: str) -> int | None:
         problem = size_error(value)
         if problem:
@@ -206,6 +237,7 @@ _VDEV_KEYS = (
     "reserved_per_disk_bytes",
     "expanded_from_width",
     "logical_bytes_written_before",
+    "price_per_disk",
 )
 
 MIN_WIDTH = {
@@ -236,6 +268,7 @@ def _read_vdev(r: _Reader, value: Any, path: str) -> VdevGroup | None:
     reserved = r.integer(d, "reserved_per_disk_bytes", path, lo=0)
     expanded_from = r.integer(d, "expanded_from_width", path, lo=1)
     written_before = r.integer(d, "logical_bytes_written_before", path, lo=0)
+    price = r.price(d, "price_per_disk", path)
 
     disks: list[Disk] = []
     single = True
@@ -277,6 +310,7 @@ def _read_vdev(r: _Reader, value: Any, path: str) -> VdevGroup | None:
         reserved_per_disk_bytes=reserved,
         expanded_from_width=expanded_from,
         logical_bytes_written_before=written_before,
+        price_per_disk=price,
         single_disk=single,
         extra=_extra(d, _VDEV_KEYS),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
@@ -87,6 +88,8 @@ RAIDZ_LAYOUTS = (Layout.RAIDZ1, Layout.RAIDZ2, Layout.RAIDZ3)
 DRAID_LAYOUTS = (Layout.DRAID1, Layout.DRAID2, Layout.DRAID3)
 POOL_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:\-]*$")
 DATASET_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\- ]*(/[A-Za-z0-9_.:\- ]+)*$")
+PRICE_MAX_DIGITS = 12  # before the decimal point
+PRICE_MAX_PLACES = 4  # after it
 RESERVED_POOL_NAMES = ("mirror", "raidz", "draid", "spare", "log", "cache", "special", "dedup")
 
 
@@ -127,6 +130,7 @@ class VdevGroup:
     reserved_per_disk_bytes: int | None = None
     expanded_from_width: int | None = None
     logical_bytes_written_before: int | None = None
+    price_per_disk: Decimal | None = None  # one disk of the group, in the user's currency
     single_disk: bool = True  # the document used "disk" rather than "disks"
     extra: Mapping[str, Any] = field(default_factory=dict)
 

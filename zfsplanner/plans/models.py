@@ -240,6 +240,13 @@ class VdevGroup(models.Model):
     reserved_per_disk_bytes = models.BigIntegerField(null=True, blank=True)
     expanded_from_width = models.PositiveIntegerField(null=True, blank=True)
     logical_bytes_written_before = models.BigIntegerField(null=True, blank=True)
+    price_per_disk = models.DecimalField(
+        max_digits=core.PRICE_MAX_DIGITS + core.PRICE_MAX_PLACES,
+        decimal_places=core.PRICE_MAX_PLACES,
+        null=True,
+        blank=True,
+        help_text="The price of one disk of the group, in the user's currency.",
+    )
     catalog_disk = models.ForeignKey(
         CatalogDisk, null=True, blank=True, on_delete=models.PROTECT, related_name="vdev_groups"
     )
@@ -269,6 +276,8 @@ class VdevGroup(models.Model):
         out: dict[str, Any] = {"role": self.role, "layout": self.layout, "width": self.width, "count": self.count}
         for key in core.VDEV_OPTIONAL_KEYS:
             _put(out, key, getattr(self, key))
+        if self.price_per_disk is not None:
+            out["price_per_disk"] = core.price_text(self.price_per_disk)
         disks = [inline_disk(d, catalog) for d in self.disks]
         if self.single_disk:
             out["disk"] = disks[0]

@@ -36,6 +36,7 @@ from zfsplanner.core.commands import (
     zpool_create_command,
 )
 from zfsplanner.core.design import _DATASET_KEYS, _VDEV_KEYS, Design, InvalidDesign, Role, parse_design
+from zfsplanner.core.design import VdevGroup as GroupSpec
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.units import format_zfs_size
 
@@ -177,7 +178,12 @@ def save_design_document(
     design.extra = dict(spec.extra)
     design.updated_by = user
     design.save()
-    VdevGroup.objects.bulk_create([_vdev_row(design, i, raw, catalog) for i, raw in enumerate(doc["vdevs"])])
+    VdevGroup.objects.bulk_create(
+        [
+            _vdev_row(design, i, raw, catalog, group)
+            for i, (raw, group) in enumerate(zip(doc["vdevs"], spec.vdevs, strict=True))
+        ]
+    )
     raw_datasets = doc.get("datasets") or []
     DatasetPlan.objects.bulk_create(
         [_dataset_row(design, i, raw, ds) for i, (raw, ds) in enumerate(zip(raw_datasets, spec.datasets, strict=True))]
@@ -280,8 +286,10 @@ _VDEV_FIELDS = (
 )
 
 
-def _vdev_row(design: PoolDesign, position: int, raw: Mapping[str, Any], catalog: dict[str, CatalogDisk]) -> VdevGroup:
-    """A vdev group row from the document's (already validated) vdev object."""
+def _vdev_row(
+    design: PoolDesign, position: int, raw: Mapping[str, Any], catalog: dict[str, CatalogDisk], group: GroupSpec
+) -> VdevGroup:
+    """A vdev group row from the document's (already validated) vdev object and its parsed ``group``."""
     single = "disks" not in raw
     disks = [raw["disk"]] if single else list(raw["disks"])
     refs = [d["catalog"] for d in disks if isinstance(d, dict) and d.get("catalog") in catalog]
@@ -297,6 +305,7 @@ def _vdev_row(design: PoolDesign, position: int, raw: Mapping[str, Any], catalog
         disks=disks,
         single_disk=single,
         extra={k: v for k, v in raw.items() if k not in _VDEV_KEYS},
+        price_per_disk=group.price_per_disk,
         **{f: raw.get(f) for f in _VDEV_FIELDS},
     )
 
