@@ -9,7 +9,6 @@ import zlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, QuerySet
 from django.http import HttpResponse
@@ -429,16 +428,20 @@ class EstimateView(DesignErrorShapeMixin, APIView):
 
 
 def _body_key(request: Request) -> str | None:
-    """The cache key of a JSON body's estimate: the sender, the body's digest and the catalog's
-    state (a document is estimated once; only valid ones are kept). None when the body is not
-    JSON or beyond the size the parser accepts (the parser answers it)."""
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
+    """The cache key of a JSON body's estimate: the sender, the digest of the parsed document and
+    the catalog's state (a document is estimated once; only valid ones are kept). None when the
+    body is not a JSON object.
+
+    The digest is taken over the parsed document written canonically, never over the raw body:
+    a session's CSRF check (the browsable API, the docs' "Try it out") has already read the
+    stream by now, and two bodies that differ only in spacing or key order are one document."""
+    if not request.content_type.startswith("application/json"):
         return None
-    if not request.content_type.startswith("application/json") or not 0 < length <= settings.API_JSON_MAX_BYTES:
+    data = request.data  # parsed once, through the size, depth and text checks of LimitedJSONParser
+    if not isinstance(data, dict):
         return None
-    digest = hashlib.sha256(request.body).hexdigest()
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    digest = hashlib.sha256(canonical.encode("ascii")).hexdigest()
     return f"estimate-body:{request.user.pk}:{digest}:{planning_stamp()}"
 
 
