@@ -39,6 +39,11 @@ def _dsname(design: Design, i: int) -> str:
     return dataset_label(design.datasets[i])
 
 
+def _agree(design: Design, i: int, singular: str, plural: str) -> str:
+    """The verb that agrees with :func:`_vname` of group ``i``: "the log mirror has", "the data vdevs have"."""
+    return plural if design.vdevs[i].count > 1 else singular
+
+
 def _family(group: VdevGroup) -> str:
     if group.is_raidz:
         return "raidz"

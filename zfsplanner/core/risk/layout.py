@@ -11,19 +11,23 @@ from ..ashift import group_ashift
 from ..ashift import resolve as resolve_ashift
 from ..commands import draid_data_disks
 from ..design import DatasetType, Design, Layout, Role, VdevGroup
+from ..naming import sentence_case
 from ..pool import leaf_asize as pool_leaf_asize
 from ..pool import member_osize, metaslab_shift
 from ..units import format_si, rounddown, zfs_nicenum
 from ..vdev_shape import fault_tolerance
 from .common import (
     REF_REMOVAL,
+    _agree,
     _ds,
+    _dsname,
     _family,
     _groups,
     _inherited,
     _is_hdd_or_unknown,
     _min_size,
     _vdev,
+    _vname,
     _zpool_says,
     block_size,
     describe_group,
@@ -47,7 +51,7 @@ _ASHIFT_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE)
 @rule(
     "ashift-below-physical-sector",
     Severity.WARNING,
-    "ashift={ashift} on {subject} is below the disks' {sector}-byte physical sector",
+    "ashift={ashift} on {name} is below the disks' {sector}-byte physical sector",
     "an explicit ashift smaller than log2 of the largest physical sector among the group's disks",
     REF_ASHIFT,
 )
@@ -78,10 +82,12 @@ def rule_ashift_below_physical(spec: RiskSpec, design: Design, figures: RiskFigu
         yield _risk(
             spec,
             _vdev(i),
-            f"{_vdev(i)} ({g.role.value}, {describe_group(g)}) sets ashift={g.ashift} ({1 << g.ashift} B) on disks "
+            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'sets', 'set')} ashift={g.ashift} "
+            f"({1 << g.ashift} B) on disks "
             f"with {physical}-byte physical sectors. ashift is fixed when the vdev is created." + what,
             f"Use ashift={physical.bit_length() - 1} (or leave it out and let the planner take it from the "
             "physical sector).",
+            name=_vname(design, i),
             ashift=g.ashift,
             sector=physical,
         )
@@ -90,7 +96,7 @@ def rule_ashift_below_physical(spec: RiskSpec, design: Design, figures: RiskFigu
 @rule(
     "mixed-ashift",
     Severity.WARNING,
-    "{subject} has ashift {ashift}, the first data vdev {other}",
+    "{Name} {verb} ashift {ashift}, the first data vdev {other}",
     "top-level data, special or dedup vdevs with different ashift (given or chosen from physical sectors)",
     REF_REMOVAL,
 )
@@ -106,15 +112,18 @@ def rule_mixed_ashift(spec: RiskSpec, design: Design, figures: RiskFigures | Non
         a = group_ashift(g, design.version)
         if a == reference:
             continue
-        how = "set" if g.ashift is not None else "chosen from its physical sector"
+        how = "set" if g.ashift is not None else "chosen from the disks' physical sector"
         yield _risk(
             spec,
             _vdev(i),
-            f"{_vdev(i)} ({g.role.value}, {describe_group(g)}) has ashift {a} ({how}); the first data vdev has "
+            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'has', 'have')} ashift {a} ({how}); "
+            "the first data vdev has "
             f"{reference}. With top-level vdevs of different ashift, zpool remove refuses every top-level vdev "
             "(data, special and dedup alike), so no vdev can ever be taken out of the pool again.",
             f"Give every data, special and dedup vdev the same ashift (e.g. ashift={max(reference, a)} everywhere, "
             "which suits both 512-byte and 4K disks).",
+            name=_vname(design, i),
+            verb=_agree(design, i, "has", "have"),
             ashift=a,
             other=str(reference),
         )
@@ -144,8 +153,8 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
             i, g = parity_groups[0]
             bs = fig.block_size_bytes or bs
             detail = (
-                f"The estimate gives {fig.raidz_overhead_fraction:.0%} of {ds.name}'s allocation as parity and "
-                f"padding on {_vdev(i)} ({describe_group(g)}), against the layout's nominal "
+                f"The estimate gives {fig.raidz_overhead_fraction:.0%} of {_dsname(design, di)}'s allocation as "
+                f"parity and padding on {_vname(design, i)}, against the layout's nominal "
                 f"{fig.nominal_parity_fraction:.0%}: {cost:.2f}× raw space per byte of data instead of "
                 f"{nominal:.2f}×."
             )
@@ -172,7 +181,7 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
                 else f"padded to a multiple of parity + 1 = {g.parity + 1} sectors"
             )
             detail = (
-                f"On {_vdev(i)} ({describe_group(g)}, ashift {a}) a {zfs_nicenum(bs)} block of {ds.name} is "
+                f"On {_vname(design, i)}, with ashift {a}, a {zfs_nicenum(bs)} block of {_dsname(design, di)} is "
                 f"{data_sectors} data sector(s) plus parity, {rule}: {sectors} sectors = {zfs_nicenum(asize)}, "
                 f"{cost:.2f}× its size, where the layout nominally costs {nominal:.2f}×. zfs list charges each such "
                 f"block {zfs_nicenum(used)} ({used / bs:.2f}× the data), since AVAIL is computed for 128K blocks. "
@@ -188,12 +197,13 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
             spec,
             _ds(di),
             detail,
-            f"Raise {prop} on {ds.name} (e.g. 64K or more for a zvol on wide RAIDZ), or put small-block workloads "
-            "(VM disks, databases) on mirror vdevs or a narrower raidz.",
+            f"Raise {prop} on {_dsname(design, di)} (e.g. 64K or more for a zvol on wide RAIDZ), or put small-block "
+            "workloads (VM disks, databases) on mirror vdevs or a narrower raidz.",
             block=zfs_nicenum(bs),
-            dataset=ds.name,
+            name=_dsname(design, di),
+            dataset=_dsname(design, di),
             cost=cost,
-            vdev=_vdev(i),
+            vdev=_vname(design, i),
         )
 
 
@@ -223,14 +233,17 @@ def rule_draid_compression(spec: RiskSpec, design: Design, figures: RiskFigures 
             yield _risk(
                 spec,
                 _ds(di),
-                f"On {_vdev(i)} ({describe_group(g)}) the smallest allocation is {draid_data_disks(g)} data disks × "
+                f"On {_vname(design, i)} the smallest allocation is {draid_data_disks(g)} data disks × "
                 f"{1 << group_ashift(g, design.version)} B = {zfs_nicenum(unit)}, and compressed sizes are rounded "
                 "up to "
-                f"multiples of it. {ds.name} writes {zfs_nicenum(bs)} blocks, so compression={comp} {saves}.",
-                f"Raise the block size of {ds.name} well above {zfs_nicenum(unit)} (e.g. recordsize=1M for bulk "
-                "data), or use a dRAID with fewer data disks per group, or raidz/mirror for this workload.",
-                dataset=ds.name,
-                vdev=_vdev(i),
+                f"multiples of it. {sentence_case(_dsname(design, di))} writes {zfs_nicenum(bs)} blocks, so "
+                f"compression={comp} {saves}.",
+                f"Raise the block size of {_dsname(design, di)} well above {zfs_nicenum(unit)} "
+                "(e.g. recordsize=1M for bulk data), or use a dRAID with fewer data disks per group, or raidz/mirror "
+                "for this workload.",
+                name=_dsname(design, di),
+                dataset=_dsname(design, di),
+                vdev=_vname(design, i),
             )
             break
 
@@ -238,7 +251,7 @@ def rule_draid_compression(spec: RiskSpec, design: Design, figures: RiskFigures 
 @rule(
     "single-parity-large-disks",
     Severity.WARNING,
-    "Single parity on {size} disks in {subject}",
+    "Single parity on {size} disks in {name}",
     "a raidz1, draid1 or 2-way mirror data vdev of hard disks (or disks of unknown media) of 8 TB or more",
     "man zpoolconcepts.7 (Virtual Devices, resilver); man zpool-resilver.8",
 )
@@ -255,12 +268,14 @@ def rule_single_parity_large(spec: RiskSpec, design: Design, figures: RiskFigure
         yield _risk(
             spec,
             _vdev(i),
-            f"{_vdev(i)} is {describe_group(g)} of {format_si(size)} hard disks. Replacing a failed disk reads "
+            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'has', 'have')} single parity on "
+            f"{format_si(size)} hard disks. Replacing a failed disk reads "
             f"{format_si(size * readers)} from the {readers} surviving disk(s) of that vdev; even at a sustained "
             f"200 MB/s that is {hours:.0f} h per disk, and days on a busy or fragmented pool. During that time the "
             "vdev has no redundancy: a second failure loses the pool, and an unreadable sector loses the file data "
             "on it (metadata keeps a second copy). 'Large' here means 8 TB or more.",
             "Use raidz2 (or draid2), or 3-way mirrors, for disks of this size, and keep backups.",
+            name=_vname(design, i),
             size=format_si(size, 0),
         )
 
@@ -268,7 +283,7 @@ def rule_single_parity_large(spec: RiskSpec, design: Design, figures: RiskFigure
 @rule(
     "wide-raidz",
     Severity.WARNING,
-    "{subject} is a {width}-wide {layout}",
+    "{width}-wide {layout} in {name}",
     "a raidz vdev wider than 4 × (parity + 1) disks: more than 8 (raidz1), 12 (raidz2) or 16 (raidz3)",
     REF_ZPOOLCONCEPTS,
 )
@@ -282,12 +297,13 @@ def rule_wide_raidz(spec: RiskSpec, design: Design, figures: RiskFigures | None)
         yield _risk(
             spec,
             _vdev(i),
-            f"{_vdev(i)} is {describe_group(g)}. A resilver reads all {g.width - 1} surviving disks of the vdev and "
+            f"A resilver of {_vname(design, i)} reads all {g.width - 1} surviving disks of the vdev and "
             f"takes longer the wider it is, and a raidz vdev delivers roughly the random IOPS of one disk, so one "
             f"{g.width}-wide vdev is much slower for small I/O than several narrower ones. Flagged above "
             f"4 × (parity + 1) = {limit} disks for {g.layout.value}.",
             f"Split into two or more {g.layout.value} vdevs of at most {limit} disks, raise the parity, "
             "or use dRAID, whose distributed spares rebuild quickly.",
+            name=_vname(design, i),
             width=g.width,
             layout=g.layout.value,
         )
@@ -312,10 +328,12 @@ def rule_mixed_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures |
         yield _risk(
             spec,
             _vdev(i),
-            f"{_vdev(i)} is {describe_group(g)} (tolerates {fault_tolerance(g)} failure(s)) while {_vdev(first_i)} "
-            f"is {describe_group(first)} (tolerates {fault_tolerance(first)}). The pool is only as safe as its "
-            f"weakest top-level vdev and performance differs between them. {_zpool_says(first, g, design)}",
+            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'tolerates', 'tolerate')} "
+            f"{fault_tolerance(g)} failure(s), while {_vname(design, first_i)} "
+            f"{_agree(design, first_i, 'tolerates', 'tolerate')} {fault_tolerance(first)}. The pool is only as "
+            f"safe as its weakest top-level vdev and performance differs between them. {_zpool_says(first, g, design)}",
             "Use the same layout and parity for every data vdev.",
+            name=_vname(design, i),
             layouts=f"{describe_group(first)} and {describe_group(g)}",
         )
 
@@ -323,7 +341,7 @@ def rule_mixed_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures |
 @rule(
     "non-redundant-vdev",
     Severity.CRITICAL,
-    "{role} vdev {subject} has no redundancy",
+    "{Name} {verb} no redundancy",
     "a data, special or dedup vdev that is a single disk",
     "man zpoolconcepts.7 (Virtual Devices; 'if a top-level vdev fails the pool fails')",
 )
@@ -335,18 +353,21 @@ def rule_non_redundant(spec: RiskSpec, design: Design, figures: RiskFigures | No
         yield _risk(
             spec,
             _vdev(i),
-            f"{_vdev(i)} is {n} single disk(s) in the {g.role.value} class. A top-level vdev with no redundancy "
+            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'has', 'have')} no redundancy: "
+            f"{'its disk is' if n == 1 else f'each of its {n} disks is'} a top-level vdev of the {g.role.value} "
+            "class on its own. A top-level vdev with no redundancy "
             "fails with its disk, and the pool fails with any top-level vdev: one disk failure loses the whole "
             "pool. Checksums can detect damage but have no second copy of data to repair it from.",
-            f"Mirror {_vdev(i)} (layout mirror, width 2 or more), or use raidz.",
-            role=g.role.value.capitalize(),
+            f"Mirror {_vname(design, i)} (layout mirror, width 2 or more), or use raidz.",
+            name=_vname(design, i),
+            verb=_agree(design, i, "has", "have"),
         )
 
 
 @rule(
     "mixed-disk-sizes",
     Severity.INFO,
-    "Disks of different sizes in {subject}",
+    "Disks of different sizes in {name}",
     "members of one vdev differ in size and the capacity above the smallest is at least 1% of the group",
     "module/zfs/vdev_mirror.c, module/zfs/vdev_raidz.c (vdev asize from the smallest child); "
     "man zpoolprops.7 (autoexpand)",
@@ -362,11 +383,12 @@ def rule_mixed_sizes(spec: RiskSpec, design: Design, figures: RiskFigures | None
         yield _risk(
             spec,
             _vdev(i),
-            f"The members of {_vdev(i)} range from {format_si(small)} to {format_si(max(sizes))}. A mirror or raidz "
-            f"vdev uses every member only up to the smallest one, so {format_si(lost)} "
+            f"The members of {_vname(design, i)} range from {format_si(small)} to {format_si(max(sizes))}. "
+            f"A mirror or raidz vdev uses every member only up to the smallest one, so {format_si(lost)} "
             f"({lost / raw:.0%} of the group's raw capacity) is unused until the smaller disks are replaced "
             "(with autoexpand=on, or zpool online -e).",
             "Use disks of one size in each vdev, or accept the loss and plan to replace the smaller disks later.",
+            name=_vname(design, i),
         )
 
 
@@ -392,7 +414,7 @@ def replacement_min_bytes(design: Design, group: VdevGroup) -> int:
 @rule(
     "spare-too-small",
     Severity.WARNING,
-    "Hot spare {subject} is smaller than the disks it should replace",
+    "{Name} {verb} too small to replace the disks of the pool",
     "a hot spare smaller than the smallest member of a data, special or dedup vdev",
     "module/zfs/spa.c (spa_vdev_attach: EOVERFLOW 'device is too small'); module/zfs/vdev.c (vdev_get_min_asize)",
 )
@@ -405,16 +427,19 @@ def rule_spare_size(spec: RiskSpec, design: Design, figures: RiskFigures | None)
         if not too_big:
             continue
         names = ", ".join(
-            f"{_vdev(j)} ({format_si(_min_size(t))} disks, which need {replacement_min_bytes(design, t):,} B)"
+            f"{_vname(design, j)} ({format_si(_min_size(t))} disks, which need {replacement_min_bytes(design, t):,} B)"
             for j, t in too_big
         )
         yield _risk(
             spec,
             _vdev(i),
-            f"The hot spare {_vdev(i)} is {format_si(spare)} and gives ZFS {spare_leaf:,} B, less than a replacement "
-            f"for {names}. A replacement must cover every metaslab of the vdev (its asize rounded down to whole "
-            "metaslabs, split over the raidz columns), else zpool replace fails with 'device is too small' and the "
+            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'is', 'are')} {format_si(spare)} and "
+            f"{_agree(design, i, 'gives', 'give')} ZFS {spare_leaf:,} B, less than a replacement for {names}. "
+            "A replacement must cover every metaslab of the vdev (its asize rounded down to whole metaslabs, "
+            "split over the raidz columns), else zpool replace fails with 'device is too small' and the "
             "spare stays idle while the vdev runs degraded. Small differences between disks of the same nominal "
             "size are absorbed by that rounding and are not flagged.",
             "Use spares at least as large as the largest disk they should replace.",
+            name=_vname(design, i),
+            verb=_agree(design, i, "is", "are"),
         )
