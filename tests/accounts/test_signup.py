@@ -149,3 +149,26 @@ def test_an_account_without_any_email_address_logs_in(api_client):
     r = Client().post("/accounts/login/", {"login": "root", "password": "Admin-Pass-321"})
     assert r.status_code == 302 and r["Location"] == "/"
     assert api_client.post("/api/auth/token/", {"username": "root", "password": "Admin-Pass-321"}).status_code == 200
+
+
+def test_a_new_account_owns_a_team_of_its_own(client, settings):
+    from zfsplanner.accounts.models import Team
+
+    settings.ACCOUNT_EMAIL_VERIFICATION = "none"
+    sign_up(client)
+    dana = get_user_model().objects.get(username="dana")
+    assert [(t.name, t.role_of(dana)) for t in Team.objects.for_user(dana)] == [("dana's designs", "owner")]
+
+
+def test_an_invited_sign_up_joins_the_team_and_still_has_its_own(client, settings, team, alice):
+    from zfsplanner.accounts.models import Team
+
+    settings.SIGNUP_MODE = "invited"
+    new = services.invite(team, alice, "dana@example.com", "viewer")
+    client.get(f"/invitations/{new.key}/")
+    sign_up(client)
+    dana = get_user_model().objects.get(username="dana")
+    assert {t.name: t.role_of(dana) for t in Team.objects.for_user(dana)} == {
+        "Alpha": "viewer",
+        "dana's designs": "owner",
+    }

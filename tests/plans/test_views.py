@@ -48,10 +48,11 @@ def test_home_filters_by_name(design, team, alice, web):
     assert f'href="/designs/{design.pk}/"' not in html
 
 
-def test_viewers_get_no_create_or_import(design, bob, web):
+def test_a_viewer_starts_designs_in_a_team_of_their_own(design, bob, web):
     html = web(bob).get("/").content.decode()
-    assert "New design" not in html
-    assert "Import a design" not in html
+    assert 'id="new-design"' in html and "New design in Alpha" not in html
+    assert "bob&#x27;s designs (your own team, made with the design)" in html  # the import form's choice
+    assert 'id="import-pool"' not in html
 
 
 # ------------------------------------------------------------------ detail
@@ -332,3 +333,137 @@ def test_efficiency_chart_from_mapping():
 
 def test_efficiency_chart_absent():
     assert charts.efficiency_chart({"pool": {}}) is None
+
+
+# ------------------------------------------------------------------ a team for every new design
+
+
+def first_group(**fields):
+    from zfsplanner.plans.models import CatalogDisk
+
+    disk = CatalogDisk.objects.filter(media="hdd").first()
+    return {
+        "name": "tank",
+        "openzfs_version": "2.3",
+        "first-layout": "raidz2",
+        "first-width": 6,
+        "first-count": 1,
+        "first-disk": disk.model,
+        **fields,
+    }
+
+
+def test_a_user_without_a_team_sees_new_design_and_their_own_team_offered(web):
+    from tests.factories import UserFactory
+    from zfsplanner.accounts.models import Team
+
+    dana = UserFactory(username="dana")
+    client = web(dana)
+    html = client.get("/").content.decode()
+    assert 'id="new-design"' in html and 'id="no-team"' in html and "“dana&#x27;s designs”" in html
+    html = client.get("/designs/new/").content.decode()
+    assert '<option value="" selected>dana&#x27;s designs (your own team, made with the design)</option>' in html
+    assert not Team.objects.exists()  # nothing is made by looking
+
+
+def test_a_user_without_a_team_creates_a_design_in_their_own_team(web):
+    from tests.factories import UserFactory
+    from zfsplanner.accounts.models import Team
+
+    dana = UserFactory(username="dana")
+    response = web(dana).post("/designs/new/", first_group(team=""))
+    team = Team.objects.get()
+    design = PoolDesign.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/designs/{design.pk}/designer/"
+    assert (design.team, team.name, team.personal_for, team.role_of(dana)) == (team, "dana's designs", dana, "owner")
+
+
+def test_a_viewer_creates_a_design_in_their_own_team_and_not_in_the_viewed_one(team, bob, web):
+    response = web(bob).post("/designs/new/", first_group(team=""))
+    assert response.status_code == 302
+    design = PoolDesign.objects.get()
+    assert design.team != team and design.team.personal_for == bob
+    assert web(bob).post("/designs/new/", first_group(team=team.pk)).status_code == 422
+
+
+def test_a_team_is_created_inline_from_the_form(team, alice, web):
+    from zfsplanner.accounts.models import Team
+
+    response = web(alice).post("/designs/new/", first_group(team=team.pk, new_team="  Backup site "))
+    assert response.status_code == 302
+    design = PoolDesign.objects.get()
+    assert design.team.name == "Backup site" and design.team.role_of(alice) == "owner"
+    assert design.team.personal_for is None and Team.objects.count() == 2
+
+
+def test_a_refused_team_name_is_shown_at_the_field_and_nothing_is_made(team, alice, web):
+    from zfsplanner.accounts.models import Team
+
+    response = web(alice).post("/designs/new/", first_group(team=team.pk, new_team="!!!"))
+    assert response.status_code == 422
+    assert "The team name needs at least one letter or digit." in response.content.decode()
+    assert not PoolDesign.objects.exists() and Team.objects.count() == 1
+
+
+def test_a_refused_design_leaves_no_new_team_behind(team, alice, web):
+    from zfsplanner.accounts.models import Team
+
+    response = web(alice).post("/designs/new/", first_group(team=team.pk, new_team="Backup", **{"first-width": 2}))
+    assert response.status_code == 422
+    assert not PoolDesign.objects.exists() and Team.objects.count() == 1
+
+
+def test_a_member_of_a_writable_team_must_pick_one(team, alice, web):
+    html = web(alice).get("/designs/new/").content.decode()
+    assert "your own team" not in html
+    response = web(alice).post("/designs/new/", first_group(team=""))
+    assert response.status_code == 422 and not PoolDesign.objects.exists()
+
+
+def test_a_json_document_goes_to_the_own_team_too(web):
+    from tests.factories import UserFactory
+
+    dana = UserFactory(username="dana")
+    response = web(dana).post("/designs/new/", {"team": "", "document": json.dumps(design_document("backup"))})
+    assert response.status_code == 302
+    assert PoolDesign.objects.get().team.personal_for == dana
+
+
+def test_sign_up_then_new_design_end_to_end_with_csrf(settings):
+    """A browser's path: sign up, the designs page offers New design, the form creates the design."""
+    import re
+
+    from django.test import Client
+
+    from zfsplanner.accounts.models import Team
+
+    settings.ACCOUNT_EMAIL_VERIFICATION = "none"
+    browser = Client(enforce_csrf_checks=True)
+
+    def csrf(html):
+        return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+
+    form = browser.get("/accounts/signup/").content.decode()
+    pw = "Quiet-Harbor-71"
+    r = browser.post(
+        "/accounts/signup/",
+        {
+            "csrfmiddlewaretoken": csrf(form),
+            "email": "dana@example.com",
+            "username": "dana",
+            "password1": pw,
+            "password2": pw,
+        },
+    )
+    assert r.status_code == 302
+    team = Team.objects.get()
+    assert team.name == "dana's designs"
+    home = browser.get("/").content.decode()
+    assert 'href="/designs/new/" id="new-design"' in home
+    form = browser.get("/designs/new/").content.decode()
+    assert f'<option value="{team.pk}">dana&#x27;s designs</option>' in form
+    r = browser.post("/designs/new/", first_group(team=team.pk, csrfmiddlewaretoken=csrf(form)))
+    design = PoolDesign.objects.get()
+    assert r.status_code == 302 and r["Location"] == f"/designs/{design.pk}/designer/"
+    assert design.team == team
+    assert browser.get(r["Location"]).status_code == 200

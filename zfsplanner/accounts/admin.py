@@ -1,12 +1,28 @@
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
+from . import services
 from .models import ApiToken, Invitation, Membership, RevokeReason, Team
 from .tokens import revoke_token
+
+User = get_user_model()
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    """Django's user admin; an account added here gets its own team, as one made by signing up does."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if not change:
+            services.personal_team(obj)
 
 
 class MembershipInline(admin.TabularInline):
@@ -17,7 +33,7 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "created"]
+    list_display = ["name", "slug", "personal_for", "created"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]

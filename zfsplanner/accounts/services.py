@@ -16,6 +16,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
@@ -112,7 +113,7 @@ def personal_team(user: Any) -> Team:
     personal team counts only while the user still owns it (owners may hand a team over
     and leave); otherwise a new one is made.
     """
-    type(user).objects.select_for_update().filter(pk=user.pk).first()  # one personal team per user, even if raced
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one per user, even if raced
     team = (
         Team.objects.filter(personal_for=user, memberships__user=user, memberships__role=Role.OWNER)
         .order_by("created", "pk")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.signals import user_signed_up
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 
+from . import services
 from .adapter import accept_remembered_invitation
 from .models import RevokeReason
 from .tokens import revoke_all
@@ -45,3 +47,12 @@ def trust_admin_made_accounts(sender: Any, instance: Any, created: bool, raw: bo
 def accept_invitation_on_login(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
     if request is not None and hasattr(request, "session"):
         accept_remembered_invitation(request, user)
+
+
+@receiver(user_signed_up, dispatch_uid="accounts.personal_team")
+def give_a_new_account_its_team(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """Someone who signs up can save a design at once: they own a team of their own from the start.
+
+    (Accounts made otherwise get theirs when they first create a design.)
+    """
+    services.personal_team(user)

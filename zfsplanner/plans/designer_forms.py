@@ -14,6 +14,7 @@ from typing import Any
 from django import forms
 from django.db.models import Q, QuerySet
 
+from zfsplanner.accounts.services import MAX_TEAM_NAME, TeamError, clean_team_name
 from zfsplanner.core.design import COMPRESSIBILITY_PROFILES, COMPRESSION_VALUES
 from zfsplanner.core.units import format_zfs_size, parse_disk_size
 
@@ -366,12 +367,27 @@ class NewDesignForm(forms.Form):
     """A new design starts with its team, pool name, OpenZFS version and first data vdev group."""
 
     team = forms.ModelChoiceField(queryset=CatalogDisk.objects.none(), empty_label=None)
+    new_team = forms.CharField(
+        label="Or a new team",
+        required=False,
+        max_length=MAX_TEAM_NAME,
+        help_text="A name here puts the design in a new team that you own.",
+    )
     name = forms.CharField(label="Pool name", max_length=200, initial="tank", help_text="As in zpool create NAME.")
     openzfs_version = forms.ChoiceField(label="OpenZFS version", choices=OpenZFSVersion.choices, initial="2.3")
 
     def __init__(self, *args: Any, teams: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = teams
+
+    def clean_new_team(self) -> str:
+        name = self.cleaned_data["new_team"].strip()
+        if name:
+            try:
+                clean_team_name(name)
+            except TeamError as exc:
+                raise forms.ValidationError(f"The team name {exc.message}.") from exc
+        return name
 
     def to_document(self, first_group: dict[str, Any]) -> dict[str, Any]:
         return {

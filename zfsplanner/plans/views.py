@@ -26,6 +26,7 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from zfsplanner.accounts.models import Team
+from zfsplanner.accounts.services import TeamError, create_team, personal_team, personal_team_name
 from zfsplanner.core.compression import default_compression
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.units import format_iec, format_zfs_size
@@ -91,15 +92,41 @@ def home(request: HttpRequest) -> HttpResponse:
     teams = [(t, [r for r in rows if r[0].team_id == t.pk]) for t in Team.objects.for_user(request.user)]
     query = request.GET.copy()
     query.pop("page", None)
+    import_form = DesignImportForm(user=request.user)
+    can_create = import_form.fields["team"].queryset.exists()
+    own_team = None if can_create else personal_team_name(request.user)
+    _offer_own_team(import_form, own_team)
     context = {
         "teams": teams,
         "page_obj": page,
         "page_query": query.urlencode(),
         "filter": filterset,
-        "import_form": DesignImportForm(user=request.user),
-        "can_create": DesignImportForm(user=request.user).fields["team"].queryset.exists(),
+        "import_form": import_form,
+        "can_create": can_create,
+        "own_team": own_team,
     }
     return render(request, "plans/design_list.html", context)
+
+
+def _own_team_offer(user: Any) -> str | None:
+    """The name of the user's own team when they have no team to write to (it is made with their
+    first design), else None."""
+    return None if writable_teams(user).exists() else personal_team_name(user)
+
+
+def _offer_own_team(form: Any, own_team: str | None) -> None:
+    """A user with no team to write to picks their own team, made when the design is saved."""
+    if own_team is not None:
+        field = form.fields["team"]
+        field.required = False
+        field.empty_label = f"{own_team} (your own team, made with the design)"
+
+
+def _design_team(user: Any, chosen: Team | None, new_team: str = "") -> Team:
+    """Where a new design goes: a new team when one is named, else the chosen team, else the user's own."""
+    if new_team:
+        return create_team(user, new_team)
+    return chosen if chosen is not None else personal_team(user)
 
 
 @login_required
@@ -107,22 +134,26 @@ def home(request: HttpRequest) -> HttpResponse:
 def design_new(request: HttpRequest) -> HttpResponse:
     """A new design from a form (pool name, version, first data vdev group), or from a JSON document."""
     teams = writable_teams(request.user)
+    own_team = _own_team_offer(request.user)
     data = request.POST if request.method == "POST" else None
     if data is not None and "document" in data:
-        return _design_new_json(request)
+        return _design_new_json(request, own_team)
     initial = {"team": request.GET.get("team")}
     if data is not None:
         data = data.copy()
         data["first-role"] = "data"  # the first group is the data vdevs; the others come in the designer
     form = NewDesignForm(data, teams=teams, initial=initial)
+    _offer_own_team(form, own_team)
     group = VdevGroupForm(data, prefix="first", initial={"role": "data", "layout": "raidz2", "width": 6, "count": 1})
     group.fields["role"].choices = [("data", "data")]
     if data is not None:
         if form.is_valid() and group.is_valid():
             try:
-                design = save_design_document(
-                    form.cleaned_data["team"], form.to_document(group.to_document()), request.user
-                )
+                with transaction.atomic():  # a team made for the design goes if the design is refused
+                    team = _design_team(request.user, form.cleaned_data["team"], form.cleaned_data["new_team"])
+                    design = save_design_document(team, form.to_document(group.to_document()), request.user)
+            except TeamError as exc:
+                form.add_error("new_team", f"The team name {exc.message}.")
             except InvalidDesign as exc:
                 for path, message in exc.errors:
                     target = field_for_path("vdevs", 0, path)
@@ -143,17 +174,22 @@ def design_new(request: HttpRequest) -> HttpResponse:
     json_form = DesignDocumentForm(
         user=request.user, initial={"document": pretty_json(NEW_DESIGN_TEMPLATE), "team": request.GET.get("team")}
     )
+    _offer_own_team(json_form, own_team)
     context = {"form": form, "group": group, "filter_form": CatalogFilterForm(), "json_form": json_form}
     return render(request, "plans/design_new.html", context, status=status)
 
 
-def _design_new_json(request: HttpRequest) -> HttpResponse:
+def _design_new_json(request: HttpRequest, own_team: str | None) -> HttpResponse:
     form = DesignDocumentForm(request.POST, user=request.user)
+    _offer_own_team(form, own_team)
     if form.is_valid():
-        design = save_design_document(form.cleaned_data["team"], form.cleaned_data["document"], request.user)
+        team = _design_team(request.user, form.cleaned_data["team"])
+        design = save_design_document(team, form.cleaned_data["document"], request.user)
         messages.success(request, f"Design {design.name} created.")
         return redirect("plans:design-detail", pk=design.pk)
-    context = {"json_form": form, "form": NewDesignForm(teams=writable_teams(request.user)), "json_open": True}
+    new_form = NewDesignForm(teams=writable_teams(request.user))
+    _offer_own_team(new_form, own_team)
+    context = {"json_form": form, "form": new_form, "json_open": True}
     context["group"] = VdevGroupForm(prefix="first")
     context["filter_form"] = CatalogFilterForm()
     return render(request, "plans/design_new.html", context, status=UNPROCESSABLE)
@@ -163,9 +199,11 @@ def _design_new_json(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def design_import(request: HttpRequest) -> HttpResponse:
     form = DesignImportForm(request.POST or None, request.FILES or None, user=request.user)
+    _offer_own_team(form, _own_team_offer(request.user))
     if request.method == "POST":
         if form.is_valid():
-            design = save_design_document(form.cleaned_data["team"], form.cleaned_data["file"], request.user)
+            team = _design_team(request.user, form.cleaned_data["team"])
+            design = save_design_document(team, form.cleaned_data["file"], request.user)
             messages.success(request, f"Imported design {design.name}.")
             return redirect("plans:design-detail", pk=design.pk)
         return render(request, "plans/design_import.html", {"form": form}, status=UNPROCESSABLE)
