@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -9,6 +8,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from zfsplanner.accounts.models import Team
+from zfsplanner.api_parsers import load_json_field
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 
 from ..access import writable_teams
@@ -23,10 +23,7 @@ class RunSettingsField(serializers.JSONField):
         if isinstance(data, str):
             if not data.strip():
                 return {}
-            try:
-                data = json.loads(data)
-            except ValueError as exc:
-                raise serializers.ValidationError(f"not valid JSON: {exc}") from exc
+            data = load_json_field(data)  # the limits and text checks of a JSON body
         try:
             return clean_run_settings(data)
         except DjangoValidationError as exc:

@@ -34,6 +34,7 @@ document size                  1 MiB      the planner's (as JSON text; a design 
 nesting depth                  32         the planner's (the format itself needs 6)
 string length                  10,000     characters, any string; keys 255
 control characters             refused    in every string and key, except tab, LF and CR
+lone surrogates                refused    in every string and key (``"\\udfff"``): not text
 numbers                        finite     integers within ±(2^64 − 1); no NaN or infinity
 =============================  =========  ====================================================
 """
@@ -107,6 +108,31 @@ def _control(text: str) -> str | None:
     return None
 
 
+def lone_surrogate(text: str) -> str | None:
+    """The first lone surrogate of ``text`` (``"\\udfff"`` from JSON), if any: half of a UTF-16
+    pair, not a character, so no encoding can store it (PostgreSQL and files are UTF-8)."""
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return text[exc.start]
+    return None
+
+
+def text_error(text: str) -> str | None:
+    """Why ``text`` cannot be stored as text (a NUL, a lone surrogate), or None."""
+    if "\x00" in text:
+        return "contains a NUL character (\\u0000), which cannot be stored"
+    ch = lone_surrogate(text)
+    if ch is not None:
+        return (
+            f"contains a lone surrogate (\\u{ord(ch):04x}), half of a UTF-16 pair and not a character; "
+            "send the character itself"
+        )
+    return None
+
+
 def _string_errors(text: str, limit: int) -> str | None:
     if len(text) > limit:
         return f"is {len(text):,} characters long; at most {limit:,} are accepted"
@@ -114,7 +140,7 @@ def _string_errors(text: str, limit: int) -> str | None:
     if ch is not None:
         name = "NUL" if ch == "\x00" else f"control character U+{ord(ch):04X}"
         return f"contains a {name}; remove it (only tab, line feed and carriage return are accepted)"
-    return None
+    return text_error(text)
 
 
 def _number_size(value: int | float) -> int:

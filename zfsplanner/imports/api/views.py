@@ -10,15 +10,17 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from zfsplanner.api_parsers import limited_json_parser
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.importers import UnreadableOutput
 from zfsplanner.plans.models import PoolDesign
 
 from .. import services
+from ..forms import POOL_IMPORT_MAX_BYTES
 from ..models import HistogramUpload, PoolImport
 from ..uploadhandlers import check_content_length, install_upload_handler
 from .serializers import (
@@ -28,6 +30,10 @@ from .serializers import (
     PoolImportSerializer,
     SaveImportSerializer,
 )
+
+# Pasted outputs and listings are larger than a design: JSON-escaped, the import's 4 MiB of text
+# may take twice that, plus room for the rest of the body. Larger listings go as a file.
+ImportJSONParser = limited_json_parser(2 * POOL_IMPORT_MAX_BYTES + 1024 * 1024)
 
 
 def _error(exc: UnreadableOutput) -> Response:
@@ -51,7 +57,7 @@ class PoolImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
 
     serializer_class = PoolImportSerializer
     permission_classes = [permissions.IsAuthenticated]
-    parser_classes = [JSONParser, MultiPartParser, FormParser]
+    parser_classes = [ImportJSONParser, MultiPartParser, FormParser]
 
     def get_queryset(self) -> QuerySet[PoolImport]:
         return PoolImport.objects.for_user(self.request.user)
@@ -91,7 +97,7 @@ class HistogramUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
 
     serializer_class = HistogramUploadSerializer
     permission_classes = [permissions.IsAuthenticated]
-    parser_classes = [MultiPartParser, JSONParser, FormParser]
+    parser_classes = [MultiPartParser, ImportJSONParser, FormParser]
 
     def get_queryset(self) -> QuerySet[HistogramUpload]:
         qs = HistogramUpload.objects.for_user(self.request.user).select_related("design__team")
