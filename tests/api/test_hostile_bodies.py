@@ -17,8 +17,8 @@ from django.test import Client
 
 from benchmarks.models import BenchRun, BenchUpload
 from tests.benchmarks.conftest import CDM_WD
-from tests.factories import PoolDesignFactory, design_document
 from tests.core.import_samples import text as sample_text
+from tests.factories import PoolDesignFactory, design_document
 from tests.imports.conftest import LINUX
 from zfsplanner.imports.models import HistogramUpload, PoolImport
 from zfsplanner.plans.models import PoolDesign
