@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tests.core.import_samples import text
 from zfsplanner.core.design import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.importers import CatalogEntry, ImportProblem, UnreadableOutput, import_pool
+from zfsplanner.core.importers import CatalogEntry, ImportProblem, UnreadableOutput, answer_sizes, import_pool
 from zfsplanner.core.importers.compare import compare
 
 CATALOG = (
@@ -109,11 +109,17 @@ def test_freebsd_partitions_keep_the_sizes_zpool_list_prints():
     assert datasets["backup/vm"]["contents"]["compressibility"] == {"ratio": 1.1, "algorithm": "zstd"}
 
 
-def test_without_any_size_the_import_says_what_to_add():
-    with pytest.raises(ImportProblem) as exc:
-        imported("manpage-zpool8-example15.txt")
-    assert exc.value.line == 8 and exc.value.source == "manpage-zpool8-example15.txt"
-    assert "zpool list -v -p" in str(exc.value)
+def test_without_any_size_the_layout_imports_and_the_sizes_are_asked():
+    result = imported("manpage-zpool8-example15.txt")
+    doc = result.document
+    assert [(v["role"], v["layout"], v["width"], v["count"]) for v in doc["vdevs"]] == [
+        ("data", "mirror", 2, 2), ("log", "mirror", 2, 1)]
+    # kernel names carry no model: one question per role
+    assert [(q["id"], q["role"], q["devices"], q["vdevs"]) for q in result.questions] == [
+        ("q1", "data", ["sda", "sdb", "sdc", "sdd"], ["mirror-0", "mirror-1"]),
+        ("q2", "log", ["sde", "sdf"], ["mirror-2"])]
+    assert doc["vdevs"][0]["disk"] == {"size_question": "q1"}
+    assert {d["size_source"] for d in doc["imported"]["devices"]} == {"asked in the preview"}
 
 
 def test_a_pool_size_alone_is_enough_for_identical_data_vdevs():
@@ -195,4 +201,5 @@ def test_damaged_pastes_raise_only_the_importers_errors(data, name):
         result = import_pool([("paste", "\n".join(body))], catalog=CATALOG)
     except UnreadableOutput:
         return
-    parse_design(result.document)
+    # sizes no output gave are asked; once answered the design is whole
+    parse_design(answer_sizes(result.document, {q["id"]: 4 * 10**12 for q in result.questions}))

@@ -1,8 +1,10 @@
 """Read what an existing pool's own tools print, and write it back from a design.
 
 * :func:`import_pool` turns pasted outputs (``zpool status``, ``zpool list -v -p``,
-  ``zpool get``, ``zfs list``/``zfs get``, ``lsblk -b``, ``zfs version``) into a
-  ``zfsplanner.design/1`` document with what the pool reported kept for comparison;
+  ``zpool get``, ``zfs list``/``zfs get``, ``lsblk -b``, ``zfs version``, as text or as the
+  JSON of ``-j``) into a ``zfsplanner.design/1`` document with what the pool reported kept
+  for comparison; member sizes no output gives become questions (``imported.questions``)
+  that :func:`answer_sizes` fills in;
 * :mod:`.compare` sets those reported figures against the estimate;
 * :mod:`.writer` prints the ``zpool status`` / ``zpool list -v -p`` / ``lsblk`` /
   ``zfs get`` text a real pool of a design would show (the round trip);
@@ -14,8 +16,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .build import CatalogEntry, ImportProblem, Outputs, PoolImport, build, disk_size_for_partition, read_sections
+from .build import (
+    CatalogEntry,
+    ImportProblem,
+    Outputs,
+    PoolImport,
+    answer_sizes,
+    build,
+    disk_size_for_partition,
+    read_sections,
+)
 from .common import UnknownOutput, UnreadableOutput
+from .json_outputs import JsonOutputError
 from .lsblk import LsblkError
 from .props import PropertiesError, ZfsGetError, ZpoolGetError
 from .sections import Section, split
@@ -27,6 +39,7 @@ from .zpool_status import ZpoolStatusError
 __all__ = [
     "CatalogEntry",
     "ImportProblem",
+    "JsonOutputError",
     "LsblkError",
     "PoolImport",
     "PropertiesError",
@@ -38,6 +51,7 @@ __all__ = [
     "ZpoolGetError",
     "ZpoolListError",
     "ZpoolStatusError",
+    "answer_sizes",
     "disk_size_for_partition",
     "import_pool",
 ]

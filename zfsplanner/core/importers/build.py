@@ -19,11 +19,13 @@ vdev and dataset) is kept under the document's ``imported`` key for the comparis
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..ashift import ASHIFT_RANGE
 from ..design import DEFAULT_OPENZFS_VERSION, OPENZFS_VERSIONS, InvalidDesign, Layout, Partitioning, parse_design
 from ..versions import Version
 from . import devices, lsblk, zpool_list, zpool_status
@@ -33,8 +35,8 @@ from .members import CatalogEntry, Member, TopVdev, disk_size_for_partition, fit
 from .outputs import Outputs, read_sections
 from .sections import Section
 
-__all__ = ["CatalogEntry", "ImportProblem", "Outputs", "PoolImport", "build", "disk_size_for_partition",
-           "import_sections", "read_sections"]
+__all__ = ["CatalogEntry", "ImportProblem", "Outputs", "PoolImport", "answer_sizes", "build",
+           "disk_size_for_partition", "import_sections", "read_sections"]
 
 ROLE_ORDER = ("data", "dedup", "special", "log", "cache", "spare")
 IMPORT_KEY = "imported"
@@ -64,6 +66,12 @@ class PoolImport:
     sources: tuple[str, ...]
 
     @property
+    def questions(self) -> list[dict[str, Any]]:
+        """The member sizes no output gave, one question per model (or role): the preview asks them."""
+        value = self.document.get(IMPORT_KEY, {}).get("questions", [])
+        return value if isinstance(value, list) else []
+
+    @property
     def reported(self) -> dict[str, Any]:
         value = self.document.get(IMPORT_KEY, {}).get("reported", {})
         return value if isinstance(value, dict) else {}
@@ -82,7 +90,9 @@ class _Builder:
         self.notes: list[str] = []
         self.status = self._pick_status(pool_name)
         self.name = self.status.name if self.status else self._pick_list_pool(pool_name).name
-        self.list = next((p for p in found.lists if p.name == self.name), None)
+        # zpool list (text or -j) before the sizes zpool status -j carries; the one that says most first
+        lists = [p for p in found.lists if p.name == self.name]
+        self.list = max(lists, key=lambda p: (p.size is not None and p.size.exact, len(p.vdevs)), default=None)
         self.pool_props = {p.property: p for p in found.pool_props if p.name == self.name}
         self.version = self._version()
         self.by_kernel_name = {b.name: b for b in found.blocks}
@@ -215,6 +225,9 @@ class _Builder:
         elif info is not None and info.rotational is not None:
             media = "hdd" if info.rotational else "ssd"
         size, source = self._size(dev, whole, block, disk_block, role, vdev, log_sec or 512)
+        catalog = self._catalog(model, size if whole or dev.platform == "freebsd" else None)
+        if size is None and catalog is not None and dev.kind == "disk":
+            size, source = catalog.size_bytes, f"the catalog ({catalog.model})"
         return Member(
             name=name,
             state=leaf.state,
@@ -228,7 +241,7 @@ class _Builder:
             logical_sector=log_sec,
             physical_sector=phy_sec,
             media=media,
-            catalog=self._catalog(model, size if whole or dev.platform == "freebsd" else None),
+            catalog=catalog,
             line=leaf.line,
         )
 
@@ -352,16 +365,28 @@ class _Builder:
         p = self.pool_props.get("ashift")
         if p is None or p.value in ("0", "-", ""):
             return None
-        if not p.value.isdigit() or not 9 <= int(p.value) <= 16:
-            raise ImportProblem(p.line, f"ashift {p.value!r} is not between 9 and 16")
+        if not p.value.isdigit() or int(p.value) not in ASHIFT_RANGE:
+            raise ImportProblem(p.line, f"ashift {p.value!r} is not between {ASHIFT_RANGE[0]} and {ASHIFT_RANGE[-1]}")
         return int(p.value)
 
     def fill_unknown_sizes(self, tops: list[TopVdev]) -> list[TopVdev]:
-        """Give members of unknown size the size that reproduces the SIZE the pool reports."""
+        """Give members of unknown size the size that reproduces the SIZE the pool reports.
+
+        Whatever stays unknown (``zpool status`` alone) is left for the preview to ask.
+        """
         version = self.version or DEFAULT_OPENZFS_VERSION
+        by_model = {(m.model, m.partitioning): (m.size_bytes, m.name) for t in tops for m in t.members
+                    if m.model and m.size_bytes is not None}
         out = []
         unknown_pool = []
         for top in tops:
+            members = tuple(
+                replace(m, size_bytes=by_model[(m.model, m.partitioning)][0],
+                        size_source=f"as {by_model[(m.model, m.partitioning)][1]}, the same model")
+                if m.size_bytes is None and (m.model, m.partitioning) in by_model else m
+                for m in top.members
+            )
+            top = replace(top, members=members)
             missing = [m for m in top.members if m.size_bytes is None]
             if not missing:
                 out.append(top)
@@ -386,17 +411,16 @@ class _Builder:
         return out
 
     def _fit_pool(self, tops: list[TopVdev], indexes: list[int], version: str) -> list[TopVdev]:
+        """Fit the data vdevs' unknown members to the pool's SIZE when they are all alike; the rest is asked."""
         pool_size = self._reported_pool_size()
+        indexes = [i for i in indexes if tops[i].role == "data"]
         shapes = {(tops[i].role, tops[i].layout, len(tops[i].members), tops[i].draid_data) for i in indexes}
-        first = tops[indexes[0]]
-        if pool_size is None or len(shapes) != 1 or first.role != "data" or any(
+        if pool_size is None or len(shapes) != 1 or any(
             t.role in ("dedup", "special") and i not in indexes for i, t in enumerate(tops)
-        ):
-            raise ImportProblem(
-                first.line,
-                f"the size of {first.members[0].name} ({first.name}) is unknown: add `zpool list -v -p POOL` "
-                "or `lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA`",
-            )
+        ) or any(m.size_bytes is None for i, t in enumerate(tops) if i not in indexes and t.role == "data"
+                 for m in t.members):
+            return tops  # the preview asks
+        first = tops[indexes[0]]
         others = [t for i, t in enumerate(tops) if i not in indexes and t.role == "data"]
         count = len(indexes)
         partitioning = first.members[0].partitioning
@@ -540,6 +564,65 @@ def _tree_from_list(pool: zpool_list.PoolList) -> list[tuple[str, zpool_status.S
     return out
 
 
+# --------------------------------------------------------------------------- sizes no output gave
+
+
+def _questions(tops: list[TopVdev]) -> tuple[list[TopVdev], list[dict[str, Any]]]:
+    """One question per distinct device model (or, without a model, per role) whose size is unknown."""
+    keys: dict[tuple[str, str], dict[str, Any]] = {}
+    out = []
+    for t in tops:
+        members = []
+        for m in t.members:
+            if m.size_bytes is not None:
+                members.append(m)
+                continue
+            key = ("model", m.model) if m.model else ("role", m.role)
+            q = keys.get(key)
+            if q is None:
+                q = keys[key] = {"id": f"q{len(keys) + 1}", "model": m.model, "role": m.role, "devices": [],
+                                 "vdevs": [], "partition": m.partitioning == Partitioning.NONE}
+            q["devices"].append(m.name)
+            if t.name not in q["vdevs"]:
+                q["vdevs"].append(t.name)
+            members.append(replace(m, question=q["id"], size_source="asked in the preview"))
+        out.append(replace(t, members=tuple(members)))
+    return out, list(keys.values())
+
+
+def answer_sizes(document: dict[str, Any], answers: dict[str, int]) -> dict[str, Any]:
+    """The imported design with the sizes the preview asked for (``{question id: bytes}``).
+
+    Raises :class:`ImportProblem` for an answer to no open question and
+    :class:`~zfsplanner.core.design.InvalidDesign` when the sizes make no valid design
+    (a member too small for ZFS) once every question is answered.
+    """
+    doc = copy.deepcopy(document)
+    imported = doc.setdefault(IMPORT_KEY, {})
+    open_ids = {q["id"] for q in imported.get("questions") or []}
+    unknown = sorted(set(answers) - open_ids)
+    if unknown:
+        raise ImportProblem(None, f"no open question {unknown[0]!r}")
+    for v in doc.get("vdevs") or []:
+        for d in [v["disk"]] if "disk" in v else v.get("disks") or []:
+            q = d.get("size_question")
+            if q in answers:
+                del d["size_question"]
+                d["size_bytes"] = answers[q]
+                d.update({k: d.pop(k) for k in list(d) if k != "size_bytes"})  # size first, as the importer writes
+    for dev in imported.get("devices") or []:
+        if dev.get("question") in answers:
+            dev["size_bytes"] = answers[dev["question"]]
+            dev["size_source"] = "given in the preview"
+    left = [q for q in imported.get("questions") or [] if q["id"] not in answers]
+    if left:
+        imported["questions"] = left
+    else:
+        imported.pop("questions", None)
+        parse_design(doc)
+    return doc
+
+
 # --------------------------------------------------------------------------- groups and the document
 
 
@@ -602,7 +685,7 @@ def build(found: Outputs, *, pool: str | None = None, catalog: Sequence[CatalogE
             expanded += [replace(t, members=(m,)) for m in t.members]
         else:
             expanded.append(t)
-    tops = b.fill_unknown_sizes(expanded)
+    tops, questions = _questions(b.fill_unknown_sizes(expanded))
     members = tuple(m for t in tops for m in t.members)
     data_parts = [m.partitioning for t in tops if t.role == "data" for m in t.members]
     design_partitioning = data_parts[0] if data_parts else Partitioning.LINUX_WHOLE_DISK
@@ -620,12 +703,15 @@ def build(found: Outputs, *, pool: str | None = None, catalog: Sequence[CatalogE
         "devices": [
             {"name": m.name, "role": m.role, "vdev": m.vdev, "state": m.state, "size_bytes": m.size_bytes,
              "size_source": m.size_source, "model": m.model, "serial": m.serial,
-             "catalog": m.catalog.model if m.catalog else None}
+             "catalog": m.catalog.model if m.catalog else None, "question": m.question}
             for m in members
         ],
     }
-    try:
-        parse_design(doc)
-    except InvalidDesign as exc:
-        raise ImportProblem(None, f"the pool does not make a valid design: {exc}") from None
+    if questions:
+        doc[IMPORT_KEY]["questions"] = questions
+    else:
+        try:
+            parse_design(doc)
+        except InvalidDesign as exc:
+            raise ImportProblem(None, f"the pool does not make a valid design: {exc}") from None
     return PoolImport(doc, members, tuple(doc[IMPORT_KEY]["notes"]), tuple(found.sources))

@@ -55,10 +55,12 @@ class Member:
     media: str | None = None
     catalog: CatalogEntry | None = None
     line: int = 0
+    question: str | None = None  # the preview's question for a size no output gave
 
     def disk_document(self) -> dict[str, Any]:
-        assert self.size_bytes is not None
-        out: dict[str, Any] = {"size_bytes": self.size_bytes}
+        out: dict[str, Any] = (
+            {"size_bytes": self.size_bytes} if self.size_bytes is not None else {"size_question": self.question}
+        )
         cat = self.catalog
         model = cat.model if cat else self.model
         if model:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from . import lsblk, props, zdb, zfs_list, zpool_list, zpool_status
+from . import json_outputs, lsblk, props, zdb, zfs_list, zpool_list, zpool_status
 from .sections import Section
 
 ZPOOL_ONLY_PROPS = {
@@ -41,7 +41,10 @@ def read_sections(sections: Sequence[Section], out: Outputs | None = None) -> Ou
     out = out or Outputs()
     for s in sections:
         cmd = s.command
-        if cmd in ("zpool status", "zpool import"):
+        first = next((t for _, t in s.lines if t.strip()), "")
+        if cmd == "json" or (cmd not in ("lsblk", "zdb") and json_outputs.starts_json(first)):
+            cmd = _read_json(s, out)
+        elif cmd in ("zpool status", "zpool import"):
             out.status += zpool_status.parse(s.lines)
         elif cmd == "zpool list":
             cols = s.option("o")
@@ -73,6 +76,20 @@ def read_sections(sections: Sequence[Section], out: Outputs | None = None) -> Ou
         if cmd not in out.sources:
             out.sources.append("zpool get / zfs get" if cmd == "get" else cmd)
     return out
+
+
+def _read_json(s: Section, out: Outputs) -> str:
+    """An output of ``-j``: the same results the text readers give; the command it came from."""
+    expected = s.command if s.command != "json" else None
+    found = json_outputs.parse(s.lines, expected=expected)
+    out.status += found.status
+    out.lists += found.lists
+    out.pool_props += found.pool_props
+    out.dataset_props += found.dataset_props
+    out.versions += found.versions
+    if found.command == "zpool list":
+        out.list_verbose = out.list_verbose or any(p.vdevs for p in found.lists)
+    return f"{found.command} -j"
 
 
 def _split_get(s: Section, out: Outputs) -> None:

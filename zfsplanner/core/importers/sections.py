@@ -3,7 +3,8 @@
 A paste may hold several outputs in any order, each with or without the shell prompt
 line that ran it (``$ zpool status tank``, ``root@nas:~# zfs get -Hp all``). A prompt line
 names the command and its options (``-p``, ``-H``, ``-o name,used``); without one the
-output is recognised by its first lines (``  pool:``, a ``NAME SIZE ALLOC`` header, ...).
+output is recognised by its first lines (``  pool:``, a ``NAME SIZE ALLOC`` header, ...; a
+``{`` starts the JSON of ``-j``, whose ``output_version`` names its command).
 A line that belongs to no output the importer reads is an error naming that line.
 """
 
@@ -14,9 +15,10 @@ import shlex
 from dataclasses import dataclass, field
 
 from .common import UnknownOutput
+from .json_outputs import depth_change
 
 READ_COMMANDS = ("zpool status", "zpool import", "zpool list", "zpool get", "zfs list", "zfs get", "lsblk", "zdb",
-                 "version")
+                 "version", "json")
 _PROMPT_RE = re.compile(
     r"^\s*(?:\([^)]*\)\s*)?(?:\[[^\]]*\]|[\w.@:~/+-]*)\s?[$#%>]\s*"
     r"(?:(?:sudo|doas)\s+(?:-\S+\s+)*)?(?P<cmd>(?:/\S*/)?(?:zpool|zfs|lsblk|zdb))(?P<args>(?:\s.*)?)$"
@@ -71,7 +73,7 @@ def _command(n: int, cmd: str, args: str) -> tuple[str, tuple[str, ...]]:
     sub = next((w for w in words if not w.startswith("-")), "")
     known = ZPOOL_SUBCOMMANDS if tool == "zpool" else ZFS_SUBCOMMANDS
     if sub not in known:
-        readable = ", ".join(c for c in READ_COMMANDS if c != "version")
+        readable = ", ".join(c for c in READ_COMMANDS if c not in ("version", "json"))
         raise UnknownOutput(n, f"`{tool} {sub}` is not one of the outputs the import reads ({readable}, zfs version)")
     rest = list(words)
     rest.remove(sub)
@@ -104,8 +106,8 @@ def _sniff(text: str) -> str | None:
         return "zdb"
     if s.startswith('NAME="') or s.startswith('{') and "blockdevices" in s:
         return "lsblk"
-    if s == "{":
-        return "json?"
+    if s.startswith("{"):
+        return "json"  # zpool/zfs ... -j (or lsblk -J, told apart once the object is read)
     if words[:1] == ["NAME"]:
         rest = set(words[1:])
         if rest & {"MAJ:MIN", "LOG-SEC", "PHY-SEC", "ROTA", "MODEL", "SERIAL", "RM", "RO", "TRAN", "WWN"}:
@@ -129,9 +131,11 @@ def split(text: str, first_line: int = 1) -> list[Section]:
     for i, raw in enumerate(text.splitlines()):
         n = first_line + i
         line = _ANSI_RE.sub("", raw.rstrip("\r\n"))
-        if current is not None and current.command == "lsblk" and json_depth > 0:
+        if current is not None and current.command in ("lsblk", "json") and json_depth > 0:
             current.lines.append((n, line))
-            json_depth += line.count("{") + line.count("[") - line.count("}") - line.count("]")
+            json_depth += depth_change(line)[0]
+            if json_depth <= 0 and current.command == "json" and any('"blockdevices"' in t for _, t in current.lines):
+                current.command = "lsblk"
             continue
         prompt = _prompt(n, line)
         if prompt is not None:
@@ -146,13 +150,11 @@ def split(text: str, first_line: int = 1) -> list[Section]:
                 current.lines.append((n, line))
             continue
         kind = _sniff(line)
-        if kind == "json?":
-            kind = "lsblk"
         if kind is not None and (current is None or _starts_new(current, kind, line)):
             current = Section(kind, [(n, line)])
             sections.append(current)
-            if kind == "lsblk" and line.lstrip().startswith("{"):
-                json_depth = line.count("{") + line.count("[") - line.count("}") - line.count("]")
+            if kind in ("lsblk", "json") and line.lstrip().startswith("{"):
+                json_depth = depth_change(line)[0]
             continue
         if current is None:
             if _OTHER_PROMPT_RE.match(line):

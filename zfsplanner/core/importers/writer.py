@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..commands import resolved_ashift
+from ..ashift import written_ashift
 from ..compression import default_compression
 from ..dataset import DEFAULT_RECORDSIZE, default_volblocksize
 from ..design import DatasetType, Design, Disk, Media, Partitioning, Role, VdevGroup
@@ -24,7 +24,6 @@ from ..pool import linux_whole_disk_partition_bytes
 from ..versions import Version
 
 CLASS_HEADING = {Role.DEDUP: "dedup", Role.SPECIAL: "special", Role.LOG: "logs"}
-LIST_COLUMNS = ("NAME", "SIZE", "ALLOC", "FREE", "CKPOINT", "EXPANDSZ", "FRAG", "CAP", "DEDUP", "HEALTH", "ALTROOT")
 
 
 @dataclass(frozen=True)
@@ -180,43 +179,58 @@ def _allocations(tops: list[Top], estimate: Mapping[str, Any]) -> dict[int, int]
     return out
 
 
-def zpool_list_text(design: Design, estimate: Mapping[str, Any]) -> str:
-    """``zpool list -v -p POOL`` of the new pool with the design's contents written.
+# zprop_width() of the fixed vdev fields (column name, at least 5 for numbers, 8 for HEALTH): the
+# widths collect_vdev_prop() pads to, and the dashes of a class heading.
+VDEV_FIELDS = (("size", 5), ("allocated", 5), ("free", 5), ("checkpoint", 7), ("expandsize", 8),
+               ("fragmentation", 5), ("capacity", 5), ("dedupratio", 5), ("health", 8))
+POOL_PROPERTIES = {"name": "NAME", "size": "SIZE", "allocated": "ALLOC", "free": "FREE", "checkpoint": "CKPOINT",
+                   "expandsize": "EXPANDSZ", "fragmentation": "FRAG", "capacity": "CAP", "dedupratio": "DEDUP",
+                   "health": "HEALTH", "altroot": "ALTROOT"}
+LEFT_ALIGNED = ("name", "health", "altroot")
 
-    As the design's OpenZFS version prints it: from 2.2 vdev names carry their id
-    (``raidz2-0``) and leaves their physical size; before, ``raidz2`` and ``-``.
-    """
+
+@dataclass(frozen=True)
+class ListRow:
+    kind: str  # "vdev" or "heading"
+    depth: int
+    name: str
+    values: Mapping[str, str]
+
+
+def _list_rows(design: Design, estimate: Mapping[str, Any]) -> tuple[dict[str, str], list[ListRow]]:
+    """The pool's ``-p`` values and its ``-v`` rows as ``collect_list_stats()`` fills them."""
     modern = Version.parse(design.version) >= Version(2, 2)
     tops = _tops(design, estimate)
     alloc = _allocations(tops, estimate)
     pool_size = int(estimate["pool"]["zpool_size_bytes"])
     pool_alloc = sum(alloc.values())
+    pool = {"name": design.name, "size": str(pool_size), "allocated": str(pool_alloc),
+            "free": str(max(pool_size - pool_alloc, 0)), "checkpoint": "-", "expandsize": "-",
+            "fragmentation": "0", "capacity": str(pool_alloc * 100 // pool_size if pool_size else 0),
+            "dedupratio": "1.00", "health": "ONLINE", "altroot": "-"}
 
-    def values(size: int | None, used: int | None, health: str, top: bool) -> list[str]:
-        if size is None:
-            return ["-"] * 8 + [health, "-"]
-        if not top:
-            return [str(size)] + ["-"] * 7 + [health, "-"]
-        used = used or 0
-        cap = used * 100 // size if size else 0
-        return [str(size), str(used), str(max(size - used, 0)), "-", "-", "0", str(cap), "-", health, "-"]
+    def values(space: int, pspace: int, used: int, health: str) -> dict[str, str]:
+        toplevel = space != 0  # only top-level vdevs account space (vs_space)
+        size = pspace or space
+        out = {"size": str(size) if size else "-", "checkpoint": "-", "expandsize": "-", "dedupratio": "-",
+               "health": health}
+        for key, value in (("allocated", str(used)), ("free", str(max(space - used, 0))),
+                           ("fragmentation", "0"), ("capacity", str(used * 100 // space if space else 0))):
+            out[key] = value if toplevel else "-"
+        return out
 
-    rows: list[tuple[int, str, list[str]]] = []
-    rows.append((0, design.name, [str(pool_size), str(pool_alloc), str(max(pool_size - pool_alloc, 0)), "-", "-",
-                                  "0", str(pool_alloc * 100 // pool_size if pool_size else 0), "1.00", "ONLINE",
-                                  "-"]))
+    rows: list[ListRow] = []
 
     def add(top: Top) -> None:
         size = int(top.estimate["zpool_size_bytes"])
-        if top.group.layout.value == "stripe":
-            v = values(size, alloc.get(id(top), 0), "ONLINE", True)
-            if modern:
-                v[0] = str(top.leaves[0].psize)  # a single-disk vdev is a leaf: its physical size (vs_pspace)
-            rows.append((2, top.name, v))
+        used = alloc.get(id(top), 0)
+        if top.group.layout.value == "stripe":  # a single-disk vdev is a leaf: its physical size (vs_pspace)
+            rows.append(ListRow("vdev", 2, top.name, values(size, top.leaves[0].psize if modern else 0, used,
+                                                             "ONLINE")))
             return
         name = top.name if modern else top.name.rsplit("-", 1)[0]
-        rows.append((2, name, values(size, alloc.get(id(top), 0), "ONLINE", True)))
-        rows.extend((4, leaf.name, values(leaf.psize if modern else None, None, "ONLINE", False))
+        rows.append(ListRow("vdev", 2, name, values(size, 0, used, "ONLINE")))
+        rows.extend(ListRow("vdev", 4, leaf.name, values(0, leaf.psize if modern else 0, 0, "ONLINE"))
                     for leaf in top.leaves)
 
     for top in tops:
@@ -225,27 +239,58 @@ def zpool_list_text(design: Design, estimate: Mapping[str, Any]) -> str:
     for role in (Role.DEDUP, Role.SPECIAL, Role.LOG):
         chosen = [t for t in tops if t.group.role == role]
         if chosen:
-            rows.append((0, CLASS_HEADING[role], ["-"] * 10))
+            rows.append(ListRow("heading", 0, CLASS_HEADING[role], {}))
             for top in chosen:
                 add(top)
     for role, heading, health in ((Role.CACHE, "cache", "ONLINE"), (Role.SPARE, "spare", "AVAIL")):
         chosen = [t for t in tops if t.group.role == role]
         if chosen:
-            rows.append((0, heading, ["-"] * 10))
-            rows.extend((2, t.name, values(t.leaves[0].psize if modern else None, None, health, False))
+            rows.append(ListRow("heading", 0, heading, {}))
+            rows.extend(ListRow("vdev", 2, t.name, values(0, t.leaves[0].psize if modern else 0, 0, health))
                         for t in chosen)
-    namewidth = max(len(LIST_COLUMNS[0]), *(d + len(n) for d, n, _ in rows))
-    widths = [max(len(h), *(len(v[i]) for _, _, v in rows)) for i, h in enumerate(LIST_COLUMNS[1:])]
-    header = f"{'NAME':<{namewidth}}" + "".join(
-        f"  {h:>{w}}" if h not in ("HEALTH", "ALTROOT") else f"  {h:<{w}}" for h, w in zip(LIST_COLUMNS[1:], widths,
-                                                                                         strict=True)
-    )
-    lines = [header.rstrip()]
-    for depth, name, vals in rows:
-        text = f"{'':{depth}}{name:<{namewidth - depth}}"
-        for (h, w), v in zip(zip(LIST_COLUMNS[1:], widths, strict=True), vals, strict=True):
-            text += f"  {v:>{w}}" if h not in ("HEALTH", "ALTROOT") else f"  {v:<{w}}"
-        lines.append(text.rstrip())
+    return pool, rows
+
+
+def zpool_list_text(design: Design, estimate: Mapping[str, Any], *, columns: Sequence[str] | None = None,
+                    scripted: bool = False) -> str:
+    """``zpool list -v -p [-H] [-o COLUMNS] POOL`` of the new pool with the design's contents written.
+
+    As ``collect_pool()``/``collect_list_stats()`` in ``cmd/zpool/zpool_main.c`` print it: the
+    pool row has the ``-o`` columns, every vdev row the name and the nine fixed fields (padded
+    to ``zprop_width()``, or after tabs with ``-H``), class headings a row of dashes (spaces even
+    with ``-H``). From 2.2 vdev names carry their id (``raidz2-0``) and leaves their physical
+    size; before, ``raidz2`` and ``-``.
+    """
+    cols = tuple(columns or POOL_PROPERTIES)
+    pool, rows = _list_rows(design, estimate)
+    namewidth = max(9, len(design.name), *(r.depth + len(r.name) for r in rows if r.kind == "vdev"))
+    dashes = "      -      -      -        -         -      -      -      -         -"
+    lines: list[str] = []
+    if scripted:
+        lines.append("\t".join(pool.get(c, "-") for c in cols))
+    else:
+        widths = {c: max(len(POOL_PROPERTIES.get(c, c.upper())), len(pool.get(c, "-"))) for c in cols}
+        widths[cols[0]] = namewidth
+
+        def cells(get: Mapping[str, str]) -> str:
+            out = []
+            for k, c in enumerate(cols):
+                v = get[c]
+                last = k == len(cols) - 1
+                out.append(v if last and c in LEFT_ALIGNED else f"{v:<{widths[c]}}" if c in LEFT_ALIGNED
+                           else f"{v:>{widths[c]}}")
+            return "  ".join(out)
+
+        lines.append(cells({c: POOL_PROPERTIES.get(c, c.upper()) for c in cols}))
+        lines.append(cells({c: pool.get(c, "-") for c in cols}))
+    for r in rows:
+        if r.kind == "heading":
+            lines.append(f"{r.name:<{namewidth}}{dashes}")
+        elif scripted:
+            lines.append("\t" + "\t".join([r.name, *(r.values[k] for k, _ in VDEV_FIELDS)]))
+        else:
+            name = f"{'':{r.depth}}{r.name}"
+            lines.append(f"{name:<{namewidth}}" + "".join(f"  {r.values[k]:>{w}}" for k, w in VDEV_FIELDS))
     return "\n".join(lines) + "\n"
 
 
@@ -334,7 +379,7 @@ def zfs_get_text(design: Design, estimate: Mapping[str, Any]) -> str:
 def zpool_get_text(design: Design) -> str:
     """``zpool get -H -p ashift POOL`` of a pool built with the generated commands (``zpool create -o ashift=N``)."""
     first = next(g for g in design.vdevs if g.role == Role.DATA)
-    return f"{design.name}\tashift\t{resolved_ashift(first, design.version)}\tlocal\n"
+    return f"{design.name}\tashift\t{written_ashift(first, design.version)}\tlocal\n"
 
 
 def outputs(design: Design, estimate: Mapping[str, Any], *, disks: bool = True, datasets: bool = True) -> str:

@@ -1,23 +1,40 @@
 """``zpool list [-v] [-p] [-H] [-o ...] [POOL]``: pool and vdev sizes.
 
-``list_callback()`` / ``collect_list_stats()`` in ``cmd/zpool/zpool_main.c``: a header of
-column names (``NAME SIZE ALLOC FREE CKPOINT EXPANDSZ FRAG CAP DEDUP HEALTH ALTROOT``;
-``CKPOINT`` since 0.8), one row per pool and, with ``-v``, one row per vdev indented two
-spaces per level, with the classes as ``dedup``/``special``/``logs``/``cache``/``spare``
-rows of dashes. ``-p`` prints exact bytes, otherwise sizes are rounded powers of 1024
-(``21.8T``). ``-H`` drops the header and separates fields by tabs (vdev rows then start with
-a tab and lose their depth). A leaf's SIZE is its physical size (``vs_pspace``, the
-partition or file ZFS uses) from OpenZFS 2.2; before that leaves print ``-``.
+What ``cmd/zpool/zpool_main.c`` prints (OpenZFS 2.3.2 line numbers; the same shape from 0.8):
+
+* the header (``print_header()``), unless ``-H``: the ``-o`` columns, by default
+  ``NAME SIZE ALLOC FREE CKPOINT EXPANDSZ FRAG CAP DEDUP HEALTH ALTROOT`` (``CKPOINT`` since 0.8);
+* one row per pool (``collect_pool()``, l. 6817): the ``-o`` columns, separated by two spaces
+  or, with ``-H``, by one tab;
+* with ``-v``, one row per vdev (``collect_list_stats()``, l. 7000): **always** the name and
+  the nine fixed fields ``SIZE ALLOC FREE CKPOINT EXPANDSZ FRAG CAP DEDUP HEALTH``, whatever
+  ``-o`` asked for (the source says "not compatible with '-o' <proplist> option"). OpenZFS 0.7
+  printed six (``SIZE ALLOC FREE EXPANDSZ FRAG CAP``). The name is indented two spaces per
+  level (top-level vdevs by 2); with ``-H`` it is ``"\\t%s"``, so every field, the name too,
+  follows a tab and the depth is lost;
+* the classes as ``dedup``/``special``/``logs``/``cache``/``spare`` rows of dashes, printed
+  with ``printf(dashes, namewidth, class)`` even with ``-H`` (spaces, no tab).
+
+ALLOC, FREE, FRAG and CAP are printed only for top-level vdevs (``toplevel = vs_space != 0``;
+``-`` otherwise), so with ``-H`` a row with ALLOC or FREE is a top-level vdev and the rows
+below it without them are its members. ``-p`` prints exact bytes, otherwise sizes are rounded
+powers of 1024 (``21.8T``). A leaf's SIZE is its physical size (``vs_pspace``, the partition
+or file ZFS uses) from OpenZFS 2.2; before that leaves print ``-``.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .common import Lines, Size, UnreadableOutput, parse_size
 
 DEFAULT_COLUMNS = ("name", "size", "allocated", "free", "checkpoint", "expandsize", "fragmentation", "capacity",
                    "dedupratio", "health", "altroot")
+DEFAULT_COLUMNS_07 = tuple(c for c in DEFAULT_COLUMNS if c != "checkpoint")
+# What every vdev row holds whatever -o says (collect_list_stats()); 0.7 printed fewer.
+VDEV_COLUMNS = DEFAULT_COLUMNS[:-1]
+VDEV_COLUMNS_07 = ("name", "size", "allocated", "free", "expandsize", "fragmentation", "capacity")
 HEADER_NAMES = {
     "NAME": "name", "SIZE": "size", "ALLOC": "allocated", "FREE": "free", "CKPOINT": "checkpoint",
     "EXPANDSZ": "expandsize", "FRAG": "fragmentation", "CAP": "capacity", "DEDUP": "dedupratio",
@@ -29,7 +46,8 @@ PROPERTY_ALIASES = {"alloc": "allocated", "cap": "capacity", "frag": "fragmentat
                     "expandsz": "expandsize", "ckpoint": "checkpoint"}
 SECTION_WORDS = {"dedup": "dedup", "special": "special", "logs": "log", "cache": "cache", "spare": "spare",
                  "spares": "spare"}
-HEALTH = ("ONLINE", "DEGRADED", "FAULTED", "OFFLINE", "UNAVAIL", "REMOVED", "AVAIL", "INUSE", "SUSPENDED")
+_GROUP_RE = re.compile(r"^(?:replacing|spare)-[0-9]+$")
+HEALTH = ("ONLINE", "DEGRADED", "FAULTED", "OFFLINE", "UNAVAIL", "REMOVED", "AVAIL", "INUSE", "SUSPENDED", "UNKNOWN")
 
 
 class ZpoolListError(UnreadableOutput):
@@ -38,7 +56,11 @@ class ZpoolListError(UnreadableOutput):
 
 @dataclass(frozen=True)
 class ListRow:
-    """A vdev row of ``zpool list -v``; ``depth`` is 1 for top-level vdevs (None with -H)."""
+    """A vdev row of ``zpool list -v``; ``depth`` is 1 for top-level vdevs, 2 for their members.
+
+    With ``-H`` the depth is inferred: top-level rows carry ALLOC/FREE, the rows below them
+    do not, and a ``replacing-N``/``spare-N`` group holds the next two rows.
+    """
 
     name: str
     depth: int | None
@@ -78,13 +100,35 @@ def _size(n: int, col: str, value: str | None) -> Size | None:
         raise ZpoolListError(n, f"{col.upper()} {value!r} is not a size") from None
 
 
+def _vdev_values(n: int, fields: list[str]) -> dict[str, str | None]:
+    """A vdev row's fields by the fixed columns zpool prints for vdevs (never the ``-o`` list)."""
+    if len(fields) == len(VDEV_COLUMNS) + 1 and fields[-1] == "-":
+        fields = fields[:-1]  # a table squared up by hand under ALTROOT
+    if len(fields) > len(VDEV_COLUMNS):
+        raise ZpoolListError(n, f"a vdev row has {len(fields)} fields; zpool list prints {len(VDEV_COLUMNS)} "
+                                "for a vdev (the name and SIZE ALLOC FREE CKPOINT EXPANDSZ FRAG CAP DEDUP HEALTH)")
+    # 0.7 rows have 7 fields; shortened rows (as in the man pages) keep NAME SIZE ALLOC FREE first.
+    cols = VDEV_COLUMNS_07 if len(fields) == len(VDEV_COLUMNS_07) else VDEV_COLUMNS
+    return {c: (v if v != "-" else None) for c, v in zip(cols, fields, strict=False)}
+
+
+def _is_heading(fields: list[str]) -> bool:
+    return len(fields) > 1 and fields[0] in SECTION_WORDS and all(v == "-" for v in fields[1:])
+
+
 def parse(lines: Lines, *, columns: tuple[str, ...] | None = None, scripted: bool = False) -> list[PoolList]:
-    """Pools (with their vdev rows) of one ``zpool list`` output."""
+    """Pools (with their vdev rows) of one ``zpool list`` output.
+
+    ``columns`` are the ``-o`` properties (for the pool rows: vdev rows always have their own
+    fixed fields); ``scripted`` is ``-H``. Each row is read by what it is: a pool row (no
+    indent, no leading tab), a vdev row (indented, or after a tab) or a class heading.
+    """
     body = [(n, t) for n, t in lines if t.strip()]
     if not body:
         raise ZpoolListError(lines[0][0] if lines else None, "the output is empty")
     n0, first = body[0]
     words = first.split()
+    cols: tuple[str, ...] | None
     if words and words[0] == "NAME" and not scripted:
         try:
             cols = tuple(HEADER_NAMES[w] for w in words)
@@ -92,48 +136,57 @@ def parse(lines: Lines, *, columns: tuple[str, ...] | None = None, scripted: boo
             raise ZpoolListError(n0, f"unknown column {exc.args[0]!r} in the header") from None
         body = body[1:]
     elif scripted or "\t" in first:
-        cols = columns or DEFAULT_COLUMNS
+        cols = columns
         scripted = True
     elif first.strip() == "no pools available":
         raise ZpoolListError(n0, "zpool list found no pools")
     else:
         raise ZpoolListError(n0, f"expected the NAME SIZE ALLOC ... header, got {first.strip()!r}")
-    if "name" not in cols:
+    if cols is not None and "name" not in cols:
         raise ZpoolListError(n0, "the NAME column is needed to tell pools from vdevs")
     pools: list[PoolList] = []
     section = "data"
     current: dict[str, object] | None = None
     rows: list[ListRow] = []
+    group_left = 0  # -H: members still to come of a replacing-N / spare-N group
 
     def close() -> None:
         if current is not None:
             pools.append(PoolList(vdevs=tuple(rows), **current))  # type: ignore[arg-type]
 
     for n, text in body:
-        if scripted:
+        if scripted and "\t" not in text:
+            fields = text.split()  # a class heading: printed with spaces even with -H
+            vdev = False
+            if not _is_heading(fields):
+                fields = [text.strip()]
+        elif scripted:
             fields = text.split("\t")
-            lead = text.startswith("\t")
-            if lead:
+            vdev = text.startswith("\t")
+            if vdev:
                 fields = fields[1:]
-            depth: int | None = None
-            indent = 1 if lead else 0
         else:
             fields = text.split()
             indent = len(text.expandtabs(8)) - len(text.expandtabs(8).lstrip(" "))
-            depth = indent // 2
+            vdev = indent > 0
         if not fields or not fields[0]:
             raise ZpoolListError(n, "a row without a name")
-        if len(fields) > len(cols):
-            raise ZpoolListError(n, f"{len(fields)} fields but the header has {len(cols)} columns")
-        values = {c: (v if v != "-" else None) for c, v in zip(cols, fields, strict=False)}
         name = fields[0]
-        if name in SECTION_WORDS and all(v == "-" for v in fields[1:]) and (indent == 0 or scripted):
+        if not vdev and _is_heading(fields):
             if current is None:
                 raise ZpoolListError(n, f"the {name!r} section comes before any pool")
             section = SECTION_WORDS[name]
+            group_left = 0
             continue
-        if indent == 0:
+        if not vdev:
             close()
+            if cols is None:
+                pool_cols = DEFAULT_COLUMNS_07 if len(fields) == len(DEFAULT_COLUMNS_07) else DEFAULT_COLUMNS
+            else:
+                pool_cols = cols
+            if len(fields) > len(pool_cols):
+                raise ZpoolListError(n, f"{len(fields)} fields but the pool rows have {len(pool_cols)} columns")
+            values = {c: (v if v != "-" else None) for c, v in zip(pool_cols, fields, strict=False)}
             health = values.get("health")
             if health is not None and health not in HEALTH:
                 raise ZpoolListError(n, f"HEALTH {health!r} is not a pool state")
@@ -147,19 +200,29 @@ def parse(lines: Lines, *, columns: tuple[str, ...] | None = None, scripted: boo
             }
             rows = []
             section = "data"
+            group_left = 0
             continue
         if current is None:
             raise ZpoolListError(n, f"vdev row {name!r} comes before any pool row")
-        rows.append(
-            ListRow(
-                name=name,
-                depth=depth,
-                section=section,
-                size=_size(n, "size", values.get("size")),
-                allocated=_size(n, "alloc", values.get("allocated")),
-                line=n,
-            )
-        )
+        values = _vdev_values(n, fields)
+        health = values.get("health")
+        if health is not None and health not in HEALTH:
+            raise ZpoolListError(n, f"HEALTH {health!r} is not a vdev state")
+        size = _size(n, "size", values.get("size"))
+        allocated = _size(n, "alloc", values.get("allocated"))
+        if scripted:
+            top = section in ("cache", "spare") or allocated is not None or values.get("free") is not None
+            if top:
+                depth, group_left = 1, 0
+            elif group_left:
+                depth, group_left = 3, group_left - 1
+            else:
+                depth = 2
+                if _GROUP_RE.match(name):
+                    group_left = 2  # zpool pairs a member with its replacement or hot spare
+        else:
+            depth = indent // 2
+        rows.append(ListRow(name=name, depth=depth, section=section, size=size, allocated=allocated, line=n))
     close()
     if not pools:
         raise ZpoolListError(n0, "no pool rows")

@@ -167,7 +167,7 @@ def _tree(rows: list[_Node], pool_line: int) -> tuple[_Node, dict[str, list[_Nod
     return root, classes
 
 
-def _check(vdevs: list[StatusVdev], section: str) -> None:
+def check(vdevs: list[StatusVdev], section: str) -> None:
     for v in vdevs:
         kind = v.kind
         if v.name.isdigit() and v.children:
@@ -245,9 +245,9 @@ def _pool(lines: Lines, start: int) -> tuple[PoolStatus, int]:
         raise ZpoolStatusError(root.line, f"the config starts with {root.name!r}, not the pool {name!r}")
     frozen = {k: tuple(c.freeze() for c in v) for k, v in classes.items()}
     top = tuple(c.freeze() for c in root.children if c.name.split("-")[0] != "indirect")
-    _check(list(top), "data")
+    check(list(top), "data")
     for section, vdevs in frozen.items():
-        _check(list(vdevs), section)
+        check(list(vdevs), section)
     if not top:
         raise ZpoolStatusError(root.line, f"pool {name!r} lists no data vdevs")
     status = PoolStatus(
