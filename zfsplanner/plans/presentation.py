@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from zfsplanner.core.design import Design
+from zfsplanner.core.commands import vdev_type_word
+from zfsplanner.core.design import Design, InvalidDesign, VdevGroup, parse_design
 from zfsplanner.core.fixes import design_fix
+from zfsplanner.core.naming import describe_shape
 from zfsplanner.core.units import format_iec, format_si, zfs_nicenum
 
 SEVERITIES = ("critical", "warning", "info")
@@ -170,16 +172,11 @@ def _int(value: Any) -> int:
     return int(value) if isinstance(value, int | float) else 0
 
 
-def _shape(row: Mapping[str, Any]) -> str:
-    layout, width = str(row.get("layout")), _int(row.get("width"))
-    if layout == "stripe":
-        return "single disk"
-    if layout == "mirror":
-        return f"{width}-way mirror"
-    if layout.startswith("draid") and isinstance(row.get("draid"), Mapping):
-        d = row["draid"]
-        return f"{layout}:{d.get('data_disks', '?')}d:{width}c:{d.get('spares', 0)}s"
-    return f"{width}-wide {layout}"
+def _shape(row: Mapping[str, Any], group: VdevGroup | None) -> str:
+    """``8-wide raidz2``, ``3-way mirror``; a dRAID vdev by the word ``zpool create`` takes for it
+    (``draid2:8d:24c:2s``, the data disks counted as zpool does), when the parsed ``group`` is known."""
+    word = vdev_type_word(group) if group is not None and group.is_draid else None
+    return describe_shape(str(row.get("layout")), _int(row.get("width")), 1, word)
 
 
 def _disk_text(group: Mapping[str, Any]) -> str:
@@ -194,8 +191,11 @@ def _disk_text(group: Mapping[str, Any]) -> str:
     return " · ".join(p for p in (name, size_text, media) if p)
 
 
-def _vdev_lines(estimate: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[VdevLine, ...]:
+def _vdev_lines(
+    estimate: Mapping[str, Any], document: Mapping[str, Any], spec: Design | None
+) -> tuple[VdevLine, ...]:
     groups = document.get("vdevs") or []
+    parsed = spec.vdevs if spec is not None and len(spec.vdevs) == len(groups) else None
     rows = [r for r in estimate.get("vdevs") or [] if isinstance(r, Mapping)]
     by_group: dict[int, Mapping[str, Any]] = {}
     for r in rows:
@@ -210,7 +210,7 @@ def _vdev_lines(estimate: Mapping[str, Any], document: Mapping[str, Any]) -> tup
             VdevLine(
                 index=i,
                 role=role,
-                shape=_shape({**group, **row}) if row else _shape(group),
+                shape=_shape({**group, **row}, parsed[i] if parsed is not None else None),
                 count=_int(group.get("count") or 1),
                 disk=_disk_text(group),
                 ashift=row.get("ashift") if top_level else None,
@@ -356,6 +356,14 @@ def _cost(document: Mapping[str, Any], prices: Mapping[str, Decimal], usable_byt
     return Cost(total=total, per_usable_tb=per_tb, priced_disks=priced, disks=disks)
 
 
+def _parsed(document: Mapping[str, Any]) -> Design | None:
+    """The design the estimate was made from; None for a document that does not parse."""
+    try:
+        return parse_design(document)
+    except InvalidDesign:
+        return None
+
+
 def summarize(
     estimate: Mapping[str, Any],
     document: Mapping[str, Any],
@@ -366,7 +374,9 @@ def summarize(
     pool = estimate.get("pool") or {}
     usable = _int(pool.get("zfs_avail_bytes"))
     raw = _int(pool.get("raw_bytes"))
-    vdevs = _vdev_lines(estimate, document)
+    if spec is None:
+        spec = _parsed(document)
+    vdevs = _vdev_lines(estimate, document, spec)
     risks = _risk_lines(estimate, document, with_fixes, spec)
     counts = {s: sum(1 for r in risks if r.severity == s) for s in SEVERITIES}
     survive = [v.survives for v in vdevs if v.survives is not None]
