@@ -1,0 +1,261 @@
+"""The quick planner's form (``/plan/``): one short form whose field names are the query parameters.
+
+``layout``, ``disks`` (per vdev), ``vdevs`` (how many), ``size`` (a disk size with its unit) and
+``version`` are contracts (docs/spec/design-format.md, "/plan/"); the optional parts are
+``disk`` (a catalog model instead of a typed size), ``special`` and ``slog`` (SSD sizes of a
+special mirror and a mirrored SLOG), ``slog_plp``, one dataset's ``recordsize``,
+``compression`` and ``data``, a ``price`` per data disk, and ``unit`` (TB or TiB on the cards).
+
+The form only reads the fields (a size with its unit, a whole number); the rules of a valid
+design (raidz2 needs 3 disks, at most 255 per vdev, sizes within 2^64) stay in the core and
+come back through :func:`field_errors`, mapped onto the field they concern.
+:func:`quick_document` is the one place the parameters become a design document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+from urllib.parse import urlencode
+
+from django import forms
+
+from zfsplanner.core.design import COMPRESSION_VALUES, FORMAT, Layout, Role, VdevGroup
+from zfsplanner.core.units import UnitError, format_zfs_size, parse_disk_size
+from zfsplanner.core.vdev_shape import fault_tolerance
+from zfsplanner.core.versions import SERIES
+
+from .choices import VdevLayout
+from .designer_forms import RECORDSIZES, catalog_label
+from .models import CatalogDisk
+
+POOL_NAME = "tank"
+DATASET_NAME = "tank/data"
+POOL_ASHIFT = 12  # what `zpool create -o ashift=12` gives every vdev: 4 KiB sectors
+NEWEST_VERSION = max(SERIES.values(), key=lambda s: s.release).name
+TEXT_MAX = 40  # characters in a typed size; longer text is refused before it is read
+UNITS = (("TiB", "TiB (as zfs list counts)"), ("TB", "TB (as drive labels count)"))
+CONTRACT_FIELDS = ("layout", "disks", "vdevs", "size", "version")
+OPTIONAL_FIELDS = ("disk", "special", "slog", "slog_plp", "recordsize", "compression", "data", "price", "unit")
+FIELDS = CONTRACT_FIELDS + OPTIONAL_FIELDS
+DEFAULTS = {"layout": "raidz2", "disks": "6", "vdevs": "1", "size": "16TB", "version": NEWEST_VERSION, "unit": "TiB"}
+
+
+def _size_text(value: str, what: str) -> str:
+    text = value.strip()
+    if len(text) > TEXT_MAX:
+        raise forms.ValidationError(f"{what} is {len(text):,} characters long; type a size such as 16TB")
+    try:
+        parse_disk_size(text)
+    except UnitError as exc:
+        raise forms.ValidationError(f"{what}: {exc}") from exc
+    return text
+
+
+class QuickPlanForm(forms.Form):
+    layout = forms.ChoiceField(label="Data layout", choices=VdevLayout.choices)
+    disks = forms.IntegerField(
+        label="Disks per vdev",
+        min_value=1,
+        error_messages={"invalid": "Disks per vdev must be a whole number, e.g. 8."},
+    )
+    vdevs = forms.IntegerField(
+        label="Number of vdevs", min_value=1, error_messages={"invalid": "The number of vdevs must be a whole number."}
+    )
+    size = forms.CharField(
+        label="Disk size", max_length=200, help_text="With its unit: 16TB as on the label, or 14.5TiB."
+    )
+    disk = forms.ChoiceField(label="…or a disk from the catalog", required=False)
+    version = forms.ChoiceField(label="OpenZFS version", choices=[(s, f"OpenZFS {s}") for s in reversed(SERIES)])
+    special = forms.CharField(
+        label="Special mirror (SSD size)",
+        required=False,
+        max_length=200,
+        help_text="Metadata and small blocks on SSDs, e.g. 1TB: one SSD more than the failures the data vdevs survive.",
+    )
+    slog = forms.CharField(
+        label="SLOG mirror (SSD size)",
+        required=False,
+        max_length=200,
+        help_text="A separate log for sync writes: two SSDs, e.g. 16GB.",
+    )
+    slog_plp = forms.BooleanField(label="The SLOG SSDs have power-loss protection", required=False)
+    recordsize = forms.ChoiceField(
+        label="Record size",
+        required=False,
+        choices=[("", "128K (default)"), *((str(format_zfs_size(r)),) * 2 for r in RECORDSIZES if r != 128 * 1024)],
+    )
+    compression = forms.ChoiceField(
+        label="Compression", required=False, choices=[("", "default (on)"), *((c, c) for c in COMPRESSION_VALUES)]
+    )
+    data = forms.CharField(
+        label="Data to store", required=False, max_length=200, help_text="How much you will keep, e.g. 20TB."
+    )
+    price = forms.DecimalField(
+        label="Price per disk",
+        required=False,
+        min_value=Decimal(0),
+        max_digits=12,
+        decimal_places=2,
+        help_text="Of one data disk, in your currency: gives the cost per usable TB.",
+        error_messages={"invalid": "The price must be a number, e.g. 299.99."},
+    )
+    unit = forms.ChoiceField(label="Show sizes in", choices=UNITS, required=False)
+
+    def __init__(self, data: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
+        disks = list(CatalogDisk.objects.order_by("media", "capacity_bytes", "vendor", "model"))
+        self.catalog = {d.model: d for d in disks}
+        for name, field in self.fields.items():  # the message slot and the help, read with the field
+            field.widget.attrs["aria-describedby"] = f"err-{name}" + (f" help-{name}" if field.help_text else "")
+        for name in ("size", "special", "slog", "data"):
+            self.fields[name].widget.attrs.update({"autocomplete": "off", "spellcheck": "false"})
+        self.fields["disk"].choices = [
+            ("", "none: use the size typed above"),
+            *((d.model, catalog_label(d)) for d in disks),
+        ]
+
+    def clean_size(self) -> str:
+        return _size_text(self.cleaned_data["size"], "The disk size")
+
+    def clean_special(self) -> str:
+        text = self.cleaned_data["special"]
+        return _size_text(text, "The special mirror's size") if text.strip() else ""
+
+    def clean_slog(self) -> str:
+        text = self.cleaned_data["slog"]
+        return _size_text(text, "The SLOG's size") if text.strip() else ""
+
+    def clean_data(self) -> int | None:
+        text = self.cleaned_data["data"]
+        return parse_disk_size(_size_text(text, "The data to store")) if text.strip() else None
+
+    def document(self) -> dict[str, Any]:
+        return quick_document(self.cleaned_data, self.catalog)
+
+    def query(self) -> str:
+        """The canonical query string of the valid form: the five contract fields, then the optional
+        ones that are set, in the form's order."""
+        return canonical_query(self.data)
+
+
+def form_data(query: Mapping[str, Any]) -> dict[str, Any]:
+    """The form's input: what the query string gives, the defaults for the contract fields it leaves out."""
+    data: dict[str, Any] = {k: v for k, v in DEFAULTS.items()}
+    for name in FIELDS:
+        value = query.get(name)
+        if value is not None:
+            data[name] = value
+    return data
+
+
+def canonical_query(data: Mapping[str, Any]) -> str:
+    pairs = []
+    for name in FIELDS:
+        value = str(data.get(name) or "").strip()
+        if name in CONTRACT_FIELDS or (value and value != DEFAULTS.get(name)):
+            pairs.append((name, value))
+    return urlencode(pairs)
+
+
+def quick_document(values: Mapping[str, Any], catalog: Mapping[str, CatalogDisk] | None = None) -> dict[str, Any]:
+    """The design document the quick planner's parameters describe (the one place they become one).
+
+    Data vdevs of the typed disk (or the catalog disk); a special mirror with one more SSD than
+    the failures the data vdevs survive; a 2-way SLOG mirror; every top-level vdev at ashift 12,
+    as ``zpool create -o ashift=12`` sets it; and one dataset when a dataset field is given.
+    """
+    data_disk: dict[str, Any]
+    model = values.get("disk")
+    if model and catalog and model in catalog:
+        data_disk = {"catalog": model}
+    else:
+        data_disk = {"size_bytes": values["size"]}
+    data: dict[str, Any] = {
+        "role": "data",
+        "layout": values["layout"],
+        "width": values["disks"],
+        "count": values["vdevs"],
+        "ashift": POOL_ASHIFT,
+        "disk": data_disk,
+    }
+    if values.get("price") is not None:
+        data["price_per_disk"] = str(values["price"])
+    vdevs = [data]
+    if values.get("special"):
+        vdevs.append(
+            {
+                "role": "special",
+                "layout": "mirror",
+                "width": special_width(values["layout"], values["disks"]),
+                "count": 1,
+                "ashift": POOL_ASHIFT,
+                "disk": {"size_bytes": values["special"], "media": "ssd"},
+            }
+        )
+    if values.get("slog"):
+        ssd: dict[str, Any] = {"size_bytes": values["slog"], "media": "ssd"}
+        if values.get("slog_plp"):
+            ssd["plp"] = True
+        vdevs.append({"role": "log", "layout": "mirror", "width": 2, "count": 1, "ashift": POOL_ASHIFT, "disk": ssd})
+    doc: dict[str, Any] = {"format": FORMAT, "name": POOL_NAME, "openzfs_version": values["version"], "vdevs": vdevs}
+    dataset: dict[str, Any] = {}
+    if values.get("recordsize"):
+        dataset["recordsize"] = values["recordsize"]
+    if values.get("compression"):
+        dataset["compression"] = values["compression"]
+    if values.get("data") is not None:
+        dataset["contents"] = {"logical_bytes": values["data"]}
+    doc["datasets"] = [{"name": DATASET_NAME, **dataset}] if dataset else []
+    return doc
+
+
+def special_width(layout: str, disks: int) -> int:
+    """SSDs in the special mirror: the failures one data vdev survives, plus one (at least 2).
+
+    Losing the special class loses the pool, so it gets the data vdevs' redundancy; the
+    failures a layout survives come from the core (``vdev_shape.fault_tolerance``)."""
+    group = VdevGroup(role=Role.DATA, layout=Layout(layout), width=int(disks), disks=())
+    return max(2, min(fault_tolerance(group), 3) + 1)
+
+
+def field_errors(errors: list[tuple[str, str]], values: Mapping[str, Any]) -> list[tuple[str | None, str]]:
+    """The core's errors (``vdevs[0].width: raidz2 needs at least 3 disks``) on the form field they
+    concern (``disks``), worded for the person at the form; None for the form as a whole."""
+    special = 1 if values.get("special") else None
+    slog = (2 if special else 1) if values.get("slog") else None
+    out: list[tuple[str | None, str]] = []
+    for path, message in errors:
+        out.append((_field_for(path, special, slog, values), message))
+    return out
+
+
+def _field_for(path: str, special: int | None, slog: int | None, values: Mapping[str, Any]) -> str | None:
+    if path.startswith("openzfs_version"):
+        return "version"
+    if path.startswith("vdevs[0]"):
+        rest = path[len("vdevs[0]") :].lstrip(".")
+        if rest.startswith(("width", "draid")):
+            return "disks"
+        if rest.startswith("count"):
+            return "vdevs"
+        if rest.startswith("layout"):
+            return "layout"
+        if rest.startswith("price"):
+            return "price"
+        if rest.startswith("disk"):
+            return "disk" if values.get("disk") else "size"
+        return "layout"
+    if special is not None and path.startswith(f"vdevs[{special}]"):
+        return "special"
+    if slog is not None and path.startswith(f"vdevs[{slog}]"):
+        return "slog"
+    if path == "vdevs":
+        return "vdevs"
+    if path.startswith("datasets[0]"):
+        rest = path[len("datasets[0]") :].lstrip(".")
+        for key, name in (("recordsize", "recordsize"), ("compression", "compression"), ("contents", "data")):
+            if rest.startswith(key):
+                return name
+    return None
