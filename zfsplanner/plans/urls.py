@@ -1,11 +1,15 @@
 from django.urls import path
 
-from . import advisor_views, designer_views, report_views, share_views, views
+from . import advisor_views, designer_views, quick_views, report_views, share_views, views
 
 app_name = "plans"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("plan/", quick_views.quick_plan, name="quick-plan"),
+    path("plan/chart/", quick_views.quick_plan_chart, name="quick-plan-chart"),
+    path("plan/design.json", quick_views.quick_plan_json, name="quick-plan-json"),
+    path("plan/save/", quick_views.quick_plan_save, name="quick-plan-save"),
     path("designs/new/", views.design_new, name="design-new"),
     path("designs/import/", views.design_import, name="design-import"),
     path("designs/compare/", designer_views.design_compare, name="design-compare"),
