@@ -80,8 +80,21 @@ def test_a_logged_in_user_keeps_the_designs_list_with_the_planner_one_click_away
 
 def test_the_form_fields_carry_the_query_parameter_names():
     html = Client().get("/plan/").content.decode()
-    for name in ("layout", "disks", "vdevs", "size", "version", "special", "slog", "recordsize", "compression",
-                 "data", "price", "unit", "disk"):
+    for name in (
+        "layout",
+        "disks",
+        "vdevs",
+        "size",
+        "version",
+        "special",
+        "slog",
+        "recordsize",
+        "compression",
+        "data",
+        "price",
+        "unit",
+        "disk",
+    ):
         assert re.search(rf'name="{name}"', html), name
 
 

@@ -213,8 +213,10 @@ def _label(form: QuickPlanForm) -> str:
 
 
 def _error_text(form: QuickPlanForm) -> str:
-    return " ".join(f"{form.fields[f].label if f in form.fields else ''}: {' '.join(e)}".lstrip(": ")
-                    for f, e in form.errors.items())
+    return " ".join(
+        f"{form.fields[f].label if f in form.fields else ''}: {' '.join(e)}".lstrip(": ")
+        for f, e in form.errors.items()
+    )
 
 
 @login_required
