@@ -133,11 +133,11 @@ def test_the_special_chart_shows_the_curve_and_the_stop_line(client, alice, team
     design = PoolDesignFactory(team=team, document=_doc())
     client.force_login(alice)
     chart = client.get(f"/designs/{design.pk}/charts/special/0/").json()
-    assert chart["type"] == "line" and chart["unit"] == "bytes"
-    assert chart["labels"][:3] == ["0 (metadata only)", "4K", "8K"] and chart["labels"][-1] == "1M"
+    assert chart["type"] == "line" and chart["unit"] == "bytes_si" and chart["y_scale"] == "logarithmic"
+    assert chart["labels"][:3] == ["0 (metadata only)", "4K", "8K"] and chart["labels"][-1].startswith("1M")
     pool_special, on_normal, stop, size = chart["datasets"]
     assert pool_special["data"] == sorted(pool_special["data"])  # rises with the threshold
-    assert on_normal["data"][-1] == 0  # at the recordsize every block of the dataset moves over
+    assert on_normal["data"][-1] is None  # at the recordsize every block moves over: no zero on a log axis
     assert len(set(stop["data"])) == 1 and stop["data"][0] == int(size["data"][0] * 0.75)
 
 

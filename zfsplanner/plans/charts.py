@@ -109,7 +109,13 @@ def _block_label(v: Any) -> str:
 def special_curve_chart(estimate: Mapping[str, Any], index: int) -> dict[str, Any] | None:
     """The ``special_small_blocks`` knee of dataset ``index``: special-class use of the pool (this
     dataset at each threshold, the others as set) and the dataset's bytes left on the data vdevs,
-    with the special class's 75 % point and size as lines. None for an unknown dataset."""
+    with the special class's 75 % point and size as lines. None for an unknown dataset.
+
+    The value axis is logarithmic: the special class holds megabytes to gigabytes while the data
+    vdevs hold terabytes, and on one linear axis the special class's moves are invisible. A zero
+    (nothing left on the data vdevs) has no place on a log axis and stays a gap (``None``). The
+    category of the dataset's own setting is marked "(set)".
+    """
     datasets = [d for d in estimate.get("datasets") or [] if isinstance(d, Mapping)]
     special = estimate.get("special")
     if not 0 <= index < len(datasets) or not isinstance(special, Mapping):
@@ -118,31 +124,46 @@ def special_curve_chart(estimate: Mapping[str, Any], index: int) -> dict[str, An
     if not curve:
         return None
     name = datasets[index].get("name")
-    own = next((d.get("demand_bytes", 0) for d in special.get("datasets") or [] if d.get("name") == name), 0)
-    others = max(int(special.get("demand_bytes") or 0) - int(own or 0), 0)
-    labels = ["0 (metadata only)", *[str(format_zfs_size(p["special_small_blocks"])) for p in curve[1:]]]
-    series = [
-        {"label": "special class, whole pool", "data": [others + p["special_allocated_bytes"] for p in curve]},
-        {"label": f"{name} on the data vdevs", "data": [p["normal_allocated_bytes"] for p in curve]},
+    mine = next((d for d in special.get("datasets") or [] if isinstance(d, Mapping) and d.get("name") == name), {})
+    others = max(int(special.get("demand_bytes") or 0) - int(mine.get("demand_bytes") or 0), 0)
+    setting = mine.get("special_small_blocks")
+    labels = []
+    for p in curve:
+        t = p["special_small_blocks"]
+        text = str(format_zfs_size(t)) if t else "0 (metadata only)"
+        labels.append(f"{text} (set)" if t == setting else text)
+    series: list[dict[str, Any]] = [
+        {"label": "special class, whole pool", "key": "special_used",
+         "data": [_positive(others + p["special_allocated_bytes"]) for p in curve]},
+        {"label": f"{name} on the data vdevs", "key": "data",
+         "data": [_positive(p["normal_allocated_bytes"]) for p in curve]},
     ]
     size = special.get("class_size_bytes") or 0
     stop = special.get("small_blocks_stop_bytes")
     if size:
-        series.append({"label": "small blocks stop (75 % full)", "data": [stop] * len(curve), "borderDash": [6, 4],
-                       "pointRadius": 0})
-        series.append({"label": "special class size", "data": [size] * len(curve), "borderDash": [2, 3],
-                       "pointRadius": 0})
+        series.append({"label": "small blocks stop (75 % full)", "key": "special_stop",
+                       "data": [_positive(stop)] * len(curve), "borderDash": [6, 4], "pointRadius": 0})
+        series.append({"label": "special vdev size", "key": "special_size", "data": [_positive(size)] * len(curve),
+                       "borderDash": [2, 3], "pointRadius": 0})
     else:
-        series.append({"label": "recommended special size", "data": [special.get("recommended_bytes")] * len(curve),
-                       "borderDash": [6, 4], "pointRadius": 0})
+        series.append({"label": "recommended special size", "key": "special_size",
+                       "data": [_positive(special.get("recommended_bytes"))] * len(curve), "borderDash": [6, 4],
+                       "pointRadius": 0})
     return {
         "type": "line",
         "title": f"special_small_blocks on {name}",
         "labels": labels,
         "datasets": series,
-        "unit": "bytes",
+        "unit": "bytes_si",
+        "y_scale": "logarithmic",
+        "y_label": "logarithmic scale",
         "x_label": "special_small_blocks",
     }
+
+
+def _positive(v: Any) -> int | None:
+    """A byte count for a logarithmic axis: a positive number, else a gap."""
+    return int(v) if isinstance(v, int | float) and not isinstance(v, bool) and v > 0 else None
 
 
 def measured_chart(rows: list[Mapping[str, Any]], metric: str | None = None) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 // Draws every <canvas data-chart-url="..."> with Chart.js from a JSON endpoint.
 // The JSON is {"type": "bar"|"line"|"scatter", "labels": [...], "datasets": [{"label", "data", ...}],
 // "unit": "bytes"|"bytes_per_s"|"iops"|"us"|"fraction"|"percent"|"", "x_unit": optional unit of a numeric x axis,
-// "title": optional}. Units are formatted here, in one place.
+// "y_scale": optional "logarithmic" (ticks at the powers of ten only), "title": optional}.
+// Units are formatted here, in one place. Every chart keeps a readable plot area: when the
+// title, legend and axis labels leave less than MIN_PLOT_PX (a phone), its box grows.
 (function () {
   "use strict";
 
@@ -35,13 +37,51 @@
   const SEGMENT_COLOURS = {
     parity: "#9aa5b8", slop: "#c9b37e", metadata: "#8c7bb5", data: "#2f6fce", reservations: "#5aa0e6",
     free: "#3f9d5d", special_used: "#c2571a", special_free: "#f0b27a", log: "#6b6b6b", cache: "#b0b0b0",
-    overhead: "#dcdfe5",
+    overhead: "#dcdfe5", special_stop: "#a4161a", special_size: "#4d4d4d",
   };
+  const MIN_PLOT_PX = 140;  // the least height (a horizontal bar chart: per bar, BAR_PX) of the plot itself
+  const BAR_PX = 28;
+  const NARROW_PX = 576;
 
   function colourSegments(spec) {
     (spec.datasets || []).forEach(function (d) {
-      if (d.key && SEGMENT_COLOURS[d.key] && !d.backgroundColor) d.backgroundColor = SEGMENT_COLOURS[d.key];
+      const colour = d.key && SEGMENT_COLOURS[d.key];
+      if (!colour) return;
+      if (!d.backgroundColor) d.backgroundColor = colour;
+      if (spec.type === "line" && !d.borderColor) d.borderColor = colour;
     });
+  }
+
+  // Powers of ten only on a logarithmic axis (1 MB, 10 MB, ... 10 TB): a label at every 2..9 overlaps.
+  function logTick(value, unit) {
+    const exponent = Math.log10(value);
+    if (Math.abs(exponent - Math.round(exponent)) > 1e-9) return "";
+    return formatValue(value, unit).replace(/\.0+ /, " ");  // "10 GB", not "10.0 GB"
+  }
+
+  // Room above and below the data: a line on the very edge of the plot is hard to see.
+  function logBounds(spec) {
+    let lo = Infinity, hi = 0;
+    (spec.datasets || []).forEach(function (d) {
+      (d.data || []).forEach(function (v) {
+        if (typeof v === "number" && v > 0) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+      });
+    });
+    return hi ? { min: lo / 2, max: hi * 2 } : {};
+  }
+
+  // Grow the chart's box until the plot area (inside the axes) is tall enough to read.
+  function keepPlotHeight(canvas, chart, horizontal) {
+    const box = canvas.closest(".chart-box");
+    const area = chart.chartArea;
+    if (!box || !area) return;
+    const bars = horizontal ? (chart.data.labels || []).length : 0;
+    const wanted = horizontal ? Math.max(bars * BAR_PX, BAR_PX * 1.5) : MIN_PLOT_PX;
+    const short = wanted - (area.bottom - area.top);
+    if (short > 1) {
+      box.style.height = Math.ceil(box.getBoundingClientRect().height + short) + "px";
+      chart.resize();
+    }
   }
 
   function wrapLabel(text, width) {
@@ -71,9 +111,12 @@
         const box = canvas.closest(".chart-box");
         if (box && spec.height) box.style.height = spec.height + "px";
         if (canvas._chart) canvas._chart.destroy();
-        const valueAxis = { beginAtZero: true, stacked: !!spec.stacked,
+        const logarithmic = spec.y_scale === "logarithmic";
+        const narrow = canvas.getBoundingClientRect().width < NARROW_PX;
+        const valueAxis = { beginAtZero: !logarithmic, stacked: !!spec.stacked,
                             title: { display: !!spec.y_label, text: spec.y_label || "" },
-                            ticks: { callback: function (v) { return formatValue(v, unit); } } };
+                            ticks: { callback: function (v) { return logarithmic ? logTick(v, unit) : formatValue(v, unit); } } };
+        if (logarithmic) Object.assign(valueAxis, { type: "logarithmic" }, logBounds(spec));
         const categoryAxis = { stacked: !!spec.stacked, title: { display: !!spec.x_label, text: spec.x_label || "" } };
         if (spec.wrap_labels) {  // long category names break at spaces into lines of about this many characters
           categoryAxis.ticks = { autoSkip: false, callback: function (v) { return wrapLabel(this.getLabelForValue(v), spec.wrap_labels); } };
@@ -89,7 +132,9 @@
             parsing: numericX ? false : undefined,
             interaction: { mode: "nearest", intersect: false },
             plugins: {
-              legend: { position: horizontal ? "bottom" : "top", labels: { boxWidth: 12, boxHeight: 12 } },
+              legend: { position: horizontal ? "bottom" : "top",
+                        labels: { boxWidth: narrow ? 10 : 12, boxHeight: narrow ? 10 : 12, padding: narrow ? 6 : 10,
+                                  font: { size: narrow ? 11 : 12 } } },
               title: { display: !!spec.title, text: spec.title },
               tooltip: {
                 callbacks: {
@@ -112,6 +157,7 @@
             },
           },
         });
+        keepPlotHeight(canvas, canvas._chart, horizontal);
         canvas.dataset.chartState = "ready";
       })
       .catch(function (err) {

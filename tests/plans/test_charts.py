@@ -1,0 +1,67 @@
+"""Chart builders (plans/charts.py) as plain dicts: estimate in, Chart.js JSON out."""
+
+from __future__ import annotations
+
+from zfsplanner.plans import charts
+
+GB = 10**9
+TB = 10**12
+
+
+def _estimate(class_size: int | None = 960 * GB) -> dict:
+    """Two datasets; the curve is of tank/photos (special_small_blocks=64K), tank/docs puts 2 GB there."""
+    curve = [
+        {"special_small_blocks": 0, "special_allocated_bytes": 40 * 10**6, "normal_allocated_bytes": 12 * TB},
+        {"special_small_blocks": 65536, "special_allocated_bytes": 3 * GB, "normal_allocated_bytes": 11 * TB},
+        {"special_small_blocks": 1 << 20, "special_allocated_bytes": 12 * TB, "normal_allocated_bytes": 0},
+    ]
+    special = {
+        "demand_bytes": 5 * GB,  # 3 GB of tank/photos at its 64K, 2 GB of tank/docs
+        "datasets": [
+            {"name": "tank/photos", "special_small_blocks": 65536, "demand_bytes": 3 * GB},
+            {"name": "tank/docs", "special_small_blocks": 0, "demand_bytes": 2 * GB},
+        ],
+        "recommended_bytes": 9 * GB,
+    }
+    if class_size:
+        special |= {"class_size_bytes": class_size, "small_blocks_stop_bytes": class_size * 3 // 4}
+    return {
+        "datasets": [{"name": "tank/photos", "special_small_blocks_curve": curve}, {"name": "tank/docs"}],
+        "special": special,
+    }
+
+
+def test_the_special_chart_reads_gigabytes_and_terabytes_on_a_log_axis():
+    chart = charts.special_curve_chart(_estimate(), 0)
+    assert chart["type"] == "line" and chart["y_scale"] == "logarithmic" and chart["unit"] == "bytes_si"
+    series = {d["label"]: d["data"] for d in chart["datasets"]}
+    # the whole pool's special class: the other dataset's 2 GB plus this one's at each threshold
+    assert series["special class, whole pool"] == [2 * GB + 40 * 10**6, 5 * GB, 12 * TB + 2 * GB]
+    assert series["tank/photos on the data vdevs"] == [12 * TB, 11 * TB, None]  # no zero on a log axis: a gap
+
+
+def test_the_special_chart_draws_the_vdev_size_and_the_75_percent_line():
+    chart = charts.special_curve_chart(_estimate(), 0)
+    series = {d["label"]: d for d in chart["datasets"]}
+    assert series["special vdev size"]["data"] == [960 * GB] * 3
+    assert series["small blocks stop (75 % full)"]["data"] == [720 * GB] * 3
+    assert series["small blocks stop (75 % full)"]["pointRadius"] == 0
+
+
+def test_the_special_chart_marks_the_datasets_own_setting():
+    chart = charts.special_curve_chart(_estimate(), 0)
+    assert chart["labels"] == ["0 (metadata only)", "64K (set)", "1M"]
+
+
+def test_without_a_special_vdev_the_chart_shows_the_recommended_size():
+    chart = charts.special_curve_chart(_estimate(class_size=None), 0)
+    labels = [d["label"] for d in chart["datasets"]]
+    assert "special vdev size" not in labels and "small blocks stop (75 % full)" not in labels
+    assert chart["datasets"][-1]["label"] == "recommended special size"
+    assert chart["datasets"][-1]["data"] == [9 * GB] * 3
+
+
+def test_the_special_chart_of_an_unknown_or_curveless_dataset_is_none():
+    assert charts.special_curve_chart(_estimate(), 5) is None
+    assert charts.special_curve_chart(_estimate(), 1) is None  # tank/docs has no curve
+    assert charts.special_curve_chart({"datasets": []}, 0) is None
