@@ -26,15 +26,32 @@ def test_the_page_asks_first(client, alice):
     assert 'id="advisor-form"' in html and "<table" not in html
 
 
+def _losses(html: str) -> list[str]:
+    return re.findall(r'<tr data-layout="[^"]+" data-loss="([a-z]+)"', html)
+
+
 def test_it_lists_every_layout_cheapest_per_usable_tb_first(client, alice):
     client.force_login(alice)
     html = client.get("/advisor/", QUERY).content.decode()
-    layouts = _layouts(html)
+    layouts, losses = _layouts(html), _losses(html)
     assert "6 × 2-way mirror" in layouts and "2 × raidz2 of 6" in layouts and "draid2:8d:12c:1s" in layouts
-    assert "raidz1" in layouts[0] or "draid1" in layouts[0]  # single parity: the most usable TB per euro
-    assert "3-way mirror" in layouts[-1]  # a third of the disks' space
+    assert losses[0] != "critical" and "3-way mirror" in layouts[losses.index("critical") - 1]  # a third of the space
     assert "best cost per usable TB first" in html
     assert 'aria-sort="ascending"' in html
+
+
+def test_a_layout_likely_to_lose_data_is_marked_and_never_first(client, alice):
+    """12 × 16 TB: raidz1 of 6 is the cheapest per usable TB, and its five-year chance of losing
+    some data is over 10 % (a read error while rebuilding with no parity left), so it is marked
+    and listed after every layout that is not as risky."""
+    client.force_login(alice)
+    html = client.get("/advisor/", QUERY).content.decode()
+    layouts, losses = _layouts(html), _losses(html)
+    critical = [layout for layout, loss in zip(layouts, losses, strict=True) if loss == "critical"]
+    assert "2 × raidz1 of 6" in critical
+    assert losses == sorted(losses, key=lambda x: x == "critical")  # every critical row after the others
+    assert html.count("very high chance of data loss") == len(critical)
+    assert "10 % or more" in html and "1 % or more" in html  # the thresholds are on the page
 
 
 def test_a_column_heading_sorts_by_it(client, alice):
@@ -133,7 +150,10 @@ def test_the_api_gives_rows_with_their_design_documents(alice, client_for):
     r = api.post("/api/advisor/", body, format="json")
     assert r.status_code == 200
     rows = r.json()["rows"]
-    assert [x["usable_bytes"] for x in rows] == sorted((x["usable_bytes"] for x in rows), reverse=True)
+    for level in (False, True):  # best usable space first, and critical rows after the others
+        usable = [x["usable_bytes"] for x in rows if (x["loss_level"] == "critical") is level]
+        assert usable == sorted(usable, reverse=True)
+    assert [x["loss_level"] == "critical" for x in rows] == sorted(x["loss_level"] == "critical" for x in rows)
     first = rows[0]
     assert first["currency"] == "EUR" and first["cost"] == 3600
     assert first["document"]["vdevs"][0]["disk"]["model"] == MODEL

@@ -12,7 +12,12 @@ histogram), :func:`advise` lists the layouts worth considering for each candidat
 
 Each row is estimated with the same engine as a design (pool capacity, the data written
 at the horizon, reliability, performance) and carries the design document that builds
-it, so it can be saved as a design as it is.
+it, so it can be saved as a design as it is (with the price per disk the user typed).
+
+Each row also carries its ``loss_level``: ``"critical"`` when the chance of losing some data
+within five years is :data:`LOSS_CRITICAL` (10 %) or more, ``"warning"`` from
+:data:`LOSS_WARNING` (1 %), else ``"ok"``. Sorting never puts a critical row above one that
+is not: a layout that loses data one time in ten is no bargain whatever it costs.
 """
 
 from __future__ import annotations
@@ -29,6 +34,12 @@ from .pool import draid_default_data, pool_capacity
 from .units import format_zfs_size, is_power_of_two
 
 MAX_DISKS = 1000
+# The chance of losing some data within five years (reliability's ``data_loss_probability["5y"]``)
+# from which a layout is marked. 1 %: one pool in a hundred loses files over a disk's service life,
+# the level at which people who keep backups start to ask for more parity. 10 %: one in ten, a
+# layout no one would choose knowingly (wide raidz1 of large disks lands here).
+LOSS_WARNING = 0.01
+LOSS_CRITICAL = 0.10
 MIN_DRAID_DISKS = 8
 SORT_KEYS = (
     "usable_bytes",
@@ -68,6 +79,7 @@ class Candidate:
     price: float | None = None
     currency: str = ""
     label: str = ""
+    price_typed: bool = False  # the user gave the price: the design document keeps it (``price_per_disk``)
 
 
 @dataclass(frozen=True)
@@ -143,6 +155,8 @@ def design_document(candidate: Candidate, shape: Shape, needs: DataNeeds, option
     if shape.draid_data is not None:
         vdev["draid_data"] = shape.draid_data
         vdev["draid_spares"] = shape.draid_spares
+    if candidate.price_typed and candidate.price is not None:
+        vdev["price_per_disk"] = f"{candidate.price:.2f}"
     growth = needs.at_horizon
     contents: dict[str, Any] = {"logical_bytes": int(needs.logical_bytes * growth)}
     if needs.file_size_histogram:
@@ -191,10 +205,18 @@ class Row:
     cost: float | None
     currency: str
     cost_per_usable_tb: float | None
+    loss_level: str  # "ok", "warning" or "critical" (see LOSS_WARNING, LOSS_CRITICAL)
     document: dict[str, Any]
 
     def as_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def loss_level(loss_5y: float) -> str:
+    """How a five-year chance of losing some data is marked: "ok", "warning" or "critical"."""
+    if loss_5y >= LOSS_CRITICAL:
+        return "critical"
+    return "warning" if loss_5y >= LOSS_WARNING else "ok"
 
 
 def _row(candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options, inputs: PlanningInputs | None) -> Row:
@@ -236,17 +258,20 @@ def _row(candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options,
         cost=cost,
         currency=candidate.currency,
         cost_per_usable_tb=per_tb,
+        loss_level=loss_level(rel.loss_5y),
         document=doc,
     )
 
 
 def sort_rows(rows: Sequence[Row], key: str) -> list[Row]:
-    """Best first by ``key`` (one of :data:`SORT_KEYS`); rows without that figure go last."""
+    """Best first by ``key`` (one of :data:`SORT_KEYS`); rows at a critical chance of data loss
+    after the others, and rows without that figure last."""
     if key not in SORT_KEYS:
         raise AdvisorError([("sort", f"{key!r} is not one of {', '.join(SORT_KEYS)}")])
     have = [r for r in rows if getattr(r, key) is not None]
     missing = [r for r in rows if getattr(r, key) is None]
     have.sort(key=lambda r: getattr(r, key), reverse=key in DESCENDING)
+    have.sort(key=lambda r: r.loss_level == "critical")  # stable: each part keeps its order
     return have + missing
 
 

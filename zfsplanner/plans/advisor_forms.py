@@ -1,7 +1,9 @@
-"""The layout advisor's form: up to three candidate disks from the catalog and the data to store."""
+"""The layout advisor's form: up to three candidate disks (from the catalog, or described by their
+size, sector format and media) and the data to store."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -9,12 +11,26 @@ from django import forms
 
 from zfsplanner.core import advisor
 from zfsplanner.core.design import COMPRESSIBILITY_PROFILES, DatasetType, InvalidDesign
+from zfsplanner.core.units import UnitError, format_si, parse_disk_size
 
-from .choices import DEFAULT_OPENZFS_VERSION, OpenZFSVersion
+from .choices import DEFAULT_OPENZFS_VERSION, Media, OpenZFSVersion
+from .designer_forms import catalog_label
 from .models import CatalogDisk, PoolDesign
+from .planning import catalog_candidate
 from .services import writable_teams
 
 CANDIDATES = 3
+CUSTOM = "custom"
+SECTOR_FORMATS = {  # (logical, physical) bytes
+    "512e": (512, 4096),
+    "4Kn": (4096, 4096),
+    "512n": (512, 512),
+}
+SECTOR_CHOICES = [
+    ("512e", "512e (512 logical / 4096 physical): most large HDDs"),
+    ("4Kn", "4Kn (4096 / 4096)"),
+    ("512n", "512n (512 / 512): many SATA SSDs"),
+]
 RECORDSIZES = [("16384", "16K"), ("131072", "128K (ZFS default)"), ("1048576", "1M (large files)")]
 SORT_LABELS = {
     "cost_per_usable_tb": "cost per usable TB",
@@ -62,31 +78,61 @@ class AdvisorForm(forms.Form):
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["from_design"].queryset = PoolDesign.objects.for_user(user).order_by("name", "pk")
-        disks = CatalogDisk.objects.order_by("media", "vendor", "model")
+        self.catalog = {d.model: d for d in CatalogDisk.objects.order_by("media", "-capacity_bytes", "vendor", "model")}
+        groups: list[tuple[str, Any]] = []
+        for media, label in Media.choices:
+            group = [(d.model, catalog_label(d)) for d in self.catalog.values() if d.media == media]
+            if group:
+                groups.append((label, group))
+        custom = [(CUSTOM, "A disk not in the catalog (describe it below)")]
         for i in range(1, CANDIDATES + 1):
-            self.fields[f"disk_{i}"] = forms.ModelChoiceField(
-                label=f"Disk {i}", queryset=disks, required=i == 1, to_field_name="model",
-                empty_label="—" if i > 1 else None,
+            self.fields[f"disk_{i}"] = forms.ChoiceField(
+                label=f"Disk {i}", required=i == 1, choices=[*([] if i == 1 else [("", "—")]), *groups, *custom],
+                widget=forms.Select(attrs={"data-custom-disk": CUSTOM}),
             )
             self.fields[f"count_{i}"] = forms.IntegerField(
                 label="How many", min_value=2, max_value=advisor.MAX_DISKS, required=i == 1,
                 initial=6 if i == 1 else None,
             )
             self.fields[f"price_{i}"] = forms.DecimalField(
-                label="Price each", min_value=Decimal(0), decimal_places=2, required=False,
-                help_text="Blank: the catalog price.",
+                label="Price each", min_value=Decimal(0), max_value=Decimal(10**9), decimal_places=2, required=False,
+                help_text="Blank: the catalog price. Kept in the design you create.",
             )
-        self.order_fields([f for i in range(1, CANDIDATES + 1) for f in (f"disk_{i}", f"count_{i}", f"price_{i}")])
+            self.fields[f"size_{i}"] = forms.CharField(
+                label="Size", required=False, max_length=40, widget=forms.TextInput(attrs={"placeholder": "20TB"}),
+                help_text="With its unit: 20TB as on the label, or 18.2TiB.",
+            )
+            self.fields[f"sector_{i}"] = forms.ChoiceField(
+                label="Sector format", choices=SECTOR_CHOICES, initial="512e", required=False
+            )
+            self.fields[f"media_{i}"] = forms.ChoiceField(
+                label="Media", choices=Media.choices, initial=Media.HDD, required=False
+            )
+        per_slot = ("disk", "count", "price", "size", "sector", "media")
+        self.order_fields([f"{f}_{i}" for i in range(1, CANDIDATES + 1) for f in per_slot])
 
-    def candidate_rows(self) -> list[tuple[Any, Any, Any]]:
-        """(disk field, count field, price field) per candidate slot, for the template."""
-        return [(self[f"disk_{i}"], self[f"count_{i}"], self[f"price_{i}"]) for i in range(1, CANDIDATES + 1)]
+    def candidate_rows(self) -> list[dict[str, Any]]:
+        """The fields of each candidate slot, for the template: disk, count, price and, for a disk
+        not in the catalog, size, sector format and media (``custom``: that is the choice)."""
+        return [
+            {
+                "index": i,
+                **{f: self[f"{f}_{i}"] for f in ("disk", "count", "price", "size", "sector", "media")},
+                "custom": self[f"disk_{i}"].value() == CUSTOM,
+            }
+            for i in range(1, CANDIDATES + 1)
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        for i in range(2, CANDIDATES + 1):
-            if data.get(f"disk_{i}") and not data.get(f"count_{i}"):
+        for i in range(1, CANDIDATES + 1):
+            choice = data.get(f"disk_{i}")
+            if choice and not data.get(f"count_{i}") and f"count_{i}" not in self.errors:
                 self.add_error(f"count_{i}", "How many of this disk?")
+            if choice == CUSTOM:
+                self._clean_custom(data, i)
+            elif choice and choice not in self.catalog:
+                self.add_error(f"disk_{i}", f"{choice!r} is not a disk in the catalog.")
         source = data.get("from_design")
         if source is not None:
             try:
@@ -95,15 +141,45 @@ class AdvisorForm(forms.Form):
                 self.add_error("from_design", f"That design no longer reads: {exc}")
         return data
 
-    def entries(self) -> list[tuple[CatalogDisk, int, float | None]]:
+    def _clean_custom(self, data: dict[str, Any], i: int) -> None:
+        text = (data.get(f"size_{i}") or "").strip()
+        if not text:
+            self.add_error(f"size_{i}", "Type the disk's size with its unit, e.g. 20TB.")
+            return
+        try:
+            data[f"size_bytes_{i}"] = parse_disk_size(text)
+        except UnitError as exc:
+            self.add_error(f"size_{i}", str(exc))
+
+    def candidates(self) -> list[advisor.Candidate]:
+        """The filled-in slots as the advisor's candidates (a typed price goes into the design)."""
         d = self.cleaned_data
-        out = []
+        out: list[advisor.Candidate] = []
+        labels: set[str] = set()
         for i in range(1, CANDIDATES + 1):
-            disk = d.get(f"disk_{i}")
-            if disk is not None and d.get(f"count_{i}"):
-                price = d.get(f"price_{i}")
-                out.append((disk, int(d[f"count_{i}"]), float(price) if price is not None else None))
+            choice, count = d.get(f"disk_{i}"), d.get(f"count_{i}")
+            if not choice or not count:
+                continue
+            price = float(d[f"price_{i}"]) if d.get(f"price_{i}") is not None else None
+            if choice == CUSTOM:
+                c = self._custom_candidate(i, int(count), price)
+            else:
+                c = catalog_candidate(self.catalog[choice], int(count), price)
+            if c.label in labels:  # two slots of the same disk (at other prices) stay apart
+                c = replace(c, label=f"{c.label} (disk {i})")
+            labels.add(c.label)
+            out.append(c)
         return out
+
+    def _custom_candidate(self, i: int, count: int, price: float | None) -> advisor.Candidate:
+        d = self.cleaned_data
+        size = d[f"size_bytes_{i}"]
+        sector = d.get(f"sector_{i}") or "512e"
+        logical, physical = SECTOR_FORMATS[sector]
+        media = d.get(f"media_{i}") or Media.HDD
+        disk = {"size_bytes": size, "logical_sector_bytes": logical, "physical_sector_bytes": physical, "media": media}
+        label = f"{format_si(size).replace('.00 ', ' ')} {Media(media).label}, {sector} (custom)"
+        return advisor.Candidate(disk, count, price, "", label, price_typed=price is not None)
 
     def needs(self) -> advisor.DataNeeds:
         d = self.cleaned_data

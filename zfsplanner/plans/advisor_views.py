@@ -7,7 +7,7 @@ The design page includes the partials ``plans/_special_sizing.html``,
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib import messages
@@ -16,14 +16,14 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from zfsplanner.core.advisor import DESCENDING, AdvisorError, Row
+from zfsplanner.core.advisor import DESCENDING, LOSS_CRITICAL, LOSS_WARNING, AdvisorError, Row
 from zfsplanner.core.design import InvalidDesign
 
 from . import charts
 from .advisor_forms import PICK_SEPARATOR, SORT_LABELS, AdvisorCreateForm, AdvisorForm
 from .models import PoolDesign
 from .planning import measured_vs_predicted, run_advisor
-from .planning_presentation import advisor_lines
+from .planning_presentation import AdvisorLine, advisor_lines
 from .services import estimate_or_error, get_design_for_user, get_shared_design, save_design_document
 
 UNPROCESSABLE = 422
@@ -34,10 +34,29 @@ TABLE_COLUMNS = (  # in the order of the table's cells
     ("fault_tolerance", True),
     ("loss_5y", False),
     ("resilver_seconds", False),
-    ("random_read_iops", True),
-    ("random_write_iops", True),
+    ("random_read_iops", True),  # random writes below them in the cell, and in the sort list
     ("seq_read_bytes_per_s", True),
 )
+
+
+LOSS_BADGES = {"warning": "high chance of data loss", "critical": "very high chance of data loss"}
+
+
+@dataclass(frozen=True)
+class AdvisorRowView:
+    """One table row (a card on a phone): the presented figures and how its risk is marked."""
+
+    line: AdvisorLine
+    loss_level: str  # "ok", "warning", "critical"
+
+    @property
+    def loss_badge(self) -> str:
+        return LOSS_BADGES.get(self.loss_level, "")
+
+
+def _row_views(rows: list[Row]) -> list[AdvisorRowView]:
+    lines = advisor_lines(rows, PICK_SEPARATOR)
+    return [AdvisorRowView(line, row.loss_level) for line, row in zip(lines, rows, strict=True)]
 
 
 def _results_context(form: AdvisorForm, rows: list[Row] | None, create: AdvisorCreateForm) -> dict[str, Any]:
@@ -53,7 +72,10 @@ def _results_context(form: AdvisorForm, rows: list[Row] | None, create: AdvisorC
     ]
     return {
         "form": form,
-        "rows": advisor_lines(rows, PICK_SEPARATOR) if rows is not None else None,
+        "rows": _row_views(rows) if rows is not None else None,
+        "demoted": sum(1 for r in rows or () if r.loss_level == "critical"),
+        "loss_warning": f"{100 * LOSS_WARNING:g} %",
+        "loss_critical": f"{100 * LOSS_CRITICAL:g} %",
         "sort": sort,
         "sort_label": SORT_LABELS.get(sort or "", sort),
         "headers": headers,
@@ -63,7 +85,7 @@ def _results_context(form: AdvisorForm, rows: list[Row] | None, create: AdvisorC
 
 def _rows(form: AdvisorForm, pool_name: str = "tank") -> list[Row]:
     options = replace(form.options(), pool_name=pool_name)
-    return run_advisor(form.entries(), form.needs(), options, form.sort_key)
+    return run_advisor(form.candidates(), form.needs(), options, form.sort_key)
 
 
 def _add_advisor_errors(form: AdvisorForm, exc: AdvisorError) -> None:

@@ -9,7 +9,7 @@ the runs attached to a design against the prediction, and the layout advisor's r
 * ``measured_vs_predicted(design, estimate)``: each result of the runs attached to the
   design (any target but a single disk) next to the pool's predicted range for the same
   test shape, with the difference in percent.
-* ``run_advisor(...)``: the core advisor with catalog disks and prices.
+* ``run_advisor(...)``: the core advisor with catalog (and custom) disks and prices.
 """
 
 from __future__ import annotations
@@ -288,19 +288,22 @@ def measured_vs_predicted(design: PoolDesign, metric: str | None = None) -> list
 
 
 def catalog_candidate(disk: CatalogDisk, count: int, price: float | None = None) -> advisor.Candidate:
-    """A candidate from a catalog disk; ``price`` overrides the catalog's for this run only."""
+    """A candidate from a catalog disk; ``price`` (the user's, in their currency) overrides the
+    catalog's for this run and goes into the row's design document."""
     doc = disk.to_disk_document()
-    use = price if price is not None else (float(disk.price) if disk.price is not None else None)
+    if price is not None:
+        return advisor.Candidate(doc, count, price, "", f"{disk.vendor} {disk.model}", price_typed=True)
+    use = float(disk.price) if disk.price is not None else None
     return advisor.Candidate(doc, count, use, disk.price_currency, f"{disk.vendor} {disk.model}")
 
 
 def run_advisor(
-    entries: Sequence[tuple[CatalogDisk, int, float | None]],
+    candidates: Sequence[advisor.Candidate],
     needs: advisor.DataNeeds,
     options: advisor.Options | None = None,
     sort: str = "cost_per_usable_tb",
 ) -> list[advisor.Row]:
-    """The advisor's rows for catalog disks (``AdvisorError`` names a bad field)."""
-    candidates = [catalog_candidate(d, n, p) for d, n, p in entries]
-    models = {d.model for d, _, _ in entries}
+    """The advisor's rows for catalog and custom disks, with the catalog's figures for the catalog
+    disks among them (``AdvisorError`` names a bad field)."""
+    models = {str(c.disk["catalog"]) for c in candidates if c.disk.get("catalog")}
     return advisor.advise(candidates, needs, options, catalog_inputs_for_models(models), sort)
