@@ -333,6 +333,17 @@ def _datasets(estimate: Mapping[str, Any]) -> tuple[DatasetLine, ...]:
     return tuple(out)
 
 
+def _price(value: Any) -> Decimal | None:
+    """A group's ``price_per_disk`` (a decimal string or a number), None when absent or unreadable."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        price = Decimal(str(value))
+    except ArithmeticError:
+        return None
+    return price if price.is_finite() and price >= 0 else None
+
+
 def _cost(document: Mapping[str, Any], prices: Mapping[str, Decimal], usable_bytes: int) -> Cost:
     total = Decimal(0)
     disks = priced = 0
@@ -343,10 +354,11 @@ def _cost(document: Mapping[str, Any], prices: Mapping[str, Decimal], usable_byt
             if isinstance(group.get("disks"), list)
             else [group.get("disk")] * _int(group.get("width"))
         )
+        group_price = _price(group.get("price_per_disk"))  # the group's own price comes before the catalog's
         for disk in members:
             disks += count
             model = disk.get("catalog") or disk.get("model") if isinstance(disk, Mapping) else None
-            price = prices.get(str(model)) if model else None
+            price = group_price if group_price is not None else prices.get(str(model)) if model else None
             if price is not None:
                 priced += count
                 total += price * count
