@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 import pytest
 
@@ -177,3 +178,72 @@ def test_the_api_names_each_bad_field(alice, client_for):
 
 def test_the_api_needs_authentication(api_client):
     assert api_client.post("/api/advisor/", {}, format="json").status_code in (401, 403)
+
+
+# --------------------------------------------------------------------------- disks not in the catalog, prices
+
+
+CUSTOM_QUERY = {**QUERY, "disk_1": "custom", "count_1": "24", "size_1": "20TB", "sector_1": "512e", "media_1": "hdd",
+                "price_1": "389.90", "data_tb": "200"}
+
+
+def test_a_disk_not_in_the_catalog_is_planned_from_its_size_and_format(client, alice):
+    client.force_login(alice)
+    r = client.get("/advisor/", CUSTOM_QUERY)
+    assert r.status_code == 200
+    html = r.content.decode()
+    layouts = _layouts(html)
+    assert "2 × raidz2 of 12" in layouts and "draid2:8d:24c:2s" in layouts and "12 × 2-way mirror" in layouts
+    assert "24 × 20 TB HDD, 512e (custom)" in html
+    assert "9,358" in html  # 24 × 389.90, the cost of every row
+
+
+def test_a_custom_disk_needs_a_readable_size(client, alice):
+    client.force_login(alice)
+    r = client.get("/advisor/", {**CUSTOM_QUERY, "size_1": ""})
+    assert r.status_code == 422 and "Type the disk&#x27;s size with its unit" in r.content.decode()
+    r = client.get("/advisor/", {**CUSTOM_QUERY, "size_1": "20T"})
+    assert r.status_code == 422 and "ambiguous" in r.content.decode()  # a label's T or ZFS's T?
+
+
+def test_an_unknown_catalog_disk_is_refused(client, alice):
+    client.force_login(alice)
+    r = client.get("/advisor/", {**QUERY, "disk_1": "NOT-A-DISK"})
+    assert r.status_code == 422 and "NOT-A-DISK" in r.content.decode()
+
+
+def test_the_typed_price_of_a_custom_disk_goes_into_the_design_and_its_cost(client, alice, team):
+    client.force_login(alice)
+    pick = "20 TB HDD, 512e (custom) | 2 × raidz2 of 12"
+    r = client.post("/advisor/create/", {**CUSTOM_QUERY, "team": team.pk, "name": "big", "pick": pick})
+    design = PoolDesign.objects.get(team=team, name="big")
+    assert r.status_code == 302
+    (vdev,) = design.to_document()["vdevs"]
+    assert (vdev["layout"], vdev["width"], vdev["count"]) == ("raidz2", 12, 2)
+    assert vdev["disk"]["size_bytes"] == 20 * 10**12
+    assert (vdev["disk"]["logical_sector_bytes"], vdev["disk"]["physical_sector_bytes"]) == (512, 4096)
+    assert Decimal(str(vdev["price_per_disk"])) == Decimal("389.90")
+    page = client.get(f"/designs/{design.pk}/").content.decode()
+    cost = re.search(r'id="cost">(.*?)</div>\s*</div>', page, re.S).group(1)
+    assert "unknown" not in cost and "9357.60 for 24 disks" in cost  # the group's price, no catalog price needed
+
+
+def test_a_typed_price_wins_over_the_catalog_price_in_the_design(client, alice, team):
+    CatalogDisk.objects.filter(model=MODEL).update(price=250, price_currency="EUR")
+    client.force_login(alice)
+    pick = f"Seagate {MODEL} | 2 × raidz2 of 6"
+    client.post("/advisor/create/", {**QUERY, "team": team.pk, "name": "typed", "pick": pick})
+    (vdev,) = PoolDesign.objects.get(team=team, name="typed").to_document()["vdevs"]
+    assert Decimal(str(vdev["price_per_disk"])) == Decimal("300")
+    page = client.get(f"/designs/{PoolDesign.objects.get(name='typed').pk}/").content.decode()
+    assert "3600.00 for 12 disks" in page  # 12 × 300, not 12 × 250
+
+
+def test_without_a_typed_price_the_design_keeps_to_the_catalog(client, alice, team):
+    CatalogDisk.objects.filter(model=MODEL).update(price=250, price_currency="EUR")
+    client.force_login(alice)
+    pick = f"Seagate {MODEL} | 2 × raidz2 of 6"
+    client.post("/advisor/create/", {**QUERY, "price_1": "", "team": team.pk, "name": "cat", "pick": pick})
+    design = PoolDesign.objects.get(team=team, name="cat")
+    assert "price_per_disk" not in design.to_document()["vdevs"][0]
+    assert "3000.00 for 12 disks" in client.get(f"/designs/{design.pk}/").content.decode()
