@@ -135,6 +135,14 @@ class PoolDesign(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    variant_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="variants",
+        help_text="The design this one was duplicated from, to be compared with it.",
+    )
 
     objects = PoolDesignQuerySet.as_manager()
 

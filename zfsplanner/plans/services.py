@@ -263,7 +263,10 @@ def duplicate_design(design: PoolDesign, user: Any, name: str | None = None) -> 
     doc = rename_pool(design.to_document(), name or _variant_name(design))
     note = f"Variant of {design.name} (revision {design.revision})."
     doc["description"] = f"{note} {design.description}".strip() if design.description else note
-    return save_design_document(design.team, doc, user, summary=note)
+    variant = save_design_document(design.team, doc, user, summary=note)
+    variant.variant_of = design
+    variant.save(update_fields=["variant_of"])
+    return variant
 
 
 def _variant_name(design: PoolDesign) -> str:
