@@ -186,8 +186,57 @@ def test_any_bytes_raise_only_its_own_error(data, fmt, chunk):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(0, 10**15), max_size=300), st.integers(1, 50))
+@given(st.lists(st.integers(0, 10**15), min_size=1, max_size=300), st.integers(1, 50))
 def test_any_sizes_keep_their_total(sizes, chunk):
     data = "".join(f"{s}\n" for s in sizes).encode()
     r = bucket_stream(chunked(data, chunk), "sizes")
     assert r.file_count == len(sizes) and r.logical_bytes == sum(sizes)
+
+
+# --------------------------------------------------------------------------- what is refused, not guessed
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "message"),
+    [
+        (b"-4096,10\n", 1, "'-4096' is not a size"),
+        (b"4096\x00,1\n", 1, "is not a size"),
+        (b"size,count\n-4096,10\n", 2, "'-4096' is not a size"),
+        (b"4096,-1\n", 1, "count '-1' is not a whole number"),
+        (b"4096,%d\n" % 2**63, 1, "more than a dataset can hold"),
+        (b"4096,%d\n" % (2**48 + 1), 1, "more than a dataset can hold"),
+        (b"1,%d\n2,%d\n" % (2**47, 2**47 + 1), 2, "files so far is more than a dataset can hold"),
+        (b"%d,%d\n" % (10**17, 2**40), 1, "bytes so far is beyond what ZFS can address"),
+    ],
+    ids=["negative-size", "nul-in-size", "negative-after-header", "negative-count", "count-2^63",
+         "count-over-2^48", "total-files-over-2^48", "total-bytes-over-2^64"],
+)
+def test_a_bad_csv_line_is_refused_with_its_number(data, line, message):
+    with pytest.raises(HistogramError) as exc:
+        bucket_bytes(data, "csv")
+    assert exc.value.line == line and message in str(exc.value)
+    with pytest.raises(HistogramError):
+        bucket_bytes(data)  # the same when the format is detected
+
+
+@pytest.mark.parametrize(
+    ("data", "fmt"),
+    [(b"size,count\n", "csv"), (b"# nothing\n\n", "csv"), (b"4096,0\n", "csv"), (b"\n\n", "sizes"),
+     (b"\r\n", "du")],
+)
+def test_a_listing_that_yields_no_file_fails(data, fmt):
+    with pytest.raises(HistogramError, match="no file sizes in"):
+        bucket_bytes(data, fmt)
+
+
+def test_a_count_up_to_what_a_dataset_holds_is_exact():
+    r = bucket_bytes(b"4096,%d\n1,%d\n" % (2**40, 2**47), "csv")  # 4 PiB in 2^40 files, plus 2^47 tiny ones
+    assert r.file_count == 2**40 + 2**47
+    assert r.logical_bytes == 4096 * 2**40 + 2**47
+    assert r.file_size_histogram == ((1, 2**47), (4096, 2**40))
+
+
+def test_a_header_is_words_only():
+    assert bucket_bytes(b"Size (bytes);Files\n4096;1\n", "csv").file_count == 1
+    with pytest.raises(HistogramError, match="line 1"):
+        bucket_bytes(b"size2,count\n4096,1\n", "csv")  # a digit: data, and not a size

@@ -33,6 +33,7 @@ import numpy.typing as npt
 from .importers.common import numbered
 from .importers.zdb import BlockHistogram, ZdbError
 from .importers.zdb import parse as parse_zdb
+from .limits import MAX_BYTES, MAX_FILES
 
 FORMATS = ("sizes", "du", "csv", "zdb")
 SUB_BITS = 4  # 16 buckets per power of two
@@ -101,12 +102,19 @@ class SizeBuckets:
             part += np.bincount(idx, weights=weights, minlength=NBUCKETS).astype(np.int64)
 
     def add(self, size: int, count: int = 1) -> None:
+        """``count`` files of ``size`` bytes (callers keep ``size × count`` within 2^64).
+
+        The product is split into the 21-bit parts itself, not each part of ``size`` multiplied
+        by ``count``: a part times a count of 2^48 files would not fit in int64."""
         if count <= 0:
             return
         idx = int(bucket_index(np.array([size], dtype=np.int64))[0])
         self.counts[idx] += count
+        total = size * count
+        mask = (1 << 21) - 1
         for i, part in enumerate(self.parts):
-            part[idx] += ((size >> (21 * i)) & ((1 << 21) - 1)) * count
+            digit = total >> (21 * i)
+            part[idx] += digit if i == len(self.parts) - 1 else digit & mask
 
     def _sum(self, i: int) -> int:
         return sum(int(p[i]) << (21 * k) for k, p in enumerate(self.parts))
@@ -271,12 +279,28 @@ def _lines_of(chunks: Iterable[bytes]) -> Iterator[tuple[bytes, int]]:
         yield carry + b"\n", seen
 
 
+def _checked(fmt: str, buckets: SizeBuckets, lines: int) -> SizeBuckets:
+    """The buckets of a whole listing, refused when no line gave a file (nothing to apply: a
+    header alone, comments, empty lines) or when the totals are beyond what a dataset holds."""
+    if buckets.file_count == 0:
+        raise HistogramError(fmt, None, f"no file sizes in {lines:,} line(s); nothing was applied")
+    if buckets.file_count > MAX_FILES:
+        raise HistogramError(fmt, None, f"{buckets.file_count:,} files is more than a dataset can hold "
+                                        "(2^48, ZFS's object numbers per dataset)")
+    if buckets.logical_bytes > MAX_BYTES:
+        raise HistogramError(fmt, None, f"{buckets.logical_bytes:,} bytes in all is beyond what ZFS can address "
+                                        "(2^64 − 1 = 16 EiB)")
+    return buckets
+
+
 def _sizes(blocks: Iterable[tuple[bytes, int]], progress: Callable[[int], None] | None) -> HistogramResult:
     buckets = SizeBuckets()
     line = 0
     for block, consumed in blocks:
         arr = np.frombuffer(block, dtype=np.uint8)
-        if _ALLOWED[arr].all():
+        if not block.strip():
+            pass  # empty lines only (numpy would read a block of them as one size 0)
+        elif _ALLOWED[arr].all():
             values = np.fromstring(block.decode("ascii"), dtype=np.int64, sep="\n")
             if values.size and int(values.max()) >= 10**MAX_SIZE_DIGITS:
                 _slow_sizes(block, line, SizeBuckets())
@@ -286,6 +310,7 @@ def _sizes(blocks: Iterable[tuple[bytes, int]], progress: Callable[[int], None] 
         line += block.count(b"\n")
         if progress is not None:
             progress(consumed)
+    _checked("sizes", buckets, line)
     return HistogramResult("sizes", buckets.file_count, buckets.logical_bytes, tuple(buckets.pairs()), None,
                            lines=line)
 
@@ -341,7 +366,7 @@ def _du(blocks: Iterable[tuple[bytes, int]], progress: Callable[[int], None] | N
         pending = []
         if progress is not None:
             progress(consumed)
-    files = buckets.file_count
+    files = _checked("du", buckets, line).file_count
     directories = dir_lines or dirs.count()
     estimated = not dir_lines and dirs.estimated
     fpd = max(1, round(files / directories)) if files and directories else None
@@ -349,10 +374,20 @@ def _du(blocks: Iterable[tuple[bytes, int]], progress: Callable[[int], None] | N
                            estimated, lines=line)
 
 
+def _is_header(cells: list[bytes]) -> bool:
+    """A header row names its columns ("size,count", "bytes;files"): letters and no digit at all.
+    A row with a digit anywhere is data and must read as data (``-4096,10`` is not a header)."""
+    return any(c.isalpha() for cell in cells for c in cell.decode("latin-1")) and not any(
+        ch in b"0123456789" for cell in cells for ch in cell
+    )
+
+
 def _csv(blocks: Iterable[tuple[bytes, int]], progress: Callable[[int], None] | None) -> HistogramResult:
     buckets = SizeBuckets()
     line = 0
     seen_data = False
+    files = 0
+    total = 0
     for block, consumed in blocks:
         for raw in block.split(b"\n")[:-1]:
             line += 1
@@ -362,19 +397,36 @@ def _csv(blocks: Iterable[tuple[bytes, int]], progress: Callable[[int], None] | 
             cells = [c.strip().strip(b'"') for c in text.replace(b";", b",").split(b",")]
             if len(cells) != 2:
                 raise HistogramError("csv", line, f"expected 'size,count', got {len(cells)} fields")
-            if not seen_data and not cells[0].isdigit():
-                seen_data = True  # a header row
+            if not seen_data and _is_header(cells):
+                seen_data = True  # a header row, before any data
                 continue
             seen_data = True
             size = _size_of(cells[0], line, "csv")
-            if not cells[1].isdigit():
-                raise HistogramError("csv", line, f"count {cells[1][:40].decode('utf-8', 'replace')!r} is not a "
-                                                  "whole number")
-            buckets.add(size, int(cells[1]))
+            count = _count_of(cells[1], line)
+            files += count
+            total += size * count
+            if files > MAX_FILES:
+                raise HistogramError("csv", line, f"{files:,} files so far is more than a dataset can hold "
+                                                  "(2^48, ZFS's object numbers per dataset)")
+            if total > MAX_BYTES:
+                raise HistogramError("csv", line, f"{total:,} bytes so far is beyond what ZFS can address "
+                                                  "(2^64 − 1 = 16 EiB)")
+            buckets.add(size, count)
         if progress is not None:
             progress(consumed)
+    _checked("csv", buckets, line)
     return HistogramResult("csv", buckets.file_count, buckets.logical_bytes, tuple(buckets.pairs()), None,
                            lines=line)
+
+
+def _count_of(token: bytes, n: int) -> int:
+    """A file count: ASCII digits, at most what one dataset can hold (checked on the text first)."""
+    if not token.isdigit() or not token.isascii():
+        raise HistogramError("csv", n, f"count {token[:40].decode('utf-8', 'replace')!r} is not a whole number")
+    if len(token) > len(str(MAX_FILES)) or int(token) > MAX_FILES:
+        raise HistogramError("csv", n, f"a count of {token[:20].decode()} files is more than a dataset can hold "
+                                       "(2^48, ZFS's object numbers per dataset)")
+    return int(token)
 
 
 def from_zdb(hist: BlockHistogram) -> HistogramResult:
