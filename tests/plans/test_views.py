@@ -66,7 +66,8 @@ def test_detail_shows_vdevs_datasets_and_estimate(design, alice, web):
     assert "tank/data" in html
     assert "76.40 TiB" in html  # raw: 6 × 14,000,519,643,136 B = 84,003,117,858,816 B
     assert "76.4T" in html  # as zpool list prints it
-    assert "84.00 TB" in html
+    assert "84.00 TB" not in html  # one unit at a time: TiB unless the reader asks for TB
+    assert "84.00 TB" in web(alice).get(f"/designs/{design.pk}/?unit=TB").content.decode()
     pool = estimate_document(design_document("tank", description="the main pool"))["pool"]
     for key in ("zpool_size_bytes", "zfs_avail_bytes"):
         if pool[key] is None:
@@ -114,7 +115,7 @@ def test_risks_are_listed_with_severity_and_fix(design, alice, rf):
             "reference": "https://openzfs.github.io/x",
         }
     ]
-    estimate["md_raid"] = {"usable_bytes": 2 * 1024**4, "layout": "raid6"}
+    estimate["lifespan"] = {"wear_bytes": 2 * 1024**4, "layout": "raid6"}  # a section added later
     request = rf.get("/")
     request.user = alice
     summary = summarize(estimate, design.to_document())
@@ -127,9 +128,9 @@ def test_risks_are_listed_with_severity_and_fix(design, alice, rf):
     assert '<span class="badge warning">warning</span>' in html
     assert "Mirror the log vdev." in html
     assert 'href="https://openzfs.github.io/x"' in html
-    assert "md raid" in html
-    assert "2.00 TiB" in html
-    assert "raid6" in html
+    assert "Compared with Linux md RAID" in html
+    assert "<summary>Lifespan</summary>" in html and "<th scope=\"row\">Wear</th>" in html
+    assert "2.00 TiB" in html and "raid6" in html and "wear_bytes" not in html
 
 
 def test_export_downloads_the_document(design, bob, web):

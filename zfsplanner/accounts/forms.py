@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from .models import Role
+from .models import Profile, Role
 
 TOKEN_LIFETIMES = [("7", "7 days"), ("30", "30 days"), ("90", "90 days"), ("365", "1 year"), ("never", "Never")]
 
@@ -44,3 +44,12 @@ class TokenForm(forms.Form):
         lifetime = data.get("lifetime")
         data["days"] = None if lifetime == "never" else int(lifetime) if lifetime else None
         return data
+
+
+class UnitForm(forms.ModelForm):
+    """The unit sizes are shown in (the profile's one preference so far)."""
+
+    class Meta:
+        model = Profile
+        fields = ["size_unit"]
+        widgets = {"size_unit": forms.RadioSelect}

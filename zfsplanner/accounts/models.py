@@ -13,8 +13,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -211,3 +213,60 @@ class ApiToken(models.Model):
         if self.expires is not None and self.expires <= timezone.now():
             return TokenState.EXPIRED
         return TokenState.ACTIVE
+
+
+class SizeUnit(models.TextChoices):
+    TIB = "TiB", "TiB: binary, what zpool and zfs count in (their T means TiB)"
+    TB = "TB", "TB: decimal, as on drive labels"
+
+
+class Profile(models.Model):
+    """A user's preferences: for now the unit sizes are shown in (a page's ``?unit=`` overrides it)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    size_unit = models.CharField(
+        "Sizes in",
+        max_length=3,
+        choices=SizeUnit.choices,
+        default=SizeUnit.TIB,
+        help_text="The unit of every size on the design pages and in reports; ?unit=TB or ?unit=TiB in a page's "
+        "address overrides it.",
+    )
+
+    def __str__(self) -> str:
+        return f"profile of {self.user}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        cache.set(_unit_key(self.user_id), self.size_unit, UNIT_CACHE_SECONDS)
+
+
+UNIT_CACHE_SECONDS = 24 * 3600
+
+
+def _unit_key(user_id: object) -> str:
+    return f"size-unit:{user_id}"
+
+
+def preferred_unit(user: object) -> str | None:
+    """The user's chosen unit, or None (anonymous, or never chosen).
+
+    Kept in the cache (set when the profile is saved): a page served from the page cache
+    asks for it on every request and should not need a query for it."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    key = _unit_key(getattr(user, "pk", None))
+    unit = cache.get(key)
+    if unit is None:
+        unit = Profile.objects.filter(user=user).values_list("size_unit", flat=True).first() or ""
+        cache.set(key, unit, UNIT_CACHE_SECONDS)
+    return str(unit) or None
+
+
+def request_unit(request: object) -> str:
+    """The unit a page shows this request: ``?unit=TB|TiB``, else the user's preference, else TiB."""
+    asked = getattr(request, "GET", {}).get("unit")
+    for unit in (asked, preferred_unit(getattr(request, "user", None))):
+        if unit in SizeUnit.values:
+            return str(unit)
+    return SizeUnit.TIB.value

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from . import services, tokens
 from .adapter import remember_invitation
-from .forms import DisplayNameForm, InvitationForm, TokenForm
-from .models import ApiToken, Membership, Role, Team
+from .forms import DisplayNameForm, InvitationForm, TokenForm, UnitForm
+from .models import ApiToken, Membership, Profile, Role, Team
 
 
 def get_team_for_user(request: HttpRequest, slug: str) -> Team:
@@ -191,14 +191,27 @@ def _profile_context(request: HttpRequest, **extra: object) -> dict[str, object]
         "active_tokens": all_tokens.active(),
         "old_tokens": all_tokens.exclude(pk__in=all_tokens.active().values("pk"))[:20],
         "memberships": _memberships(request),
+        "unit_form": _unit_form(request),
     }
     context.update(extra)
     return context
 
 
+def _unit_form(request: HttpRequest, data: object = None) -> UnitForm:
+    instance = Profile.objects.filter(user=request.user).first() or Profile(user=request.user)
+    return UnitForm(data, instance=instance)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST" and "size_unit" in request.POST:
+        unit_form = _unit_form(request, request.POST)
+        if not unit_form.is_valid():
+            return render(request, "accounts/profile.html", _profile_context(request, unit_form=unit_form), status=422)
+        unit_form.save()
+        messages.success(request, f"Sizes are now shown in {unit_form.instance.size_unit}.")
+        return redirect("accounts:profile")
     if request.method == "POST":
         form = DisplayNameForm(request.POST)
         if not form.is_valid():

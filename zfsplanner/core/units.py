@@ -159,6 +159,17 @@ def format_iec(n: int | float, digits: int = 2) -> str:
     return f"{value:.{digits}f} EiB"  # pragma: no cover
 
 
+# The two families a reader picks between: decimal (TB, as on drive labels) or binary (TiB, what
+# zpool/zfs count in; their one-letter T means TiB). Pages and reports show one at a time.
+SIZE_UNITS = ("TiB", "TB")
+DEFAULT_SIZE_UNIT = "TiB"
+
+
+def format_size(n: int | float, unit: str = DEFAULT_SIZE_UNIT) -> str:
+    """``n`` in the reader's family of units: ``"TB"`` decimal (:func:`format_si`), else binary."""
+    return format_si(n) if unit == "TB" else format_iec(n)
+
+
 def is_power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 

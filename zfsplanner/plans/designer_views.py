@@ -24,8 +24,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from zfsplanner.accounts.models import request_unit
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.fixes import design_fix
+from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
 from .designer_forms import CatalogFilterForm, DatasetForm, PoolForm, VdevGroupForm, field_for_path
 from .editing import EditError, apply_operation, put_item, set_pool
@@ -52,13 +54,16 @@ def catalog_prices() -> dict[str, Decimal]:
     return {m: p for m, p in CatalogDisk.objects.exclude(price=None).values_list("model", "price")}
 
 
-def design_summary(design: PoolDesign, with_fixes: bool = True) -> tuple[DesignSummary | None, str | None]:
-    """The design's presentation (estimate cached per revision), or why there is none."""
+def design_summary(
+    design: PoolDesign, with_fixes: bool = True, unit: str = DEFAULT_SIZE_UNIT
+) -> tuple[DesignSummary | None, str | None]:
+    """The design's presentation (estimate cached per revision), sizes in ``unit``, or why there is none."""
     estimate, error = estimate_or_error(design)
     if estimate is None:
         return None, error
     spec = design.to_spec() if with_fixes else None
-    return summarize(estimate, design.document_view(), catalog_prices(), with_fixes=with_fixes, spec=spec), None
+    summary = summarize(estimate, design.document_view(), catalog_prices(), with_fixes=with_fixes, spec=spec, unit=unit)
+    return summary, None
 
 
 def _writable(request: HttpRequest, pk: int) -> PoolDesign:
@@ -113,7 +118,7 @@ def dataset_form(doc: dict[str, Any], index: int | None, summary: DesignSummary 
 
 def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) -> dict[str, Any]:
     """Everything the designer shows; ``override`` puts a bound (invalid or conflicting) form in place."""
-    summary, error = design_summary(design)
+    summary, error = design_summary(design, unit=request_unit(request))
     doc = design.document_view()
     undo, redo = can_undo_redo(design)
     context: dict[str, Any] = {

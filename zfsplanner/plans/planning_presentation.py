@@ -9,83 +9,22 @@ the partials say the figure does not apply.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zfsplanner.core.report.words import (
+    duration_text,
+    iops_text,
+    odds_text,
+    probability_text,
+    rate_text,
+    years_text,
+)
+from zfsplanner.core.report.words import scientific as _scientific
 from zfsplanner.core.units import format_iec, format_si, zfs_nicenum
 
 from .presentation import Size
-
-
-def _scientific(x: float) -> str:
-    mantissa, exponent = f"{x:.1e}".split("e")
-    return f"{mantissa} × 10^{int(exponent)}"
-
-
-def probability_text(p: float | None) -> str:
-    """A probability in words: "21 %", "0.043 % (1 in 2,300)", "1 in 4.1 × 10^11"."""
-    if p is None or not math.isfinite(p):
-        return "does not apply"
-    if p <= 0:
-        return "0"
-    if p >= 0.995:
-        return "almost certain"
-    if p >= 0.05:
-        return f"{100 * p:.0f} %"
-    one_in = 1 / p
-    if one_in >= 1e6:
-        return f"1 in {_scientific(one_in)}"
-    return f"{100 * p:.2g} % (1 in {float(f'{one_in:.2g}'):,.0f})"
-
-
-def odds_text(p: float | None) -> str:
-    """The short form for tables: "21 %", "1 in 5,300", "1 in 3.0 × 10^6"."""
-    if p is None or not math.isfinite(p):
-        return "does not apply"
-    if p <= 0:
-        return "0"
-    if p >= 0.05:
-        return probability_text(p)
-    one_in = 1 / p
-    return f"1 in {_scientific(one_in)}" if one_in >= 1e6 else f"1 in {float(f'{one_in:.2g}'):,.0f}"
-
-
-def duration_text(seconds: float | None) -> str:
-    if seconds is None:
-        return "does not apply"
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
-    hours = seconds / 3600
-    if hours < 48:
-        return f"{hours:.1f} h" if hours < 10 else f"{hours:.0f} h"
-    return f"{hours / 24:.1f} days"
-
-
-def years_text(hours: float | None) -> str:
-    if hours is None:
-        return "does not apply"
-    years = hours / 8766
-    if years >= 1e6:
-        return f"{_scientific(years)} years"
-    return f"{years:,.0f} years" if years >= 10 else f"{years:.1f} years"
-
-
-def iops_text(v: float | None) -> str:
-    if v is None:
-        return "–"
-    if v >= 10_000:
-        return f"{v / 1000:,.0f}k"
-    if v >= 1000:
-        return f"{v / 1000:.1f}k"
-    return f"{v:,.0f}"
-
-
-def rate_text(v: float | None) -> str:
-    return "–" if v is None else format_si(v) + "/s"
 
 
 def _range(r: Any, fmt: Any, unit: str = "") -> str:

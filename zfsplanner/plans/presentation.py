@@ -17,16 +17,38 @@ from zfsplanner.core.commands import vdev_type_word
 from zfsplanner.core.design import Design, InvalidDesign, VdevGroup, parse_design
 from zfsplanner.core.fixes import design_fix
 from zfsplanner.core.naming import describe_shape
-from zfsplanner.core.units import format_iec, format_si, zfs_nicenum
+from zfsplanner.core.report import POOL_FIGURES, SEVERITY_ORDER, Headline, headline
+from zfsplanner.core.report import value as report_value
+from zfsplanner.core.report.words import figure_label
+from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, format_iec, format_si, format_size, zfs_nicenum
 
-SEVERITIES = ("critical", "warning", "info")
+SEVERITIES = SEVERITY_ORDER
+UNIT_EXPLAIN = {
+    "TiB": "Sizes in TiB (2^40 bytes), what zpool and zfs count in: their T means TiB.",
+    "TB": "Sizes in TB (10^12 bytes), as on drive labels; zpool and zfs print TiB (their T).",
+}
 
 
 @dataclass(frozen=True)
 class Size:
-    """A byte count in the three ways the pages show it."""
+    """A byte count as the pages show it: ``text`` in the reader's unit, ``zfs`` as zpool/zfs print it.
+
+    The unit is chosen once, for the whole presentation (:func:`summarize`); a template reads
+    ``size.text`` and never picks a unit itself. ``iec``/``si`` remain for figures that are
+    about one family by nature (a disk's label size, a binary ZFS limit).
+    """
 
     bytes: int
+    unit: str = DEFAULT_SIZE_UNIT
+
+    @property
+    def text(self) -> str:
+        return format_size(self.bytes, self.unit)
+
+    @property
+    def exact(self) -> str:
+        """The byte count with separators, for a title attribute."""
+        return f"{self.bytes:,} bytes"
 
     @property
     def iec(self) -> str:
@@ -100,23 +122,118 @@ class PoolRow:
     size: Size
 
 
-POOL_ROWS = (
-    ("zpool_size_bytes", "SIZE", "What zpool list prints: data and special classes, parity included."),
-    ("zfs_avail_bytes", "AVAIL, empty pool", "What zfs list prints for the new pool: after parity, padding and slop."),
-    (
-        "zfs_used_bytes",
-        "USED after the planned contents",
-        "zfs list USED of the pool once the datasets hold what you planned.",
-    ),
-    ("zfs_avail_after_bytes", "AVAIL after the planned contents", "What stays free for more data."),
-    ("raw_bytes", "Raw", "Sum of the disk sizes (spares apart)."),
-    ("slop_bytes", "Slop space", "Held back by ZFS so a full pool can still free space."),
-    ("special_size_bytes", "Special + dedup class", "In SIZE, never in AVAIL: metadata and small blocks."),
-    ("special_allocated_bytes", "Special class used", "Metadata and small blocks the planned contents put there."),
-    ("log_size_bytes", "Log (SLOG)", "In neither SIZE nor AVAIL."),
-    ("cache_size_bytes", "Cache (L2ARC)", "In neither SIZE nor AVAIL."),
-    ("spare_raw_bytes", "Spares", "Hot spares: idle until a disk fails."),
+# The pool's figures with their labels and explanations: one list for this page and the report.
+POOL_ROWS = POOL_FIGURES
+
+
+@dataclass(frozen=True)
+class MdRaidLine:
+    level: str
+    disks: int
+    size: Size
+    survives: int
+    ext4_size: Size
+    ext4_avail: Size
+
+
+@dataclass(frozen=True)
+class MdRaidGroup:
+    """The data disks of one vdev group as Linux md RAID arrays with ext4, for comparison."""
+
+    title: str
+    lines: tuple[MdRaidLine, ...]
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LabelledRow:
+    label: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Section:
+    """An estimate section in words: a title, an explanation and labelled rows."""
+
+    key: str
+    title: str
+    explain: str
+    rows: tuple[LabelledRow, ...]
+
+
+def _md_raid(estimate: Mapping[str, Any], unit: str) -> tuple[MdRaidGroup, ...]:
+    groups = [g for g in estimate.get("md_raid") or [] if isinstance(g, Mapping)]
+    out = []
+    for g in groups:
+        rows = [r for r in g.get("rows") or [] if isinstance(r, Mapping)]
+        out.append(
+            MdRaidGroup(
+                title=f"Data vdev group {_int(g.get('group_index')) + 1}: {_int(g.get('disks'))} disks",
+                lines=tuple(
+                    MdRaidLine(
+                        level=str(r.get("level")),
+                        disks=_int(r.get("disks")),
+                        size=Size(_int(r.get("usable_bytes")), unit),
+                        survives=_int(r.get("fault_tolerance")),
+                        ext4_size=Size(_int(r.get("ext4_size_bytes")), unit),
+                        ext4_avail=Size(_int(r.get("ext4_avail_bytes")), unit),
+                    )
+                    for r in rows
+                ),
+                notes=tuple(dict.fromkeys(str(n) for r in rows for n in r.get("notes") or [])),
+            )
+        )
+    return tuple(out)
+
+
+def _expansions(estimate: Mapping[str, Any], unit: str) -> tuple[Section, ...]:
+    out = []
+    for e in estimate.get("raidz_expansion") or []:
+        if not isinstance(e, Mapping):
+            continue
+        figures = (
+            ("avail_before_bytes", "Usable space before the expansion"),
+            ("avail_after_bytes", "Usable space after it, as ZFS reports it"),
+            ("fresh_avail_bytes", f"Usable space of a pool built {e.get('new_width')} wide from the start"),
+            ("old_logical_bytes", "Data written before the expansion"),
+            ("lost_to_old_ratio_bytes", "Extra raw space that data keeps using at the old parity ratio"),
+            ("avail_shortfall_bytes", "Usable space short of a pool built wide from the start"),
+        )
+        out.append(
+            Section(
+                key="raidz_expansion",
+                title=f"RAIDZ expansion of vdev group {_int(e.get('group_index')) + 1}: "
+                f"{e.get('original_width')} → {e.get('new_width')} disks",
+                explain="Data written before an expansion keeps its old ratio of data to parity until it is "
+                "rewritten, and ZFS keeps reporting space at the old ratio.",
+                rows=tuple(
+                    LabelledRow(label, Size(_int(e.get(key)), unit).text) for key, label in figures if key in e
+                ),
+            )
+        )
+    return tuple(out)
+
+
+# Sections the page shows in their own cards or tables; any other is shown as labelled rows.
+SHOWN_SECTIONS = frozenset(
+    {"format", "design", "pool", "vdevs", "datasets", "risks", "efficiency", "units", "md_raid", "raidz_expansion",
+     "special", "reliability", "performance", "sizing"}
 )
+
+
+def _later_sections(estimate: Mapping[str, Any], unit: str) -> tuple[Section, ...]:
+    """Sections a later estimate adds that the page does not know yet, as labelled rows of plain figures."""
+    out = []
+    for key, data in estimate.items():
+        if key in SHOWN_SECTIONS or not isinstance(data, Mapping) or not data:
+            continue
+        rows = tuple(
+            LabelledRow(figure_label(k), report_value(k, v, unit))
+            for k, v in data.items()
+            if not isinstance(v, Mapping | list) or (isinstance(v, Mapping) and {"low", "high"} <= set(v))
+        )
+        out.append(Section(key=key, title=figure_label(key), explain="", rows=rows))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -133,6 +250,9 @@ class Cost:
 
 @dataclass(frozen=True)
 class DesignSummary:
+    """The design page's presentation. Its headline figures are :class:`Headline` (the report reads the
+    same object); every :class:`Size` in it is in ``unit``."""
+
     name: str
     version: str
     usable: Size
@@ -149,6 +269,13 @@ class DesignSummary:
     planned_fill: float | None
     pool_rows: tuple[PoolRow, ...] = field(default_factory=tuple)
     notes: tuple[str, ...] = field(default_factory=tuple)
+    unit: str = DEFAULT_SIZE_UNIT
+    headline: Headline | None = None
+    planned: Size | None = None  # zfs list USED of the planned contents; None without contents
+    avail_after: Size | None = None
+    md_raid: tuple[MdRaidGroup, ...] = ()
+    expansions: tuple[Section, ...] = ()
+    later_sections: tuple[Section, ...] = ()
 
     @property
     def risk_total(self) -> int:
@@ -160,12 +287,23 @@ class DesignSummary:
 
     @property
     def survives_text(self) -> str:
-        if self.pool_survives is None:
-            return "does not apply"
-        if self.pool_survives == 0:
-            return "No disk failure: one failed disk loses the pool"
-        n = self.pool_survives
-        return f"Any {n} disk failure{'s' if n > 1 else ''} per vdev"
+        if self.headline is not None:
+            return self.headline.survives_text
+        return "does not apply"
+
+    @property
+    def extra_sections(self) -> tuple[Section, ...]:
+        """RAIDZ expansion and any section a later estimate adds, as labelled rows."""
+        return self.expansions + self.later_sections
+
+    @property
+    def unit_explain(self) -> str:
+        return UNIT_EXPLAIN.get(self.unit, UNIT_EXPLAIN[DEFAULT_SIZE_UNIT])
+
+    @property
+    def other_unit(self) -> str:
+        """The unit the reader can switch to."""
+        return next(u for u in SIZE_UNITS if u != self.unit)
 
 
 def _int(value: Any) -> int:
@@ -192,7 +330,7 @@ def _disk_text(group: Mapping[str, Any]) -> str:
 
 
 def _vdev_lines(
-    estimate: Mapping[str, Any], document: Mapping[str, Any], spec: Design | None
+    estimate: Mapping[str, Any], document: Mapping[str, Any], unit: str, spec: Design | None
 ) -> tuple[VdevLine, ...]:
     groups = document.get("vdevs") or []
     parsed = spec.vdevs if spec is not None and len(spec.vdevs) == len(groups) else None
@@ -216,7 +354,7 @@ def _vdev_lines(
                 ashift=row.get("ashift") if top_level else None,
                 ashift_why="set in the design" if source == "design" else (f"auto: {source}" if source else ""),
                 survives=row.get("fault_tolerance") if role in ("data", "special", "dedup") else None,
-                size=Size(_int(row.get("zpool_size_bytes")) * _int(group.get("count") or 1)),
+                size=Size(_int(row.get("zpool_size_bytes")) * _int(group.get("count") or 1), unit),
                 removable=row.get("removable") if top_level else None,
             )
         )
@@ -245,7 +383,7 @@ def _risk_lines(
     return tuple(out)
 
 
-def breakdown(estimate: Mapping[str, Any]) -> tuple[Segment, ...]:
+def breakdown(estimate: Mapping[str, Any], unit: str = DEFAULT_SIZE_UNIT) -> tuple[Segment, ...]:
     """Where the raw capacity goes, in parts that add up to the sum of the disks.
 
     normal class: parity and padding (SIZE − the deflated space), slop, the pool's own
@@ -304,10 +442,10 @@ def breakdown(estimate: Mapping[str, Any]) -> tuple[Segment, ...]:
             "Disk space no allocation class gets: partitions, labels, metaslab rounding.",
         ),
     ]
-    return tuple(Segment(k, label, Size(v), why) for k, label, v, why in parts if v > 0)
+    return tuple(Segment(k, label, Size(v, unit), why) for k, label, v, why in parts if v > 0)
 
 
-def _datasets(estimate: Mapping[str, Any]) -> tuple[DatasetLine, ...]:
+def _datasets(estimate: Mapping[str, Any], unit: str) -> tuple[DatasetLine, ...]:
     out = []
     for ds in estimate.get("datasets") or []:
         if not isinstance(ds, Mapping):
@@ -321,9 +459,9 @@ def _datasets(estimate: Mapping[str, Any]) -> tuple[DatasetLine, ...]:
                 else "filesystem",
                 block=zfs_nicenum(block) if isinstance(block, int) else "",
                 compression=str(ds.get("compression") or ""),
-                logical=Size(ds["logical_bytes"]) if isinstance(ds.get("logical_bytes"), int) else None,
-                used=Size(ds["zfs_used_bytes"]) if isinstance(ds.get("zfs_used_bytes"), int) else None,
-                special=Size(ds["special_allocated_bytes"])
+                logical=Size(ds["logical_bytes"], unit) if isinstance(ds.get("logical_bytes"), int) else None,
+                used=Size(ds["zfs_used_bytes"], unit) if isinstance(ds.get("zfs_used_bytes"), int) else None,
+                special=Size(ds["special_allocated_bytes"], unit)
                 if isinstance(ds.get("special_allocated_bytes"), int)
                 else None,
                 ratio=ds.get("compressratio") if isinstance(ds.get("compressratio"), float | int) else None,
@@ -382,35 +520,43 @@ def summarize(
     prices: Mapping[str, Decimal] | None = None,
     with_fixes: bool = True,
     spec: Design | None = None,
+    unit: str = DEFAULT_SIZE_UNIT,
 ) -> DesignSummary:
+    """The page's presentation of ``estimate``, every size in ``unit`` (``TiB`` or ``TB``)."""
     pool = estimate.get("pool") or {}
-    usable = _int(pool.get("zfs_avail_bytes"))
-    raw = _int(pool.get("raw_bytes"))
+    top = headline(estimate)
     if spec is None:
         spec = _parsed(document)
-    vdevs = _vdev_lines(estimate, document, spec)
+    vdevs = _vdev_lines(estimate, document, unit, spec)
     risks = _risk_lines(estimate, document, with_fixes, spec)
-    counts = {s: sum(1 for r in risks if r.severity == s) for s in SEVERITIES}
-    survive = [v.survives for v in vdevs if v.survives is not None]
     return DesignSummary(
         name=str(document.get("name")),
         version=str(document.get("openzfs_version") or ""),
-        usable=Size(usable),
-        raw=Size(raw),
-        zpool_size=Size(_int(pool.get("zpool_size_bytes"))),
-        efficiency=usable / raw if raw else 0.0,
-        pool_survives=min(survive) if survive else None,
+        usable=Size(top.usable_bytes, unit),
+        raw=Size(top.raw_bytes, unit),
+        zpool_size=Size(top.zpool_size_bytes, unit),
+        efficiency=top.efficiency,
+        pool_survives=top.survives,
         vdevs=vdevs,
         risks=risks,
-        risk_counts=counts,
-        segments=breakdown(estimate),
-        datasets=_datasets(estimate),
-        cost=_cost(document, prices or {}, usable),
-        planned_fill=pool.get("used_fraction") if pool.get("zfs_used_bytes") else None,
+        risk_counts=top.risk_counts,
+        segments=breakdown(estimate, unit),
+        datasets=_datasets(estimate, unit),
+        cost=_cost(document, prices or {}, top.usable_bytes),
+        planned_fill=top.planned_fill,
         pool_rows=tuple(
-            PoolRow(key, label, why, Size(pool[key])) for key, label, why in POOL_ROWS if isinstance(pool.get(key), int)
+            PoolRow(key, label, why, Size(pool[key], unit))
+            for key, label, why in POOL_ROWS
+            if isinstance(pool.get(key), int)
         ),
         notes=tuple(str(n) for n in pool.get("notes") or []),
+        unit=unit,
+        headline=top,
+        planned=Size(top.planned_used_bytes, unit) if top.planned_used_bytes is not None else None,
+        avail_after=Size(top.avail_after_bytes, unit) if top.avail_after_bytes is not None else None,
+        md_raid=_md_raid(estimate, unit),
+        expansions=_expansions(estimate, unit),
+        later_sections=_later_sections(estimate, unit),
     )
 
 

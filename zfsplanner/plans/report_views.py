@@ -7,6 +7,9 @@
   ``/api/designs/<id>/report/`` which answers by ``Accept`` (``text/markdown``, ``text/csv``,
   ``text/html`` or JSON) or ``?format=md|csv|html|json``.
 
+Sizes are in one unit, ``?unit=TiB|TB`` or else the reader's preference (TiB by default); the
+CSV keeps exact byte counts.
+
 The report itself is ``zfsplanner.core.report``: one Markdown source, rendered to HTML for the page.
 """
 
@@ -29,10 +32,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from zfsplanner.accounts.models import request_unit
 from zfsplanner.core import report
 from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
 from .models import PoolDesign
+from .presentation import summarize
 from .services import estimate_design, get_design_for_user, get_shared_design
 
 
@@ -54,11 +60,16 @@ def _meta(design: PoolDesign, link: str | None) -> dict[str, str]:
     return meta
 
 
-def report_texts(design: PoolDesign, link: str | None = None) -> tuple[str, str]:
-    """(Markdown, CSV) of a stored design; ``InvalidDesign`` when the core rejects it now."""
+def report_texts(design: PoolDesign, link: str | None = None, unit: str = DEFAULT_SIZE_UNIT) -> tuple[str, str]:
+    """(Markdown, CSV) of a stored design, sizes in ``unit``; ``InvalidDesign`` when the core rejects it now.
+
+    The headline figures come from the design page's presentation (the same ``summarize``), so the
+    report and the page cannot disagree on them."""
     spec = design.to_spec()
     est = estimate_design(design)
-    return report.markdown(spec, est, meta=_meta(design, link)), report.csv_text(spec, est)
+    summary = summarize(est, design.document_view(), with_fixes=False, unit=unit)
+    markdown = report.markdown(spec, est, meta=_meta(design, link), unit=summary.unit, top=summary.headline)
+    return markdown, report.csv_text(spec, est)
 
 
 def _download(text: str, content_type: str, filename: str) -> HttpResponse:
@@ -76,7 +87,7 @@ def _private(response: HttpResponse) -> HttpResponse:
 def _page(request: HttpRequest, design: PoolDesign, link: str, downloads: dict[str, str], shared: bool,
           **extra: Any) -> HttpResponse:
     try:
-        markdown, _ = report_texts(design, request.build_absolute_uri(link))
+        markdown, _ = report_texts(design, request.build_absolute_uri(link), request_unit(request))
         body, error = report.markdown_to_html(markdown), None
     except InvalidDesign as exc:
         body, error = "", str(exc)
@@ -110,7 +121,8 @@ def share_report(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def share_report_markdown(request: HttpRequest, token: str) -> HttpResponse:
     design = get_shared_design(token)
-    markdown, _ = report_texts(design, request.build_absolute_uri(reverse("plans:share-report", args=[token])))
+    link = request.build_absolute_uri(reverse("plans:share-report", args=[token]))
+    markdown, _ = report_texts(design, link, request_unit(request))
     return _private(_download(markdown, "text/markdown", report_filename(design, "md")))
 
 
@@ -167,7 +179,10 @@ class DesignReportView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("format", str, OpenApiParameter.QUERY, enum=["json", "md", "csv", "html"],
-                                     description="Instead of an Accept header.")],
+                                     description="Instead of an Accept header."),
+                    OpenApiParameter("unit", str, OpenApiParameter.QUERY, enum=["TiB", "TB"],
+                                     description="Sizes in the report: TiB (binary) or TB (decimal); default: "
+                                     "the user's preference, else TiB.")],
         responses={
             (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT,
                                                        description='{"markdown": "...", "csv": "..."}'),
@@ -180,7 +195,7 @@ class DesignReportView(APIView):
         design, _ = get_design_for_user(request, pk)
         try:
             markdown, csv_text = report_texts(design, request.build_absolute_uri(
-                reverse("plans:design-detail", args=[design.pk])))
+                reverse("plans:design-detail", args=[design.pk])), request_unit(request))
         except InvalidDesign as exc:
             return Response({"detail": str(exc)}, status=400)
         response = Response({"markdown": markdown, "csv": csv_text})

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from zfsplanner.accounts.models import request_unit
 from zfsplanner.page_cache import render_cached
 
 from .designer_views import breakdown_response
@@ -89,12 +90,13 @@ def share_detail(request: HttpRequest, token: str) -> HttpResponse:
     design = get_shared_design(token)
 
     def context() -> dict[str, Any]:
-        values = design_context(design, "plans:share-chart-capacity", "plans:share-chart-efficiency", token)
+        values = design_context(design, "plans:share-chart-capacity", "plans:share-chart-efficiency", token, unit)
         values["token"] = token
         values["breakdown_url"] = reverse("plans:share-chart-breakdown", args=[token])
         return values
 
-    key = (token, revision_key(design), design.team.name, planning_stamp())
+    unit = request_unit(request)  # ?unit= works for anonymous readers too
+    key = (token, revision_key(design), design.team.name, planning_stamp(), unit)
     return _private(render_cached(request, "plans/share_detail.html", key, context))
 
 

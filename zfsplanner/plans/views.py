@@ -25,11 +25,11 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from zfsplanner.accounts.models import Team
+from zfsplanner.accounts.models import Team, request_unit
 from zfsplanner.accounts.services import TeamError, create_team, personal_team, personal_team_name
 from zfsplanner.core.compression import default_compression
 from zfsplanner.core.design import InvalidDesign
-from zfsplanner.core.units import format_iec, format_zfs_size
+from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_zfs_size
 from zfsplanner.page_cache import PAGE_CACHE_SECONDS, render_cached
 from zfsplanner.throttling import page_throttled
 
@@ -216,7 +216,7 @@ def design_import(request: HttpRequest) -> HttpResponse:
 
 def _detail(request: HttpRequest, design: PoolDesign, can_write: bool) -> HttpResponse:
     """The design page: the summary first, then risks, details, commands, sharing."""
-    return render(request, _detail_template(request), _detail_context(design, can_write))
+    return render(request, _detail_template(request), _detail_context(design, can_write, request_unit(request)))
 
 
 def _detail_template(request: HttpRequest) -> str:
@@ -226,9 +226,9 @@ def _detail_template(request: HttpRequest) -> str:
     return "plans/design_detail.html"
 
 
-def _detail_context(design: PoolDesign, can_write: bool) -> dict[str, Any]:
+def _detail_context(design: PoolDesign, can_write: bool, unit: str = DEFAULT_SIZE_UNIT) -> dict[str, Any]:
     return {
-        **design_context(design, "plans:chart-capacity", "plans:chart-efficiency", design.pk),
+        **design_context(design, "plans:chart-capacity", "plans:chart-efficiency", design.pk, unit),
         "can_write": can_write,
         "share_links": list(design.share_links.select_related("created_by")),
         "share_form": ShareLinkForm(),
@@ -245,18 +245,21 @@ def _until_next_expiry(context: dict[str, Any]) -> int:
     return int((min(ahead) - now).total_seconds()) if ahead else PAGE_CACHE_SECONDS
 
 
-def design_context(design: PoolDesign, capacity_url: str, efficiency_url: str, key: object) -> dict[str, Any]:
-    """What the design page and the shared page both show: summary, estimate, risks, commands, charts."""
+def design_context(
+    design: PoolDesign, capacity_url: str, efficiency_url: str, key: object, unit: str = DEFAULT_SIZE_UNIT
+) -> dict[str, Any]:
+    """What the design page and the shared page both show: summary, estimate, risks, commands, charts;
+    sizes in ``unit`` (``request_unit``: ``?unit=``, else the reader's preference)."""
     estimate, estimate_error = estimate_or_error(design)
     summary = None
     if estimate is not None:
-        summary = summarize(estimate, design.to_document(), catalog_prices(), spec=design.to_spec())
+        summary = summarize(estimate, design.to_document(), catalog_prices(), spec=design.to_spec(), unit=unit)
     return {
         "design": design,
         "estimate": estimate,
         "summary": summary,
         # Fragments of the page are cached per revision and per state of the catalog and benchmarks.
-        "render_stamp": f"{design.updated.timestamp() if design.updated else 0}-{planning_stamp()}",
+        "render_stamp": f"{design.updated.timestamp() if design.updated else 0}-{planning_stamp()}-{unit}",
         "estimate_error": estimate_error,
         "commands": commands_or_none(design),
         "has_efficiency": bool(estimate and charts.efficiency_chart(estimate)),
@@ -298,9 +301,10 @@ def design_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
     def context() -> dict[str, Any]:
         design, can_write = get_design_for_user(request, pk)
-        return _detail_context(design, can_write)
+        return _detail_context(design, can_write, unit)
 
-    key = (state.revision_key, state.team_name, state.can_write, state.share_stamp, planning_stamp())
+    unit = request_unit(request)
+    key = (state.revision_key, state.team_name, state.can_write, state.share_stamp, planning_stamp(), unit)
     return render_cached(request, _detail_template(request), key, context, timeout=_until_next_expiry)
 
 
