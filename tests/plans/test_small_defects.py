@@ -80,3 +80,30 @@ def test_deleting_the_original_leaves_the_variant_whole(team, alice, web):
     variant.refresh_from_db()
     assert variant.variant_of is None
     assert f'?ids={variant.pk}" id="compare-link"' in web(alice).get(f"/designs/{variant.pk}/").content.decode()
+
+
+# ------------------------------------------------------------------ the share page's downloads
+
+
+def test_the_share_page_links_the_report_markdown_csv_and_json_and_each_opens_without_login(team, alice, web):
+    from zfsplanner.plans.services import create_share_link
+
+    design = PoolDesignFactory(team=team, name="tank", document=design_document("tank"))
+    token = create_share_link(design, alice).token
+    reader = web()
+    page = reader.get(f"/share/{token}/").content.decode()
+    links = dict(re.findall(r'href="([^"]+)"(?: download)? id="(share-[a-z-]+)"', page))
+    by_id = {v: k for k, v in links.items()}
+    assert set(by_id) == {"share-report", "share-report-md", "share-estimate-csv", "share-export"}
+    expected = {
+        "share-report": "text/html",
+        "share-report-md": "text/markdown",
+        "share-estimate-csv": "text/csv",
+        "share-export": "application/json",
+    }
+    for link_id, content_type in expected.items():
+        response = reader.get(by_id[link_id])
+        assert response.status_code == 200, link_id
+        assert response["Content-Type"].startswith(content_type), link_id
+        assert by_id[link_id].startswith(f"/share/{token}/")
+    assert "tank" in reader.get(by_id["share-report"]).content.decode()
