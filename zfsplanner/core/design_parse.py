@@ -469,6 +469,11 @@ def _read_dataset(r: _Reader, value: Any, path: str, pool: str | None) -> Datase
     if dtype == DatasetType.VOLUME:
         if volsize is None:
             r.err(_join(path, "volsize"), "is required for a volume")
+        elif volsize == 0:  # module/zfs/zvol.c zvol_check_volsize: EINVAL
+            r.err(_join(path, "volsize"), "must be larger than zero; ZFS refuses an empty volume")
+        elif volblocksize is not None and volsize % volblocksize:  # zvol_check_volsize: EINVAL
+            r.err(_join(path, "volsize"), f"({volsize:,} bytes) must be a whole number of volblocksize blocks "
+                                          f"({volblocksize:,} bytes); ZFS refuses a volume that ends inside one")
         if recordsize is not None:
             r.err(_join(path, "recordsize"), "does not apply to a volume; use volblocksize")
     else:
