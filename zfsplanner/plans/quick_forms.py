@@ -35,7 +35,7 @@ DATASET_NAME = "tank/data"
 POOL_ASHIFT = 12  # what `zpool create -o ashift=12` gives every vdev: 4 KiB sectors
 NEWEST_VERSION = max(SERIES.values(), key=lambda s: s.release).name
 TEXT_MAX = 40  # characters in a typed size; longer text is refused before it is read
-UNITS = (("TiB", "TiB (as zfs list counts)"), ("TB", "TB (as drive labels count)"))
+UNITS = (("TiB", "TiB, as zfs counts"), ("TB", "TB, as on labels"))
 CONTRACT_FIELDS = ("layout", "disks", "vdevs", "size", "version")
 OPTIONAL_FIELDS = ("disk", "special", "slog", "slog_plp", "recordsize", "compression", "data", "price", "unit")
 FIELDS = CONTRACT_FIELDS + OPTIONAL_FIELDS

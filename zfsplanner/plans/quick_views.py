@@ -39,7 +39,7 @@ from zfsplanner.throttling import page_throttled
 
 from .designer_views import pretty_json
 from .planning import estimate_with_catalog
-from .presentation import DesignSummary, Size, breakdown_chart, summarize
+from .presentation import DesignSummary, Size, VdevLine, breakdown_chart, summarize
 from .quick_forms import FIELDS, QuickPlanForm, canonical_query, field_errors, form_data
 from .services import ESTIMATE_CACHE_SECONDS, planning_stamp, save_design_document, validate_document, writable_teams
 
@@ -80,6 +80,11 @@ class QuickAnswer:
 
     def sized(self, size: Size) -> str:
         return size.si if self.unit == "TB" else size.iec
+
+    @property
+    def survivors(self) -> list[VdevLine]:
+        """The vdev groups that hold pool data, with the failures each survives."""
+        return [v for v in self.summary.vdevs if v.survives is not None]
 
     @property
     def other_unit_text(self) -> str:

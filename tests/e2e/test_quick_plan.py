@@ -1,0 +1,149 @@
+"""The quick planner in real Chromium: an answer in a few inputs without an account, the URL as
+the state, "Save as a design" after signing up, accessibility and fit at 390 px.
+
+Screenshots of /plan/ at 1366 and 390 px go to ``SCREENSHOT_DIR`` (default ``build/screenshots``;
+``make screenshots`` refreshes ``docs/screenshots``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from zfsplanner.core.units import format_iec, format_si
+from zfsplanner.plans.models import PoolDesign
+from zfsplanner.plans.services import estimate_design
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
+REFERENCE = "layout=raidz2&disks=8&vdevs=1&size=16TB&special=1TB&slog=16GB&recordsize=1M&compression=zstd&data=20TB"
+PW = "Quiet-Harbor-71"
+HEADLINE = "[data-figure=usable]"
+
+
+def headline(page) -> tuple[int, str]:
+    figure = page.locator(HEADLINE)
+    return int(figure.get_attribute("data-bytes")), figure.get_attribute("data-openzfs-version")
+
+
+def serious_axe_violations(page) -> list[str]:
+    page.evaluate(AXE.read_text())
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['impact']} {v['id']}: {v['help']} ({'; '.join(n['target'][0] for n in v['nodes'][:3])})"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def sideways_scroll(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """A 390 px wide browser with no account. axe-core is injected for the check only (bypass_csp);
+    the page itself runs no inline script."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844}, bypass_csp=True)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.js_errors = errors
+    yield pg
+    pg.wait_for_load_state("networkidle")
+    context.close()
+
+
+def test_a_visitor_gets_usable_space_in_three_inputs_without_a_page_load_at_390px(phone, browser, live_server):
+    page = phone
+    loads: list[str] = []
+    page.goto("/")
+    page.wait_for_load_state("networkidle")
+    page.on("load", lambda _: loads.append(page.url))
+    first = headline(page)
+
+    page.fill("#id_disks", "8")  # 1
+    page.fill("#id_size", "20TB")  # 2
+    page.select_option("#id_version", "2.3")  # 3
+    page.wait_for_function(
+        "document.querySelector('[data-figure=usable]').dataset.openzfsVersion === '2.3'"
+        " && location.search.includes('size=20TB')"
+    )
+    page.wait_for_load_state("networkidle")
+    answer = headline(page)
+    assert answer != first and answer[1] == "2.3"
+    assert loads == []  # the figure came without a page load
+    text = page.locator(f"{HEADLINE} .value").inner_text()
+    assert text in (format_iec(answer[0]), format_si(answer[0]))
+    assert re.search(r"/plan/\?layout=raidz2&disks=8&vdevs=1&size=20TB&version=2\.3", page.url)
+    assert sideways_scroll(page) <= 0
+    assert page.locator("canvas[data-chart-state=ready]").count() == 1  # the chart drew after the swap
+
+    fresh = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844})
+    again = fresh.new_page()
+    again.goto(page.url)
+    assert headline(again) == answer
+    fresh.close()
+    assert page.js_errors == []
+
+
+def test_an_error_shows_next_to_the_field_and_clears_when_fixed(phone):
+    page = phone
+    page.goto("/plan/")
+    page.fill("#id_disks", "2")
+    page.wait_for_selector("#err-disks:has-text('raidz2 needs at least 3 disks (got 2)')")
+    assert page.locator(HEADLINE).count() == 0
+    page.fill("#id_disks", "5")
+    page.wait_for_selector(HEADLINE)
+    assert page.locator("#err-disks").inner_text() == ""
+    assert "disks=5" in page.url
+
+
+def test_save_as_a_design_after_signing_up_lands_in_the_designer_with_the_same_figures(page, mailoutbox):
+    page.goto(f"/plan/?{REFERENCE}")
+    planned = headline(page)
+    page.click("#quick-save")
+    page.wait_for_url("**/accounts/login/**")
+    page.click("text=Sign up")
+    page.fill("input[name=email]", "rosa@example.com")
+    page.fill("input[name=username]", "rosa")
+    page.fill("input[name=password1]", PW)
+    page.fill("input[name=password2]", PW)
+    page.click("#signup button[type=submit]")
+    page.wait_for_selector("#verification-sent")
+    mail = next(m for m in mailoutbox if "rosa@example.com" in m.to)
+    page.goto(re.search(r"https?://[^/\s]+(/accounts/confirm-email/[^\s]+)", mail.body).group(1))
+    page.click("#email-confirm button[type=submit]")
+    page.wait_for_url("**/plan/save/**")
+    assert headline(page) == planned  # the same state, nothing typed again
+    page.click("#quick-save")
+    page.wait_for_url("**/designs/*/designer/")
+    design = PoolDesign.objects.get()
+    assert estimate_design(design)["pool"]["zfs_avail_bytes"] == planned[0]
+    assert design.openzfs_version == planned[1]
+    shown = page.locator("#usable .value").first.inner_text()
+    assert shown in (format_iec(planned[0]), format_si(planned[0]))
+    assert page.js_errors == []
+
+
+def test_the_planner_passes_axe_and_fits_390px(browser, live_server):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    problems = []
+    for width in (1366, 390):
+        context = browser.new_context(
+            base_url=live_server.url, viewport={"width": width, "height": 900}, bypass_csp=True
+        )
+        page = context.new_page()
+        for name, url in (("quick-plan", f"/plan/?{REFERENCE}&price=280"), ("quick-plan-error", "/plan/?disks=2")):
+            page.goto(url)
+            page.wait_for_load_state("networkidle")
+            if width == 390 and sideways_scroll(page) > 0:
+                problems.append(f"{name} scrolls sideways by {sideways_scroll(page)}px at 390px")
+            problems += [f"{name} at {width}px: {p}" for p in serious_axe_violations(page)]
+            if name == "quick-plan":
+                page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+        context.close()
+    assert problems == [], "\n".join(problems)
