@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,8 @@ from typing import Any
 import pytest
 
 from zfsplanner.core.design import parse_design
+from zfsplanner.core.estimate import estimate
+from zfsplanner.core.naming import element_label
 from zfsplanner.core.risk import (
     RISK_CATALOG,
     DatasetFigure,
@@ -24,6 +27,7 @@ from zfsplanner.core.risk import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+JSON_PATH = re.compile(r"\b(vdevs|datasets)\[\d|\b(host|extra)\.[a-z]")
 SPEC = ROOT / "docs" / "spec" / "design-format.md"
 
 HDD14 = {
@@ -53,13 +57,23 @@ def design(vdevs: list[dict[str, Any]], datasets: list[dict[str, Any]] | None = 
     return parse_design(doc)
 
 
+def in_peoples_words(d, found: list[Risk]) -> list[Risk]:
+    """Every risk names what it is about as a person would; only ``subject`` keeps the JSON path."""
+    for r in found:
+        for text in (r.title, r.detail, r.fix):
+            assert not JSON_PATH.search(text), (r.code, text)
+        if r.subject != "pool":
+            assert element_label(d, r.subject).lower() in (r.title + " " + r.detail).lower(), (r.code, r.title)
+    return found
+
+
 def risks(d, figures: RiskFigures | None = None, code: str | None = None) -> list[Risk]:
-    out = assess(d, figures)
+    out = in_peoples_words(d, assess(d, figures))
     return [r for r in out if code is None or r.code == code]
 
 
 def codes(d, figures: RiskFigures | None = None) -> set[str]:
-    return {r.code for r in assess(d, figures)}
+    return {r.code for r in in_peoples_words(d, assess(d, figures))}
 
 
 def sane_design():
@@ -171,6 +185,19 @@ def test_assess_is_sorted_and_deterministic():
     assert ranks == sorted(ranks)
 
 
+def test_example_and_test_designs_name_parts_in_words_not_json_paths():
+    paths = sorted([*(ROOT / "examples").glob("*.json"), *(ROOT / "tests" / "plans" / "designs").glob("*.json")])
+    seen = set()
+    for path in paths:
+        found = estimate(parse_design(json.loads(path.read_text())))["risks"]
+        for r in found:
+            for key in ("title", "detail", "fix"):
+                assert not JSON_PATH.search(r[key]), (path.name, r["code"], r[key])
+            assert re.fullmatch(r"(vdevs|datasets)\[\d+\]|pool", r["subject"])  # the API field keeps the path
+            seen.add(r["code"])
+    assert len(paths) >= 6 and len(seen) >= 5, seen
+
+
 def test_every_risk_names_its_subject_and_has_all_texts():
     d = bad_design()
     found = assess(d)
@@ -180,10 +207,10 @@ def test_every_risk_names_its_subject_and_has_all_texts():
         assert r.title and r.detail and r.fix and r.reference
         m = re.fullmatch(r"(vdevs|datasets)\[(\d+)\]", r.subject)
         assert m or r.subject == "pool"
-        if m and m.group(1) == "vdevs":
-            assert r.subject in r.detail
-        elif m:
-            assert d.datasets[int(m.group(2))].name in r.detail
+        if m:
+            assert element_label(d, r.subject).lower() in (r.title + " " + r.detail).lower()
+        for text in (r.title, r.detail, r.fix):
+            assert not JSON_PATH.search(text), (r.code, text)
 
 
 # --------------------------------------------------------------------------- special class
@@ -192,7 +219,8 @@ def test_every_risk_names_its_subject_and_has_all_texts():
 def test_special_irremovable_fires_on_raidz_pool():
     (r,) = risks(design([RAIDZ2, SPECIAL3]), code="special-vdev-irremovable")
     assert r.subject == "vdevs[1]" and r.severity == Severity.WARNING
-    assert "vdevs[0] (6-wide raidz2)" in r.detail
+    assert "the data vdev (group 1: 6-wide raidz2)" in r.detail
+    assert r.title == "The special mirror (group 2: 3-way mirror) can never be removed"
 
 
 def test_special_irremovable_fires_on_mirror_pool_with_other_ashift():
@@ -319,6 +347,48 @@ def test_ashift_quiet_when_absent_or_matching():
 def test_mixed_ashift_between_special_and_data():
     (r,) = risks(design([RAIDZ2, vdev("special", "mirror", 3, NVME512)]), code="mixed-ashift")
     assert r.subject == "vdevs[1]" and "ashift 9" in r.detail and "12" in r.detail
+
+
+def test_mixed_ashift_names_the_groups_as_the_designer_lists_them():
+    d = design([RAIDZ2, vdev("special", "mirror", 2, NVME512)])
+    (r,) = risks(d, code="mixed-ashift")
+    assert r.subject == "vdevs[1]"  # the API field keeps the path
+    assert r.title == "The special mirror (group 2) has ashift 9, the first data vdev 12"
+    assert r.detail.startswith("The special mirror (group 2) has ashift 9 (")
+
+
+def test_risks_name_datasets_and_volumes():
+    d = design(
+        [RAIDZ2, SPECIAL3],
+        [
+            {"name": "tank/media", "recordsize": "64K", "special_small_blocks": "64K", "sync": "disabled"},
+            {"name": "tank/vm-100-disk-0", "type": "volume", "volsize": "32G", "volblocksize": "8K"},
+        ],
+    )
+    by_code = {r.code: r for r in risks(d)}
+    assert by_code["sync-disabled"].title == "sync=disabled on dataset tank/media"
+    captured = by_code["special-small-blocks-captures-all"]
+    assert captured.title == "All data of dataset tank/media goes to the special class"
+    padding = by_code["raidz-padding-overhead"]
+    assert padding.subject == "datasets[1]"
+    assert padding.title.startswith("8K blocks of volume tank/vm-100-disk-0 cost ")
+    assert padding.title.endswith(" on the data vdev (group 1: 6-wide raidz2)")
+    assert "Raise volblocksize on volume tank/vm-100-disk-0" in padding.fix
+
+
+def test_zpool_refuses_names_the_group():
+    d = design([vdev("data", "draid2", 24, draid_spares=2)], openzfs_version="2.0")
+    (r,) = risks(d, code="zpool-refuses")
+    assert r.subject == "vdevs[0]"
+    assert r.title == "zpool create on OpenZFS 2.0 refuses the data vdev (group 1: draid2:8d:24c:2s)"
+    assert "or change the data vdev (group 1: draid2:8d:24c:2s) to what OpenZFS 2.0 accepts" in r.fix
+
+
+def test_plural_groups_agree_with_their_verbs():
+    d = design([vdev("data", "raidz2", 6, count=2), vdev("special", "mirror", 2, SSD, count=2)])
+    (r,) = risks(d, code="special-redundancy-below-data")
+    assert r.title == "The special mirrors (group 2: 2 × 2-way mirror) tolerate fewer failures than the data vdevs"
+    assert r.detail.startswith("The special mirrors (group 2: 2 × 2-way mirror) survive 1 disk failure(s)")
 
 
 def test_mixed_ashift_between_data_vdevs():
@@ -472,7 +542,10 @@ def test_non_redundant_vdev_for_data_and_special():
     found = risks(d, code="non-redundant-vdev")
     assert [r.subject for r in found] == ["vdevs[0]", "vdevs[1]"]
     assert all(r.severity == Severity.CRITICAL for r in found)
-    assert "3 single disk(s)" in found[0].detail
+    assert found[0].title == "The data vdevs (group 1: 3 single disks) have no redundancy"
+    assert "each of its 3 disks is a top-level vdev of the data class" in found[0].detail
+    assert found[1].title == "The special disk (group 2) has no redundancy"
+    assert found[1].fix.startswith("Mirror the special disk (group 2) ")
 
 
 def test_non_redundant_vdev_quiet_for_single_cache_spare_or_log():
@@ -506,7 +579,8 @@ def test_leaf_asize_and_metaslabs_match_reference_example():
 def test_spare_too_small():
     d = design([RAIDZ2, vdev("spare", "stripe", 1, {"size_bytes": "12TB"})])
     (r,) = risks(d, code="spare-too-small")
-    assert r.subject == "vdevs[1]" and "vdevs[0]" in r.detail
+    assert r.subject == "vdevs[1]" and "less than a replacement for the data vdev (group 1: 6-wide raidz2)" in r.detail
+    assert r.title == "The hot spare (group 2) is too small to replace the disks of the pool"
 
 
 def test_spare_of_same_nominal_size_but_fewer_bytes_is_fine():
@@ -567,7 +641,8 @@ def test_l2arc_memory_quiet_when_small_against_ram():
 
 def test_l2arc_memory_without_ram_is_info_above_one_gib():
     (r,) = risks(cache_design("2TB", "16K"), code="l2arc-memory")
-    assert r.severity == Severity.INFO and "extra.host.ram_bytes" in r.detail
+    assert r.severity == Severity.INFO and "does not give the host's RAM" in r.detail
+    assert r.title == "L2ARC on the cache disk (group 2) needs 10.9 GiB of RAM for headers"
     assert risks(cache_design("256GB", "128K"), code="l2arc-memory") == []
 
 

@@ -50,11 +50,38 @@ FIELD_WORDS: Mapping[str, str] = {
     "file_size_histogram": "file size histogram",
     "files_per_directory": "files per directory",
     "compressibility": "compressibility",
-    "contents": "contents",
+    "contents": "",
     "ram_bytes": "RAM",
 }
 
 _HOST_WORDS: Mapping[str, str] = {"ram_bytes": "the host's RAM", "tunables": "the host's module parameters"}
+
+# The planning settings (``reliability.*``, ``special_headroom_fraction``, ``performance.disk.*``).
+_RELIABILITY_WORDS: Mapping[str, str] = {
+    "afr": "annual failure rate",
+    "ure_per_bit": "unrecoverable read errors per bit",
+    "fill_fraction": "fill level at rebuild time",
+    "rebuild_bytes_per_s": "rebuild speed",
+    "replacement_hours": "time to replace a failed disk",
+}
+_TOP_WORDS: Mapping[str, str] = {
+    "name": "pool name",
+    "pool": "the pool",
+    "vdevs": "the vdev groups",
+    "datasets": "the datasets",
+    "special_headroom_fraction": "special vdev headroom",
+    "reliability": "reliability settings",
+    "performance": "performance figures",
+}
+_FIGURE_WORDS: Mapping[str, str] = {
+    "random_read_iops": "random read IOPS",
+    "random_read_iops_qd1": "random read IOPS at queue depth 1",
+    "random_write_iops": "random write IOPS",
+    "random_write_iops_qd1": "random write IOPS at queue depth 1",
+    "seq_read_bytes_per_s": "sequential read speed",
+    "seq_write_bytes_per_s": "sequential write speed",
+    "sync_write_iops": "synchronous write IOPS",
+}
 
 
 def describe_shape(layout: str, width: int, count: int = 1, type_word: str | None = None) -> str:
@@ -136,12 +163,15 @@ def _parts(path: str) -> list[str | int]:
 
 
 def _field_words(parts: Sequence[str | int]) -> str:
+    """A field below a vdev group or dataset: ``disk.size_bytes`` → "disk size",
+    ``disks[1].physical_sector_bytes`` → "physical sector size of disk 2"."""
+    if len(parts) >= 2 and parts[0] == "disks" and isinstance(parts[1], int):
+        rest = _field_words(parts[2:])
+        return f"{rest} of disk {parts[1] + 1}" if rest else f"disk {parts[1] + 1}"
+    if len(parts) == 2 and parts[0] == "disk" and parts[1] == "size_bytes":
+        return "disk size"
     words = [FIELD_WORDS.get(p, p.replace("_", " ")) for p in parts if isinstance(p, str)]
-    index = next((p for p in parts if isinstance(p, int)), None)
-    text = " ".join(w for w in words if w)
-    if index is not None and parts and parts[0] == "disks":
-        text = f"disk {index + 1}" + (f" {text.removeprefix('disks ')}" if text != "disks" else "")
-    return text
+    return " ".join(w for w in words if w)
 
 
 def element_label(design: Design | Mapping[str, Any] | None, path: str) -> str:
@@ -170,12 +200,22 @@ def element_label(design: Design | Mapping[str, Any] | None, path: str) -> str:
             raw = design.get("datasets") if isinstance(design, Mapping) else None
             own = _raw_dataset_label(raw[i] if isinstance(raw, list) and i < len(raw) else None, i)
         return f"{_field_words(tail)} of {own}" if tail else own
+    if head == "reliability" and rest and isinstance(rest[0], str) and rest[0] in _RELIABILITY_WORDS:
+        words, sub = _RELIABILITY_WORDS[rest[0]], rest[1:]
+        if rest[0] == "rebuild_bytes_per_s" and len(sub) == 2 and sub[0] == "vdevs":
+            return f"{words} of {element_label(design, f'vdevs[{sub[1]}]')}"
+        return f"{words} ({sub[0]})" if sub and isinstance(sub[0], str) else words
+    if head == "performance" and len(rest) >= 2 and rest[0] == "disk" and isinstance(rest[1], str):
+        model = rest[1]
+        figure = rest[2] if len(rest) > 2 and isinstance(rest[2], str) else None
+        return f"{_FIGURE_WORDS.get(figure, figure.replace('_', ' '))} of disk {model}" if figure else f"disk {model}"
+    if head in _TOP_WORDS and not rest:
+        return _TOP_WORDS[str(head)]
     if head == "host":
         if not rest:
             return "the host"
-        key = rest[0]
-        if isinstance(key, str) and key in _HOST_WORDS and len(rest) == 1:
-            return _HOST_WORDS[key]
+        if isinstance(rest[0], str) and rest[0] in _HOST_WORDS and len(rest) == 1:
+            return _HOST_WORDS[rest[0]]
         return f"the host's {_field_words(rest)}"
     return _field_words(parts) or path
 

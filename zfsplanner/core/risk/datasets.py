@@ -7,9 +7,10 @@ from collections.abc import Iterator
 
 from ..ashift import group_ashift
 from ..design import DatasetType, Design, Role, Sync
+from ..naming import element_label, sentence_case
 from ..refusals import refusals
 from ..units import KIB, format_iec, zfs_nicenum
-from .common import _ds, _groups, _vdev, block_size, describe_group
+from .common import _agree, _ds, _dsname, _groups, _vdev, _vname, block_size
 from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule
 
 POOL_FILL_WARN = 0.80
@@ -39,12 +40,14 @@ def rule_sync_disabled(spec: RiskSpec, design: Design, figures: RiskFigures | No
         yield _risk(
             spec,
             _ds(i),
-            f"{ds.name} sets sync=disabled: fsync() and O_SYNC writes return before the data is on stable storage. "
+            f"{sentence_case(_dsname(design, i))} sets sync=disabled: fsync() and O_SYNC writes return before the "
+            "data is on stable storage. "
             "On a crash or power loss the writes of the last one or two transaction groups (zfs_txg_timeout = 5 s) are "
             "lost even though applications were told they were safe; databases and VM guests can be left "
             "inconsistent. The pool itself stays consistent." + inherit,
             "Keep sync=standard and add a mirrored SLOG with power-loss protection if synchronous writes are slow.",
-            dataset=ds.name,
+            name=_dsname(design, i),
+            dataset=_dsname(design, i),
         )
 
 
@@ -85,6 +88,7 @@ def rule_pool_fill(spec: RiskSpec, design: Design, figures: RiskFigures | None) 
         detail,
         "Add capacity (more or larger disks, another vdev) so the planned contents stay below 80%, or plan less data.",
         severity=Severity.CRITICAL if over else Severity.WARNING,
+        name=element_label(design, "pool"),
         fill=fill,
     )
 
@@ -110,12 +114,14 @@ def rule_boot_recordsize(spec: RiskSpec, design: Design, figures: RiskFigures | 
         yield _risk(
             spec,
             _ds(i),
-            f"{design.name} is a boot pool and {ds.name} sets recordsize={zfs_nicenum(ds.recordsize)}. The boot "
+            f"Pool {design.name} is a boot pool and {_dsname(design, i)} sets "
+            f"recordsize={zfs_nicenum(ds.recordsize)}. The boot "
             "loader reads this pool with its own ZFS reader: records above 128K activate the large_blocks "
             "feature, which GRUB reads only from 2.02 on (OpenZFS PR #6007) and which older or other boot "
             "loaders refuse, so the machine may not boot. A few kernels and initramfs images gain nothing from "
             "large records.",
             "Keep recordsize at 128K or less on the boot pool (create it with -o compatibility=grub2).",
+            name=_dsname(design, i),
             recordsize=zfs_nicenum(ds.recordsize),
             dataset=ds.name,
         )
@@ -124,7 +130,7 @@ def rule_boot_recordsize(spec: RiskSpec, design: Design, figures: RiskFigures | 
 @rule(
     "zpool-refuses",
     Severity.CRITICAL,
-    "{command} on OpenZFS {version} refuses {subject}",
+    "{command} on OpenZFS {version} refuses {name}",
     "a vdev or dataset the design's release cannot create: dRAID before 2.1, a raidz/dRAID special or "
     "dedup vdev before 2.4, compression=zstd before 2.0 (the risk quotes the tool's message)",
     "cmd/zpool/zpool_vdev.c (make_leaf_vdev, construct_spec); openzfs/zfs PR #17496; "
@@ -138,7 +144,8 @@ def rule_zpool_refuses(spec: RiskSpec, design: Design, figures: RiskFigures | No
             r.subject,
             f"{r.command} on OpenZFS {design.version} stops with:\n{r.message}",
             "Target a release that has it (the table in docs/capacity.md says which), or change "
-            f"{r.subject} to what OpenZFS {design.version} accepts.",
+            f"{element_label(design, r.subject)} to what OpenZFS {design.version} accepts.",
+            name=element_label(design, r.subject),
             command=r.command,
             version=design.version,
         )
@@ -157,7 +164,7 @@ def rule_vm_sector_size(spec: RiskSpec, design: Design, figures: RiskFigures | N
     if passthrough:
         for i, g in _groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE):
             native = any(d.logical_sector >= 4096 for d in g.disks)
-            emulated = not native and g.ashift is None and any(d.physical_sector >= 4096 for d in g.disks)
+            emulated = not native and g.requested_ashift is None and any(d.physical_sector >= 4096 for d in g.disks)
             if not (native or emulated):
                 continue
             a = group_ashift(g, design.version)
@@ -178,11 +185,12 @@ def rule_vm_sector_size(spec: RiskSpec, design: Design, figures: RiskFigures | N
             yield _risk(
                 spec,
                 _vdev(i),
-                f"{_vdev(i)} ({describe_group(g)}) has {what} and the design says the disks are passed through to a "
-                f"VM (extra.vm_passthrough). {why}",
+                f"{sentence_case(_vname(design, i))} {_agree(design, i, 'has', 'have')} {what}, and the design says "
+                f"the disks are passed through to a VM. {why}",
                 f"Set the VM disk's logical and physical block size to 4096 (QEMU logical_block_size=4096,"
                 f"physical_block_size=4096) and create the pool with an explicit ashift={max(a, 12)}.",
-                what=f"The VM using {_vdev(i)}",
+                name=_vname(design, i),
+                what=f"The VM using {_vname(design, i)}",
             )
     native_pool = any(d.logical_sector >= 4096 for _, g in _groups(design, Role.DATA) for d in g.disks)
     if not native_pool:
@@ -193,12 +201,13 @@ def rule_vm_sector_size(spec: RiskSpec, design: Design, figures: RiskFigures | N
         yield _risk(
             spec,
             _ds(i),
-            f"{ds.name} is a volume on a pool of 4Kn disks. The zvol's own block size is "
+            f"{sentence_case(_dsname(design, i))} is on a pool of 4Kn disks. The zvol's own block size is "
             f"volblocksize={zfs_nicenum(block_size(design, ds))}, but a VM given this zvol sees 512-byte logical "
             "sectors by default, so a guest that writes 512-byte sectors makes ZFS read-modify-write a whole "
             "volblocksize block for each.",
             "Give the VM disk 4096-byte logical/physical sectors (QEMU logical_block_size=4096, Proxmox "
             "virtio/scsi options), and format the guest filesystem with 4K blocks.",
             severity=Severity.INFO,
-            what=f"The VM using {ds.name}",
+            name=_dsname(design, i),
+            what=f"The VM using {_dsname(design, i)}",
         )

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..design import Design, Layout, Media, Role
+from ..naming import sentence_case
 from ..properties import DEFAULT_RECORDSIZE
 from ..units import format_iec, format_si, zfs_nicenum
 from ..versions import Version
-from .common import _dedup_on, _ds, _groups, _vdev, block_size, describe_group, host_ram
+from .common import _agree, _dedup_on, _ds, _dsname, _groups, _vdev, _vname, block_size, host_ram
 from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule, rule_codes
 
 L2ARC_HEADER_BYTES = 96  # HDR_L2ONLY_SIZE on LP64 (include/sys/arc_impl.h)
@@ -26,7 +27,7 @@ REF_DDT = "include/sys/ddt.h; module/zfs/ddt.c; man zpool-status.8 (-D); openzfs
 @rule(
     "slog-without-plp",
     Severity.WARNING,
-    "Log device {subject} {plp}",
+    "{Name} {plp}",
     "a log device with plp false (warning) or not known (info)",
     REF_SLOG,
 )
@@ -40,14 +41,16 @@ def rule_slog_plp(spec: RiskSpec, design: Design, figures: RiskFigures | None) -
         known_false = any(p is False for p in plp)
         if known_false:
             detail = (
-                f"{_vdev(i)} ({describe_group(g)}) is marked without power-loss protection. The log only matters "
+                f"{sentence_case(_vname(design, i))} {_agree(design, i, 'is', 'are')} marked without power-loss "
+                "protection. The log only matters "
                 "for synchronous writes, and each of them waits for the device to flush its volatile cache: "
                 "without capacitor-backed cache, that flush makes the SLOG little faster than the pool, and a drive "
                 "that acknowledges flushes it has not completed can lose acknowledged writes on power loss."
             )
         else:
             detail = (
-                f"The design does not say whether {_vdev(i)} ({describe_group(g)}) has power-loss protection. A SLOG "
+                f"The design does not say whether {_vname(design, i)} {_agree(design, i, 'has', 'have')} power-loss "
+                "protection. A SLOG "
                 "is useful only if it completes cache flushes quickly and safely, which takes capacitor-backed "
                 "cache (typical of enterprise SSDs)."
             )
@@ -58,14 +61,17 @@ def rule_slog_plp(spec: RiskSpec, design: Design, figures: RiskFigures | None) -
             "Use a log device with power-loss protection (enterprise SSD or NVMe with PLP, or Optane), "
             "and set plp in the design.",
             severity=Severity.WARNING if known_false else Severity.INFO,
-            plp="has no power-loss protection" if known_false else "may lack power-loss protection",
+            name=_vname(design, i),
+            plp=f"{_agree(design, i, 'has', 'have')} no power-loss protection"
+            if known_false
+            else "may lack power-loss protection",
         )
 
 
 @rule(
     "slog-unmirrored",
     Severity.INFO,
-    "Log device {subject} is not mirrored",
+    "{Name} {verb} not mirrored",
     "a log group of single devices",
     REF_SLOG,
 )
@@ -76,12 +82,15 @@ def rule_slog_unmirrored(spec: RiskSpec, design: Design, figures: RiskFigures | 
         yield _risk(
             spec,
             _vdev(i),
-            f"{_vdev(i)} is {describe_group(g)} as log. If it fails while the pool runs, ZFS falls back to the "
+            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'is', 'are')} not mirrored. If "
+            f"{_agree(design, i, 'it fails', 'one fails')} while the pool runs, ZFS falls back to the "
             "in-pool log and nothing is lost. Sync writes acknowledged in the last few seconds are lost only if "
             "the log device fails together with a crash or power loss (before the next transaction group commits); "
             "the pool itself stays importable (zpool import -m).",
             "Mirror the log (layout mirror, width 2) if losing the last seconds of synchronous writes in that "
             "double fault is not acceptable.",
+            name=_vname(design, i),
+            verb=_agree(design, i, "is", "are"),
         )
 
 
@@ -89,14 +98,14 @@ def rule_slog_unmirrored(spec: RiskSpec, design: Design, figures: RiskFigures | 
     RiskSpec(
         "slog-on-hdd",
         Severity.WARNING,
-        "Log device {subject} is a hard disk",
+        "Hard disk as log device: {name}",
         "a log device whose media is hdd",
         REF_SLOG,
     ),
     RiskSpec(
         "l2arc-on-hdd",
         Severity.WARNING,
-        "Cache device {subject} is a hard disk",
+        "Hard disk as cache device: {name}",
         "a cache device whose media is hdd",
         REF_L2ARC,
     ),
@@ -111,18 +120,22 @@ def rule_aux_on_hdd(specs: tuple[RiskSpec, ...], design: Design, figures: RiskFi
             yield _risk(
                 slog_spec,
                 _vdev(i),
-                f"{_vdev(i)} ({describe_group(g)}) is a hard disk used as log. A separate log helps only when it "
+                f"{sentence_case(_vname(design, i))} {_agree(design, i, 'uses', 'use')} hard disks as log. "
+                "A separate log helps only when it "
                 "commits synchronous writes faster than the data vdevs; a hard disk's seek latency is no better "
                 f"than the pool's{' (whose data vdevs are hard disks too)' if Media.HDD in data_media else ''}.",
                 "Use a low-latency SSD with power-loss protection as log, or no separate log.",
+                name=_vname(design, i),
             )
         else:
             yield _risk(
                 cache_spec,
                 _vdev(i),
-                f"{_vdev(i)} ({describe_group(g)}) is a hard disk used as cache. L2ARC serves reads faster than the "
+                f"{sentence_case(_vname(design, i))} {_agree(design, i, 'uses', 'use')} hard disks as cache. "
+                "L2ARC serves reads faster than the "
                 "data vdevs only if it is faster than they are, and it costs RAM for its headers.",
                 "Use an SSD or NVMe device as cache, or more RAM instead.",
+                name=_vname(design, i),
             )
 
 
@@ -145,7 +158,7 @@ def _average_block(design: Design) -> int:
 @rule(
     "l2arc-memory",
     Severity.WARNING,
-    "L2ARC {subject} needs {headers} of RAM for headers",
+    "L2ARC on {name} needs {headers} of RAM for headers",
     "L2ARC headers (96 B per cached block) above 10% of RAM, or at least 1 GiB when RAM is not given",
     REF_L2ARC,
 )
@@ -160,7 +173,7 @@ def rule_l2arc_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
     weighted = any(d.contents and d.contents.logical_bytes for d in design.datasets)
     basis = (
         f"L2ARC keeps a {L2ARC_HEADER_BYTES}-byte header in RAM for every block it holds. "
-        f"{format_si(total)} of cache ({', '.join(_vdev(i) for i, _ in caches)}) filled with "
+        f"{format_si(total)} of cache ({', '.join(_vname(design, i) for i, _ in caches)}) filled with "
         f"{zfs_nicenum(avg)} blocks (the datasets' block size"
         f"{', weighted by their contents' if weighted else ''}"
         f") needs about {format_iec(headers)} of headers, taken from the ARC they are meant to extend."
@@ -177,7 +190,7 @@ def rule_l2arc_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
         if headers < L2ARC_UNKNOWN_RAM_FLOOR:
             return
         detail = (
-            f"{basis} The design gives no RAM (extra.host.ram_bytes); that is more than {L2ARC_RAM_SHARE:.0%} of "
+            f"{basis} The design does not give the host's RAM; that is more than {L2ARC_RAM_SHARE:.0%} of "
             f"RAM on any host with less than {format_iec(headers / L2ARC_RAM_SHARE)}."
         )
         severity = Severity.INFO
@@ -187,6 +200,7 @@ def rule_l2arc_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
         detail,
         "Use a smaller cache device, larger records, or more RAM; check l2_hdr_size in arcstats after warm-up.",
         severity=severity,
+        name=" and ".join(_vname(design, i) for i, _ in caches),
         headers=format_iec(headers, 1),
     )
 
@@ -194,7 +208,7 @@ def rule_l2arc_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
 @rule(
     "dedup-memory",
     Severity.WARNING,
-    "Dedup table of about {ddt} for {subject}",
+    "Dedup table of about {ddt} for {name}",
     "dedup enabled on a dataset: the estimated dedup table above 25% of RAM, or whenever RAM or the "
     "contents are not given",
     REF_DDT,
@@ -219,7 +233,7 @@ def rule_dedup_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
     )
     ddt = blocks * entry
     ram = host_ram(design, figures)
-    names = ", ".join(ds.name for _, ds in dedup)
+    names = ", ".join(_dsname(design, i) for i, _ in dedup)
     subject = _ds(dedup[0][0])
     parts = [
         f"Dedup is on for {names}. The dedup table has one entry per unique block, {entry_text}, before ZAP "
@@ -239,7 +253,7 @@ def rule_dedup_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
             return
         parts.append(f"That is {ddt / ram:.0%} of the host's {format_iec(ram)} RAM; flagged above {DDT_RAM_SHARE:.0%}.")
     else:
-        parts.append("The design gives no RAM (extra.host.ram_bytes) to compare with.")
+        parts.append("The design does not give the host's RAM to compare with.")
         severity = Severity.INFO
     yield _risk(
         spec,
@@ -249,6 +263,7 @@ def rule_dedup_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
         "really repeat, add RAM, or put the table on a mirrored dedup/special vdev; OpenZFS 2.3 adds "
         "dedup_table_quota to cap it.",
         severity=severity,
+        name=_dsname(design, dedup[0][0]) + (f" and {len(dedup) - 1} more" if len(dedup) > 1 else ""),
         ddt=format_iec(ddt, 1) if known else "unknown size",
     )
 
@@ -256,18 +271,20 @@ def rule_dedup_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
 @rule(
     "dedup-vdev-without-dedup",
     Severity.INFO,
-    "Dedup vdev {subject} will hold nothing",
+    "{Name} will hold nothing",
     "a dedup vdev while no dataset enables dedup",
     "module/zfs/spa_misc.c (spa_preferred_class); man zpoolconcepts.7 (dedup class)",
 )
 def rule_dedup_vdev_unused(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     if any(_dedup_on(design, ds) for ds in design.datasets):
         return
-    for i, g in _groups(design, Role.DEDUP):
+    for i, _ in _groups(design, Role.DEDUP):
         yield _risk(
             spec,
             _vdev(i),
-            f"{_vdev(i)} ({describe_group(g)}) is a dedup vdev, which holds only dedup tables, but no dataset of "
-            "the design enables dedup (extra.dedup). It adds a top-level vdev whose loss loses the pool.",
+            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'is', 'are')} in the dedup class, which holds "
+            "only dedup tables, but no dataset of the design enables dedup. It adds a top-level vdev whose loss "
+            "loses the pool.",
             "Drop the dedup vdev, or enable dedup on the datasets that need it.",
+            name=_vname(design, i),
         )

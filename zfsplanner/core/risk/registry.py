@@ -205,7 +205,7 @@ def _risk(
     return Risk(
         code=spec.code,
         severity=severity or spec.severity,
-        title=spec.title.format(subject=words, name=words, Name=words[:1].upper() + words[1:], **title),
+        title=spec.title.format(name=words, Name=words[:1].upper() + words[1:], **title),
         detail=detail,
         fix=fix,
         reference=spec.reference,

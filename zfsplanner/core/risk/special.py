@@ -6,18 +6,21 @@ from collections.abc import Iterator
 
 from ..ashift import group_ashift
 from ..design import DatasetType, Design, Role, VdevGroup
+from ..naming import dataset_label, sentence_case
 from ..units import KIB, MIB, format_iec, is_power_of_two, zfs_nicenum
 from ..vdev_shape import fault_tolerance
 from ..versions import Version
 from .common import (
     REF_REMOVAL,
+    _agree,
     _ds,
+    _dsname,
     _groups,
     _inherited,
     _vdev,
+    _vname,
     _zpool_says,
     block_size,
-    describe_group,
 )
 from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule, rule_codes
 
@@ -37,7 +40,7 @@ def _special_groups(design: Design) -> list[tuple[int, VdevGroup]]:
 @rule(
     "special-vdev-irremovable",
     Severity.WARNING,
-    "{role} vdev {subject} can never be removed",
+    "{Name} can never be removed",
     "a special or dedup vdev in a pool that has a raidz/draid top-level vdev, or whose top-level vdevs "
     "differ in ashift",
     REF_REMOVAL,
@@ -48,7 +51,7 @@ def rule_special_irremovable(spec: RiskSpec, design: Design, figures: RiskFigure
     for i, g in _special_groups(design):
         reasons = []
         if parity:
-            names = ", ".join(f"{_vdev(j)} ({describe_group(p)})" for j, p in parity)
+            names = ", ".join(_vname(design, j) for j, _ in parity)
             reasons.append(f"the pool has top-level vdevs with parity: {names}")
         if len(set(normal)) > 1:
             reasons.append(f"the data vdevs differ in ashift ({', '.join(map(str, sorted(set(normal))))})")
@@ -63,21 +66,23 @@ def rule_special_irremovable(spec: RiskSpec, design: Design, figures: RiskFigure
         yield _risk(
             spec,
             _vdev(i),
-            f"{_vdev(i)} is a {g.role.value} {describe_group(g)}. zpool remove can evacuate a top-level vdev only "
+            f"zpool remove can evacuate a top-level vdev only "
             f"when no top-level vdev has parity and all share one ashift; here {'; '.join(reasons)}. The command "
             "fails with 'invalid config; all top-level vdevs must have the same sector size and not be raidz', "
-            "so once added this vdev stays for the life of the pool, and losing it loses the pool.",
-            f"Treat adding {_vdev(i)} as permanent: size it for the pool's lifetime and give it the redundancy of "
+            f"so once added, {_vname(design, i)} {_agree(design, i, 'stays', 'stay')} for the life of the pool, "
+            "and losing it loses the pool.",
+            f"Treat adding {_vname(design, i)} as permanent: size it for the pool's lifetime and give it the "
+            "redundancy of "
             "the data vdevs. To keep it removable, the pool would need mirror data vdevs only, all with the same "
             "ashift as this vdev.",
-            role=g.role.value.capitalize(),
+            name=_vname(design, i),
         )
 
 
 @rule(
     "special-redundancy-below-data",
     Severity.WARNING,
-    "{role} vdev {subject} tolerates fewer failures than the data vdevs",
+    "{Name} {verb} fewer failures than the data vdevs",
     "the special or dedup class tolerates fewer disk failures than the least redundant data vdev",
     REF_SPECIAL,
 )
@@ -94,20 +99,22 @@ def rule_special_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures
         yield _risk(
             spec,
             _vdev(i),
-            f"{_vdev(i)} ({g.role.value}, {describe_group(g)}) survives {ft} disk failure(s); the data vdevs survive "
-            f"{data_ft} (e.g. {_vdev(weakest)}, {describe_group(weakest_group)}). The {g.role.value} class holds "
+            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'survives', 'survive')} {ft} disk failure(s); "
+            f"the data vdevs survive {data_ft} (e.g. {_vname(design, weakest)}). The {g.role.value} class holds "
             f"{'the pool metadata' if g.role == Role.SPECIAL else 'the dedup table'}, and losing any top-level "
             f"vdev loses the whole pool, so the pool now survives only {ft} failure(s). "
             f"{_zpool_says(weakest_group, g, design)}",
-            f"Use a {data_ft + 1}-way mirror for {_vdev(i)} (it tolerates {data_ft} failures, like the data vdevs).",
-            role=g.role.value.capitalize(),
+            f"Use a {data_ft + 1}-way mirror for {_vname(design, i)} (it tolerates {data_ft} failures, like the "
+            "data vdevs).",
+            name=_vname(design, i),
+            verb=_agree(design, i, "tolerates", "tolerate"),
         )
 
 
 @rule(
     "special-vdev-undersized",
     Severity.WARNING,
-    "Special class {subject} is too small for what is planned on it",
+    "The special class is too small for what is planned on it",
     "estimated special-class allocation above 75% of its size when small blocks go there "
     "(zfs_special_class_metadata_reserve_pct = 25), or above 100% otherwise",
     REF_SPECIAL_CLASS,
@@ -119,7 +126,7 @@ def rule_special_undersized(spec: RiskSpec, design: Design, figures: RiskFigures
     if not specials or figures.special_usable_bytes <= 0:
         return
     size, planned = figures.special_usable_bytes, figures.special_planned_bytes
-    small = [d.name for d in design.datasets if (d.special_small_blocks or 0) > 0]
+    small = [dataset_label(d) for d in design.datasets if (d.special_small_blocks or 0) > 0]
     share = SPECIAL_SMALL_BLOCK_SHARE if small else 1.0
     limit = int(size * share)
     if planned <= limit:
@@ -141,9 +148,10 @@ def rule_special_undersized(spec: RiskSpec, design: Design, figures: RiskFigures
         spec,
         _vdev(specials[0][0]),
         f"The estimate puts {format_iec(planned)} on the special class "
-        f"({', '.join(_vdev(i) for i, _ in specials)}), which has {format_iec(size)} "
+        f"({', '.join(_vname(design, i) for i, _ in specials)}), which has {format_iec(size)} "
         f"({planned / size:.0%} of it); {why}.",
         fix,
+        name=_vname(design, specials[0][0]),
     )
 
 
@@ -173,13 +181,15 @@ def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures |
         yield _risk(
             spec,
             _ds(i),
-            f"{ds.name} has special_small_blocks={zfs_nicenum(ssb)} and {prop}={zfs_nicenum(bs)}. Every data "
+            f"{sentence_case(_dsname(design, i))} has special_small_blocks={zfs_nicenum(ssb)} and "
+            f"{prop}={zfs_nicenum(bs)}. Every data "
             "block is at most the block size after compression, so every block qualifies and the whole dataset "
             f"is written to the special class until that class is 75% full, then spills to the data vdevs.{size}",
             f"If the dataset is meant to live on the special vdevs, size them for it; otherwise set "
             f"special_small_blocks below {zfs_nicenum(bs)} (e.g. {zfs_nicenum(max(bs // 4, 4 * KIB))}) or raise "
             f"{prop}.",
-            dataset=ds.name,
+            name=_dsname(design, i),
+            dataset=_dsname(design, i),
         )
 
 
@@ -187,7 +197,7 @@ def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures |
     RiskSpec(
         "special-small-blocks-volume",
         Severity.WARNING,
-        "special_small_blocks on volume {dataset} needs OpenZFS 2.4",
+        "special_small_blocks on {dataset} needs OpenZFS 2.4",
         "special_small_blocks set on a volume when the design targets OpenZFS before 2.4",
         REF_SSB,
     ),
@@ -221,29 +231,35 @@ def rule_special_small_blocks(
             yield _risk(
                 volume_spec,
                 _ds(i),
-                f"{ds.name} is a volume with special_small_blocks={value}, but before OpenZFS 2.4 the property "
+                f"{sentence_case(_dsname(design, i))} sets special_small_blocks={value}, but before OpenZFS 2.4 the "
+                "property "
                 f"applies to filesystems only: zfs create refuses it on a volume and zvol data never goes to the "
                 f"special class. The design targets OpenZFS {design.version}.",
                 "Drop special_small_blocks from the volume, or target OpenZFS 2.4 or later.",
-                dataset=ds.name,
+                name=_dsname(design, i),
+                dataset=_dsname(design, i),
             )
             continue
         if before_24 and (not is_power_of_two(ssb) or ssb < 512 or ssb > MIB):
             yield _risk(
                 value_spec,
                 _ds(i),
-                f"{ds.name} sets special_small_blocks={value}. Before OpenZFS 2.4 it must be 0 or a power of two "
+                f"{sentence_case(_dsname(design, i))} sets special_small_blocks={value}. Before OpenZFS 2.4 it must "
+                "be 0 or a power of two "
                 f"from 512 to 1M (2.4 accepts any value up to 16M); the design targets OpenZFS {design.version}.",
                 "Use a power of two no larger than 1M (e.g. 64K), or target OpenZFS 2.4.",
+                name=_dsname(design, i),
                 value=value,
-                dataset=ds.name,
+                dataset=_dsname(design, i),
             )
         if not has_special:
             yield _risk(
                 no_special_spec,
                 _ds(i),
-                f"{ds.name} sets special_small_blocks={value}, but the design has no special vdev, so every block "
+                f"{sentence_case(_dsname(design, i))} sets special_small_blocks={value}, but the design has no "
+                "special vdev, so every block "
                 "stays on the data vdevs.",
                 "Add a special vdev, or drop the property.",
-                dataset=ds.name,
+                name=_dsname(design, i),
+                dataset=_dsname(design, i),
             )
