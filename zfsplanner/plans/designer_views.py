@@ -27,10 +27,11 @@ from django.views.decorators.http import require_http_methods
 from zfsplanner.accounts.models import request_unit
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.fixes import design_fix
+from zfsplanner.core.naming import element_label
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
 from .designer_forms import CatalogFilterForm, DatasetForm, PoolForm, VdevGroupForm, field_for_path
-from .editing import EditError, apply_operation, put_item, set_pool
+from .editing import EditError, apply_operation, change_summary, error_text, error_texts, put_item, set_pool
 from .forms import DesignDocumentForm
 from .models import CatalogDisk, PoolDesign
 from .presentation import DesignSummary, breakdown_chart, summarize
@@ -209,10 +210,13 @@ def conflict_text(design: PoolDesign, exc: EditConflict) -> str:
     )
 
 
-def _form_errors(form: Any, section: str, index: int, exc: InvalidDesign) -> None:
+def _form_errors(form: Any, section: str, index: int, exc: InvalidDesign, doc: Mapping[str, Any]) -> None:
     for path, message in exc.errors:
         field = field_for_path(section, index, path)
-        form.add_error(field if field in form.fields else None, f"{path}: {message}" if field is None else message)
+        if field is not None and field in form.fields:
+            form.add_error(field, message)
+        else:
+            form.add_error(None, error_text(doc, path, message))
 
 
 @login_required
@@ -247,7 +251,7 @@ def designer_pool(request: HttpRequest, pk: int) -> HttpResponse:
     def on_error(exc: InvalidDesign) -> dict[str, Any]:
         for path, message in exc.errors:
             key = path if path in form.fields else None
-            form.add_error(key, message if key else f"{path}: {message}")
+            form.add_error(key, message if key else error_text(doc, path, message))
         return {"pool_form": form}
 
     return _save(request, design, doc, "pool settings changed", on_error, lambda exc: {"pool_form": form})
@@ -290,11 +294,10 @@ def _item_view(request: HttpRequest, pk: int, section: str) -> HttpResponse:
     except EditError as exc:
         raise Http404(str(exc)) from exc
     target = len(doc.get(section) or []) if index is None else index
-    what = "vdev group" if section == "vdevs" else "dataset"
-    summary = f"{'added' if index is None else 'changed'} {what} {section}[{target}]"
+    summary = change_summary("add" if index is None else "change", new_doc, section, target)
 
     def on_error(exc: InvalidDesign) -> dict[str, Any]:
-        _form_errors(form, section, target, exc)
+        _form_errors(form, section, target, exc, new_doc)
         return placed(form)
 
     return _save(request, design, new_doc, summary, on_error, lambda exc: placed(form))
@@ -320,14 +323,15 @@ def designer_op(request: HttpRequest, pk: int) -> HttpResponse:
     op, section, index = request.POST.get("op", ""), request.POST.get("section", ""), _index(request)
     if index is None:
         raise Http404("No row given.")
+    before = design.to_document()
     try:
-        doc = apply_operation(design.to_document(), op, section, index)
+        doc = apply_operation(before, op, section, index)
     except EditError as exc:
         raise Http404(str(exc)) from exc
-    summary = f"{op} {section}[{index}]"
+    summary = change_summary(op, before, section, index)
 
     def on_error(exc: InvalidDesign) -> dict[str, Any]:
-        return {"op_error": f"Not done ({summary}): {exc}"}
+        return {"op_error": f"Not done ({summary}): {'; '.join(error_texts(doc, exc.errors))}"}
 
     return _save(request, design, doc, summary, on_error, lambda exc: {})
 
@@ -349,9 +353,10 @@ def design_fix_apply(request: HttpRequest, pk: int) -> HttpResponse:
         )
 
     def on_error(exc: InvalidDesign) -> dict[str, Any]:
-        return {"op_error": f"The fix could not be applied: {exc}"}
+        return {"op_error": f"The fix could not be applied: {'; '.join(error_texts(fix.document, exc.errors))}"}
 
-    return _save(request, design, fix.document, f"fix {code} on {subject}: {fix.label}", on_error, lambda e: {}, "fix")
+    summary = f"fix for {element_label(design.to_document(), subject)}: {fix.label}"
+    return _save(request, design, fix.document, summary, on_error, lambda e: {}, "fix")
 
 
 def _walk(request: HttpRequest, pk: int, direction: str) -> HttpResponse:

@@ -7,12 +7,18 @@ one new revision, so a change is applied completely or not at all.
 
 Keys the designer's forms do not show (unknown keys, ``contents`` details such as a
 histogram) are kept as they are.
+
+What a page says about a change or an error names the part as a person would
+(:func:`change_summary`, :func:`error_text`: "added the special mirror (group 2)",
+"Size of disk 2 of the data vdevs (group 1: 8-wide raidz2): ..."), never by its JSON path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from zfsplanner.core.naming import element_label, sentence_case
 
 Doc = dict[str, Any]
 SECTIONS = ("vdevs", "datasets")
@@ -161,3 +167,38 @@ def apply_operation(doc: Mapping[str, Any], op: str, section: str, index: int) -
     if op in ("up", "down"):
         return move_item(doc, section, index, -1 if op == "up" else 1)
     raise EditError(f"unknown operation {op!r}")
+
+
+OPERATION_WORDS: Mapping[str, str] = {
+    "add": "added",
+    "change": "changed",
+    "remove": "removed",
+    "duplicate": "duplicated",
+    "up": "moved up",
+    "down": "moved down",
+}
+
+
+def change_summary(op: str, doc: Mapping[str, Any], section: str, index: int) -> str:
+    """A revision's summary: ``added the special mirror (group 2)``, ``removed dataset tank/media``.
+
+    ``doc`` is the document that has the row at ``index``: the new one for an added or changed
+    row, the one before the change for a row that is removed, duplicated or moved.
+    """
+    return f"{OPERATION_WORDS.get(op, op)} {element_label(doc, f'{section}[{index}]')}"
+
+
+def error_text(doc: Any, path: str, message: str) -> str:
+    """One error of the core (a JSON path and a message) as a page shows it: the part named in words.
+
+    ``host.ram_bytes``, "must be at least 1" → "The host's RAM: must be at least 1". ``doc`` is the
+    document the error is about (it names the vdev groups and datasets); the API keeps the path.
+    """
+    if not path:
+        return sentence_case(message)
+    return f"{sentence_case(element_label(doc if isinstance(doc, Mapping) else None, path))}: {message}"
+
+
+def error_texts(doc: Any, errors: Iterable[tuple[str, str]]) -> list[str]:
+    """:func:`error_text` of every (path, message) pair."""
+    return [error_text(doc, path, message) for path, message in errors]

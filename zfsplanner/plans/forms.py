@@ -15,6 +15,7 @@ from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 
 from .choices import OpenZFSVersion
+from .editing import error_texts
 from .samples import check_algorithm, check_recordsize, too_big_message
 from .services import META_KEYS, validate_document, writable_teams
 
@@ -58,7 +59,7 @@ class DesignDocumentForm(forms.Form):
         try:
             validate_document(doc)
         except InvalidDesign as exc:
-            raise forms.ValidationError([f"{f}: {m}" if f else m for f, m in exc.errors]) from exc
+            raise forms.ValidationError(error_texts(doc, exc.errors)) from exc
         return doc
 
 
@@ -86,7 +87,7 @@ class DesignImportForm(forms.Form):
         try:
             validate_document(doc)
         except InvalidDesign as exc:
-            raise forms.ValidationError([f"{f}: {m}" if f else m for f, m in exc.errors]) from exc
+            raise forms.ValidationError(error_texts(doc, exc.errors)) from exc
         return doc
 
 

@@ -40,7 +40,7 @@ from zfsplanner.core.design import VdevGroup as GroupSpec
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.units import format_zfs_size
 
-from .editing import rename_pool
+from .editing import error_texts, rename_pool
 from .models import (
     CatalogDisk,
     DatasetPlan,
@@ -450,7 +450,7 @@ def estimate_or_error(design: PoolDesign) -> tuple[dict[str, Any] | None, str | 
     try:
         return estimate_design(design), None
     except InvalidDesign as exc:
-        return None, str(exc)
+        return None, "; ".join(error_texts(design.to_document(), exc.errors))
 
 
 # --------------------------------------------------------------------------- commands

@@ -37,6 +37,7 @@ from . import charts
 from .choices import DatasetType
 from .designer_forms import CatalogFilterForm, NewDesignForm, VdevGroupForm, field_for_path
 from .designer_views import catalog_prices, conflict_text, pretty_json, render_designer
+from .editing import error_text
 from .filters import PoolDesignFilterSet
 from .forms import CompressionSampleForm, DesignDocumentForm, DesignImportForm, MeasuredRatioForm, ShareLinkForm
 from .models import PoolDesign
@@ -159,13 +160,15 @@ def design_new(request: HttpRequest) -> HttpResponse:
             except TeamError as exc:
                 form.add_error("new_team", f"The team name {exc.message}.")
             except InvalidDesign as exc:
+                exc_doc = form.to_document(group.to_document())
                 for path, message in exc.errors:
                     target = field_for_path("vdevs", 0, path)
                     if target in group.fields:
                         group.add_error(target, message)
                     else:
                         form.add_error(
-                            "name" if path == "name" else None, message if path == "name" else f"{path}: {message}"
+                            "name" if path == "name" else None,
+                            message if path == "name" else error_text(exc_doc, path, message),
                         )
             else:
                 messages.success(
