@@ -41,9 +41,11 @@ def seeded_catalog(transactional_db):
 
     from zfsplanner.plans.models import CatalogDisk
 
-    seed = import_module("zfsplanner.plans.migrations.0002_seed_catalog")
-    for row in seed.DISKS:
-        CatalogDisk.objects.get_or_create(model=row["model"], defaults={k: v for k, v in row.items() if k != "model"})
+    for migration in ("0002_seed_catalog", "0009_catalog_current_disks"):
+        seed = import_module(f"zfsplanner.plans.migrations.{migration}")
+        for row in seed.DISKS:
+            defaults = {k: v for k, v in row.items() if k != "model"}
+            CatalogDisk.objects.get_or_create(model=row["model"], defaults=defaults)
 
 
 @pytest.fixture(scope="session")
