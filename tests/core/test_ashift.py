@@ -76,7 +76,35 @@ def test_64k_physical_sectors_get_the_same_ashift_in_commands_capacity_and_risks
     assert cap.vdevs[0].ashift == expected
     assert set(command_ashifts(d).values()) == {expected}
     assert f"-o ashift={expected} " in all_commands(d)[0]
-    assert [r for r in assess(d) if r.code == "ashift-below-physical-sector"] == []
+    warnings = [r for r in assess(d) if r.code == "ashift-below-physical-sector"]
+    if expected == 16:  # zpool takes the 64 KiB sector by itself: nothing to say
+        assert warnings == []
+        return
+    # zpool ignores the 64 KiB sector (above zfs_vdev_max_auto_ashift=14): the warning says what the
+    # vdev gets, the same figure as the command and the capacity, and names the explicit ashift to set
+    (risk,) = warnings
+    assert risk.title.startswith(f"ashift={expected} on ")
+    assert f"gives the vdev ashift {expected} " in risk.detail and f"-o ashift={expected}," in risk.detail
+    assert "zfs_vdev_max_auto_ashift=14" in risk.detail
+    assert risk.fix.startswith("Set ashift=16 explicitly") and "or ashift=12 (4096 B)" in risk.fix
+    assert "leave it out" not in risk.fix
+
+
+def test_a_pool_ashift_of_12_on_64k_sector_disks_names_16_and_does_not_say_leave_it_out():
+    d = parse_design({"name": "tank", "openzfs_version": "2.3", "ashift": 12,
+                      "vdevs": [group("mirror", 2, disk(512, 65536))]})
+    assert pool_capacity(d).vdevs[0].ashift == 12
+    assert set(command_ashifts(d).values()) == {12}
+    (risk,) = [r for r in assess(d) if r.code == "ashift-below-physical-sector"]
+    assert "takes the pool's ashift=12 (4096 B)" in risk.detail
+    assert risk.fix.startswith("Set ashift=16 explicitly") and "or keep ashift=12" in risk.fix
+    assert "leave it out" not in risk.fix
+
+
+def test_an_explicit_ashift_below_a_4k_sector_still_offers_to_leave_it_out():
+    (risk,) = [r for r in assess(design(group("stripe", 1, disk(512, 4096), ashift=9)))
+               if r.code == "ashift-below-physical-sector"]
+    assert risk.fix == "Use ashift=12 (or leave it out and let the planner take it from the physical sector)."
 
 
 def test_the_command_for_a_64k_sector_disk_on_2_3_writes_what_zpool_would_pick():
@@ -237,3 +265,74 @@ def test_no_module_but_ashift_derives_an_ashift_from_sectors():
 def test_vdev_ashift_takes_disk_objects():
     assert vdev_ashift(0, [Disk(size_bytes=TB, logical_sector_bytes=512, physical_sector_bytes=8192)],
                        top_is_leaf=True, version="2.3") == 13
+
+
+def test_the_ashift_bounds_are_written_once():
+    """ASHIFT_MIN/ASHIFT_MAX (include/sys/fs/zfs.h) live in core/ashift.py; no module repeats 9 and 16."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "zfsplanner"
+    literal = re.compile(
+        r"range\(9, 17\)|min_value=9, max_value=16|lo=9, hi=16|max\(9, min\(16|between 9 and 16|9 <= [^\n]*<= 16"
+    )
+    offenders = [
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if path.name != "ashift.py" and "migrations" not in path.parts and literal.search(path.read_text())
+    ]
+    assert offenders == []
+
+
+# --------------------------------------------------------------------------- the pool's ashift
+
+
+SSD_512 = {"size_bytes": 10**12, "logical_sector_bytes": 512, "physical_sector_bytes": 512, "media": "ssd"}
+
+
+def pool_design(pool_ashift: int | None, *vdevs: dict[str, Any], version: str = "2.3") -> Any:
+    doc: dict[str, Any] = {"name": "tank", "openzfs_version": version, "vdevs": list(vdevs)}
+    if pool_ashift is not None:
+        doc["ashift"] = pool_ashift
+    return parse_design(doc)
+
+
+def test_the_pool_ashift_applies_to_every_group_without_its_own():
+    d = pool_design(
+        12,
+        group("raidz2", 6, disk(512, 4096)),
+        {"role": "special", "layout": "mirror", "width": 2, "disk": SSD_512},
+        {"role": "log", "layout": "mirror", "width": 2, "disk": SSD_512, "ashift": 13},
+    )
+    choices = [resolve(g, d.version) for g in d.vdevs]
+    assert [c.used for c in choices] == [12, 12, 13]
+    assert [c.source for c in choices] == ["pool", "pool", "design"]
+    # what zpool would have chosen alone is still said
+    assert "without it zpool would choose 9 from the physical sector" in choices[1].notes[0]
+    # one zpool create for the two groups at 12; the log with its own 13 is added after
+    commands = [c for c in all_commands(d) if not c.startswith("#")]
+    assert commands[0].startswith("zpool create -f -o ashift=12 tank raidz2 ")  # -f: raidz2 beside a mirror
+    assert " special mirror " in commands[0] and " log " not in commands[0]
+    assert commands[1].startswith("zpool add --allow-ashift-mismatch -o ashift=13 tank log mirror ")
+    risks = assess(d)
+    assert "mixed-ashift" not in {r.code for r in risks}
+    (irremovable,) = [r for r in risks if r.code == "special-vdev-irremovable"]  # for the raidz2, not the ashift
+    assert "differ in ashift" not in irremovable.detail and "differs from the data vdevs'" not in irremovable.detail
+
+
+def test_without_a_pool_ashift_the_512_byte_ssd_special_gets_9_and_mixes():
+    d = pool_design(None, group("raidz2", 6, disk(512, 4096)),
+                    {"role": "special", "layout": "mirror", "width": 2, "disk": SSD_512})
+    assert [resolve(g, d.version).used for g in d.vdevs] == [12, 9]
+    assert [r.subject for r in assess(d) if r.code == "mixed-ashift"] == ["vdevs[1]"]
+
+
+def test_the_pool_ashift_round_trips_and_is_checked_like_a_groups():
+    from zfsplanner.core.design import design_to_document
+
+    d = pool_design(13, group("mirror", 2, disk()))
+    out = design_to_document(d)
+    assert out["ashift"] == 13 and "ashift" not in out["vdevs"][0]
+    assert parse_design(out) == d
+    with pytest.raises(InvalidDesign) as exc:
+        pool_design(17, group("mirror", 2, disk()))
+    assert dict(exc.value.errors)["ashift"] == "must be at most 16 (got 17)"

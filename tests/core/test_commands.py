@@ -8,9 +8,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from zfsplanner.core.ashift import written_ashift
 from zfsplanner.core.commands import (
     all_commands,
-    resolved_ashift,
     top_level_ids,
     vdev_type_word,
     zfs_create_commands,
@@ -110,7 +110,7 @@ def test_mixed_ashift_special_is_added_with_its_own_ashift():
             {"role": "special", "layout": "mirror", "width": 2, "disk": OPTANE},
         ]
     )
-    assert resolved_ashift(d.vdevs[1]) == 9
+    assert written_ashift(d.vdevs[1], d.version) == 9
     assert zpool_create_command(d) == (f"zpool create -o ashift=12 tank mirror {hdds(1, 2)} mirror {hdds(3, 4)}")
     # OpenZFS 2.3 (the default) refuses a different ashift on zpool add unless told it is intended
     assert zpool_add_commands(d) == [

@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 
+from zfsplanner.core.ashift import ASHIFT_MAX, ASHIFT_MIN
 from zfsplanner.plans.choices import DEFAULT_OPENZFS_VERSION, OpenZFSVersion
 
 from . import services
@@ -15,7 +16,7 @@ class SampleForm(forms.Form):
         initial="lz4,zstd,zstd-7,gzip-9", help_text="Comma list: lz4, zstd, zstd-N, zstd-fast-N, gzip-N, zle, lzjb."
     )
     recordsize = forms.CharField(initial="128K,1M", help_text="Comma list of record sizes.")
-    ashift = forms.IntegerField(initial=12, min_value=9, max_value=16)
+    ashift = forms.IntegerField(initial=12, min_value=ASHIFT_MIN, max_value=ASHIFT_MAX)
     openzfs_version = forms.ChoiceField(
         label="OpenZFS", choices=OpenZFSVersion.choices, initial=DEFAULT_OPENZFS_VERSION
     )

@@ -19,8 +19,9 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
+from zfsplanner.core.ashift import ASHIFT_RANGE
 from zfsplanner.core.design import OPENZFS_VERSIONS
-from zfsplanner.core.measure import ASHIFT_RANGE, MeasureError, Source, measure_files, settings_for
+from zfsplanner.core.measure import MeasureError, Source, measure_files, settings_for
 from zfsplanner.core.units import UnitError, parse_zfs_size
 
 from .models import CompressionSample, SampleStatus
@@ -68,7 +69,7 @@ def parse_options(algorithms: Any = None, recordsize: Any = None, ashift: Any = 
     except (TypeError, ValueError) as exc:
         raise OptionError("ashift", f"{ashift!r} is not a number") from exc
     if a not in ASHIFT_RANGE:
-        raise OptionError("ashift", f"{a} is not between 9 and 16")
+        raise OptionError("ashift", f"{a} is not between {ASHIFT_RANGE[0]} and {ASHIFT_RANGE[-1]}")
     sizes: list[int] = []
     for text in _split(recordsize) or [str(s) for s in DEFAULT_RECORDSIZES]:
         try:

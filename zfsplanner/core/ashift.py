@@ -33,12 +33,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .design import Disk, Layout, Role, VdevGroup
+from .design_types import Design, Disk, Layout, Role, VdevGroup
 from .units import ilog2
 from .versions import Version, supports
 
-ASHIFT_MIN = 9  # zfs_vdev_min_auto_ashift default (ASHIFT_MIN, include/sys/fs/zfs.h)
-ASHIFT_MAX = 16
+ASHIFT_MIN = 9  # the smallest ashift a vdev can have (ASHIFT_MIN, include/sys/fs/zfs.h; zfs_vdev_min_auto_ashift)
+ASHIFT_MAX = 16  # the largest (ASHIFT_MAX, include/sys/fs/zfs.h): vdev_open() refuses more
+ASHIFT_RANGE = range(ASHIFT_MIN, ASHIFT_MAX + 1)
+DEFAULT_POOL_ASHIFT = 12  # what new designs get: 4 KiB, every current HDD's and SSD's sector, fine on 512-byte ones
 MAX_AUTO_ASHIFT_OLD = ASHIFT_MAX  # zfs_vdev_max_auto_ashift before 2.1.6 / 2.2.0
 MAX_AUTO_ASHIFT = 14  # zfs_vdev_max_auto_ashift from 2.1.6 / 2.2.0
 
@@ -47,11 +49,14 @@ MAX_AUTO_ASHIFT = 14  # zfs_vdev_max_auto_ashift from 2.1.6 / 2.2.0
 class AshiftChoice:
     """The ashift of one vdev group, from the request to what the pool really uses.
 
-    * ``requested``: the design's ``ashift`` (None: let the planner choose);
+    * ``requested``: the group's ``ashift``, else the design's top-level one (None: let zpool choose);
     * ``written``: the value the generated ``zpool create``/``zpool add`` passes with
       ``-o ashift=`` (the request, or the automatic choice written out);
     * ``used``: the vdev's real ashift (``zdb -C``), which sizes every allocation;
     * ``automatic``: what ``zpool`` picks with no ``-o ashift`` at all;
+    * ``source``: ``"design"`` (the group's own ashift), ``"pool"`` (the design's top-level
+      ashift) or where the automatic choice comes from;
+    * ``physical``: log2 of the largest physical sector of the group's disks (4 KiB when unknown);
     * ``fails``: why ``zpool create`` would not produce a working vdev (None: it does).
     """
 
@@ -62,6 +67,13 @@ class AshiftChoice:
     source: str
     notes: tuple[str, ...]
     fails: str | None = None
+    physical: int = ASHIFT_MIN
+
+    @property
+    def physical_ignored(self) -> bool:
+        """``zpool`` alone would pick less than the physical sector: it is above
+        ``zfs_vdev_max_auto_ashift`` (64 KiB sectors on 2.2/2.3), so only an explicit ashift reaches it."""
+        return self.automatic < self.physical
 
     @property
     def raised(self) -> bool:
@@ -157,6 +169,16 @@ def physical_ashift(disk: Disk) -> int:
     return _physical(disk)
 
 
+def sector_ashift(sector_bytes: int) -> int:
+    """The ashift of a sector size, within what a vdev can have (``ASHIFT_MIN``..``ASHIFT_MAX``)."""
+    return max(ASHIFT_MIN, min(ASHIFT_MAX, ilog2(sector_bytes)))
+
+
+def group_physical_ashift(group: VdevGroup) -> int:
+    """The ashift that matches the largest physical sector among the group's disks."""
+    return max(physical_ashift(d) for d in group.disks)
+
+
 def _is_leaf_vdev(group: VdevGroup) -> bool:
     return group.layout == Layout.STRIPE or group.role in (Role.CACHE, Role.SPARE)
 
@@ -189,11 +211,18 @@ def resolve(group: VdevGroup, version: str | Version) -> AshiftChoice:
     leaf = _is_leaf_vdev(group)
     auto, auto_source = automatic(group, v)
     notes: list[str] = []
-    if group.ashift is None:
+    requested = group.requested_ashift
+    if requested is None:
         written, source = auto, auto_source
         notes.append(f"ashift {auto} chosen from the {auto_source}, as zpool create would")
+    elif group.ashift is None:
+        written, source = requested, "pool"
+        notes.append(
+            f"ashift {requested} from the pool's ashift (zpool create -o ashift={requested}); "
+            f"without it zpool would choose {auto} from the {auto_source}"
+        )
     else:
-        written, source = group.ashift, "design"
+        written, source = requested, "design"
     used = vdev_ashift(written, group.disks, top_is_leaf=leaf, version=v)
     logical = max(logical_ashift(d) for d in group.disks)
     fails = None
@@ -216,13 +245,14 @@ def resolve(group: VdevGroup, version: str | Version) -> AshiftChoice:
             f"prints {written}"
         )
     return AshiftChoice(
-        requested=group.ashift,
+        requested=requested,
         written=written,
         used=used,
         automatic=auto,
         source=source,
         notes=tuple(notes),
         fails=fails,
+        physical=group_physical_ashift(group),
     )
 
 
@@ -234,3 +264,10 @@ def group_ashift(group: VdevGroup, version: str | Version) -> int:
 def written_ashift(group: VdevGroup, version: str | Version) -> int:
     """The ``-o ashift=`` value the generated commands pass for the group."""
     return resolve(group, version).written
+
+
+def uniform_ashift(design: Design) -> int:
+    """The one ashift for every data, special and dedup vdev (what the pool's ``ashift`` should be
+    when they differ): the largest any of them gets now, so no vdev drops below its sectors."""
+    top = [g for g in design.vdevs if g.role in (Role.DATA, Role.SPECIAL, Role.DEDUP)]
+    return max((group_ashift(g, design.version) for g in top), default=DEFAULT_POOL_ASHIFT)

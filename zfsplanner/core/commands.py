@@ -10,9 +10,10 @@ the ``ashift`` pool property given to ``zpool create -o ashift=N`` is the value 
 every vdev in that command and the default for later ``zpool add``. ashift is really a
 property of each top-level vdev, fixed when it is created, so a group whose ashift differs
 from the first data group's is left out of ``zpool create`` and added afterwards with
-``zpool add -o ashift=N``. When a group gives no ashift, the planner's choice (log2 of the
-largest physical sector of its disks, see :func:`resolved_ashift`) is written out
-explicitly rather than left to autodetection, which trusts what the drive reports. The vdev
+``zpool add -o ashift=N``. A group without an ashift of its own takes the design's top-level
+``ashift``; when neither gives one, the choice ``zpool`` would make (the largest physical sector,
+or the logical one when the physical is above ``zfs_vdev_max_auto_ashift``; see
+:func:`ashift.written_ashift`) is written out explicitly rather than left to autodetection. The vdev
 may still end up with a larger ashift than written (``zpool`` passes it to the member disks
 only before 2.3.6/2.4.0): :mod:`zfsplanner.core.ashift` models that, and the capacity uses it.
 
@@ -52,7 +53,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .ashift import group_ashift, written_ashift
-from .design import DEFAULT_OPENZFS_VERSION, Dataset, DatasetType, Design, Disk, Layout, Role, VdevGroup
+from .design import Dataset, DatasetType, Design, Disk, Layout, Role, VdevGroup
 from .pool import draid_default_data
 from .replication import (
     TopLevelVdev,
@@ -81,12 +82,6 @@ BY_ID = "/dev/disk/by-id/"
 # Order of the classes in ``zpool create`` (data first; zpool accepts any order).
 _ROLE_ORDER = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE, Role.SPARE)
 _TOP_LEVEL_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG)
-
-
-def resolved_ashift(group: VdevGroup, version: str = DEFAULT_OPENZFS_VERSION) -> int:
-    """The ``-o ashift=`` value written for the group: as given, else what ``zpool`` would pick
-    on ``version`` (:func:`ashift.resolve`, which also knows the ashift the vdev really gets)."""
-    return written_ashift(group, version)
 
 
 def draid_data_disks(group: VdevGroup) -> int:
@@ -135,14 +130,14 @@ def device_names(design: Design) -> list[list[list[str]]]:
 
 def _pool_ashift(design: Design) -> int:
     first_data = next(g for g in design.vdevs if g.role == Role.DATA)
-    return resolved_ashift(first_data, design.version)
+    return written_ashift(first_data, design.version)
 
 
 def _in_create(design: Design, group: VdevGroup) -> bool:
     """Does the group go into ``zpool create`` (same ashift as the pool default), or a later ``zpool add``?"""
     if group.role == Role.SPARE:
         return True
-    return resolved_ashift(group, design.version) == _pool_ashift(design)
+    return written_ashift(group, design.version) == _pool_ashift(design)
 
 
 def _group_words(group: VdevGroup, devices: Sequence[Sequence[str]], with_role: bool) -> list[str]:
@@ -360,7 +355,7 @@ def zpool_add_commands(design: Design) -> list[str]:
     out = []
     for i, check in zip(_add_groups(design), zpool_add_checks(design), strict=True):
         group = design.vdevs[i]
-        words = ["zpool", "add", *check.flags, "-o", f"ashift={resolved_ashift(group, design.version)}", design.name]
+        words = ["zpool", "add", *check.flags, "-o", f"ashift={written_ashift(group, design.version)}", design.name]
         words += _group_words(group, names[i], with_role=True)
         out.append(_quote(words))
     return out

@@ -106,6 +106,7 @@ def design_to_document(design: Design) -> dict[str, Any]:
     put_optional(out, "description", design.description)
     put_optional(out, "openzfs_version", design.openzfs_version)
     put_optional(out, "disk_partitioning", design.disk_partitioning)
+    put_optional(out, "ashift", design.ashift)
     out["vdevs"] = [vdev_to_document(v) for v in design.vdevs]
     out["datasets"] = [dataset_to_document(d) for d in design.datasets]
     out.update(design.extra)

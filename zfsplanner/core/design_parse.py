@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from .ashift import ASHIFT_MAX, ASHIFT_MIN
 from .design_types import (
     COMPRESSIBILITY_PROFILES,
     COMPRESSION_VALUES,
@@ -261,7 +262,7 @@ def _read_vdev(r: _Reader, value: Any, path: str) -> VdevGroup | None:
     layout = r.choice(d, "layout", path, Layout, required=True)
     width = r.integer(d, "width", path, required=True, lo=1)
     count = r.integer(d, "count", path, lo=1, hi=MAX_TOP_LEVEL_VDEVS)
-    ashift = r.integer(d, "ashift", path, lo=9, hi=16)
+    ashift = r.integer(d, "ashift", path, lo=ASHIFT_MIN, hi=ASHIFT_MAX)
     draid_data = r.integer(d, "draid_data", path, lo=1)
     draid_spares = r.integer(d, "draid_spares", path, lo=0, hi=DRAID_MAX_SPARES)
     partitioning = r.choice(d, "disk_partitioning", path, Partitioning)
@@ -507,7 +508,7 @@ def _read_dataset(r: _Reader, value: Any, path: str, pool: str | None) -> Datase
     )
 
 
-_DESIGN_KEYS = ("format", "name", "openzfs_version", "disk_partitioning", "description", "vdevs", "datasets")
+_DESIGN_KEYS = ("format", "name", "openzfs_version", "disk_partitioning", "ashift", "description", "vdevs", "datasets")
 
 
 def parse_design(doc: Any) -> Design:
@@ -532,6 +533,7 @@ def parse_design(doc: Any) -> Design:
     if version is not None and version not in OPENZFS_VERSIONS:
         r.err("openzfs_version", f"{version!r} is not one of {', '.join(OPENZFS_VERSIONS)}")
     partitioning = r.choice(d, "disk_partitioning", "", Partitioning)
+    pool_ashift = r.integer(d, "ashift", "", lo=ASHIFT_MIN, hi=ASHIFT_MAX)
     vdevs: list[VdevGroup] = []
     raw_vdevs = d.get("vdevs")
     if not isinstance(raw_vdevs, list):
@@ -577,6 +579,7 @@ def parse_design(doc: Any) -> Design:
         disk_partitioning=partitioning,
         description=description,
         extra=_extra(d, _DESIGN_KEYS),
+        ashift=pool_ashift,
     )
     from .vdev_shape import shape_errors  # imports this module through .design
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
@@ -133,6 +133,13 @@ class VdevGroup:
     price_per_disk: Decimal | None = None  # one disk of the group, in the user's currency
     single_disk: bool = True  # the document used "disk" rather than "disks"
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # The design's top-level ashift, copied in by :class:`Design`; never written with the group.
+    pool_ashift: int | None = None
+
+    @property
+    def requested_ashift(self) -> int | None:
+        """The ashift ``zpool`` is asked for: the group's own, else the pool's (None: zpool chooses)."""
+        return self.ashift if self.ashift is not None else self.pool_ashift
 
     @property
     def parity(self) -> int:
@@ -191,6 +198,13 @@ class Design:
     disk_partitioning: Partitioning | None = None
     description: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    ashift: int | None = None  # the pool's, as zpool create -o ashift=N applies it to every vdev
+
+    def __post_init__(self) -> None:
+        # Every group knows the pool's ashift, so whatever asks a group for its ashift
+        # (ashift.resolve) applies the rule "the group's own, else the pool's" in one place.
+        if any(g.pool_ashift != self.ashift for g in self.vdevs):
+            object.__setattr__(self, "vdevs", tuple(replace(g, pool_ashift=self.ashift) for g in self.vdevs))
 
     @property
     def version(self) -> str:

@@ -18,9 +18,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .ashift import DEFAULT_POOL_ASHIFT, group_physical_ashift, uniform_ashift
 from .design import PARITY, Design, InvalidDesign, Layout, Role, parse_design
 from .risk import fault_tolerance
-from .units import format_zfs_size, parse_zfs_size
+from .units import format_si, format_zfs_size, parse_zfs_size
 
 Doc = dict[str, Any]
 _SUBJECT = re.compile(r"^(vdevs|datasets)\[(\d+)\]$")
@@ -73,20 +74,21 @@ def _fix_slog_unmirrored(doc: Doc, item: Doc, design: Design, index: int) -> str
 
 
 def _fix_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    group = design.vdevs[index]
-    physical = max(d.physical_sector for d in group.disks)
-    ashift = max(9, min(16, physical.bit_length() - 1))
+    ashift = group_physical_ashift(design.vdevs[index])
     item["ashift"] = ashift
-    return f"Set ashift={ashift} ({physical}-byte sectors)"
+    return f"Set ashift={ashift} ({1 << ashift}-byte sectors)"
 
 
 def _fix_mixed_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    vdevs = doc.get("vdevs") or []
-    first = next((v for v in vdevs if isinstance(v, Mapping) and v.get("role") == Role.DATA.value), None)
-    if first is None or first.get("ashift") is None:
-        return None
-    item["ashift"] = first["ashift"]
-    return f"Use the first data vdev's ashift ({first['ashift']})"
+    """Every vdev one ashift: the pool's ``ashift`` set, and the groups' own ones that differ left out."""
+    target = uniform_ashift(design)
+    doc["ashift"] = target
+    vdevs = [copy.deepcopy(v) for v in doc.get("vdevs") or []]  # the other items are shared with the caller's
+    for v in vdevs:
+        if isinstance(v, dict) and v.get("ashift") not in (None, target):
+            del v["ashift"]
+    doc["vdevs"] = vdevs
+    return f"Give every vdev ashift={target}"
 
 
 def _fix_single_parity(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
@@ -147,6 +149,61 @@ def _fix_padding(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
     return "Set volblocksize=64K"
 
 
+def _fix_drop_ssb(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    if item.pop("special_small_blocks", None) is None:
+        return None
+    return "Drop special_small_blocks"
+
+
+def _fix_ssb_value(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    """The largest value OpenZFS before 2.4 accepts at or below the one given: a power of two up to 1M."""
+    raw = item.get("special_small_blocks")
+    if not isinstance(raw, int | str):
+        return None
+    try:
+        given = parse_zfs_size(raw)
+    except ValueError:
+        return None
+    value = min(1 << max(given.bit_length() - 1, 9), 1024 * 1024)
+    item["special_small_blocks"] = format_zfs_size(value)
+    return f"Set special_small_blocks={format_zfs_size(value)}"
+
+
+def _fix_unused_dedup_vdev(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    doc["vdevs"] = [v for j, v in enumerate(doc["vdevs"]) if j != index]
+    return "Remove the dedup vdev"
+
+
+def _fix_small_spare(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    """Spares of the largest disk among the vdevs they should replace (its own copy of that disk object)."""
+    members = [
+        (disk.size_bytes, gi, di)
+        for gi, g in enumerate(design.vdevs)
+        if g.role in (Role.DATA, Role.SPECIAL, Role.DEDUP)
+        for di, disk in enumerate(g.disks)
+    ]
+    if not members:
+        return None
+    _, gi, di = max(members)
+    source = doc["vdevs"][gi]
+    disk = source["disk"] if "disk" in source else source["disks"][di]
+    item.pop("disks", None)
+    item["disk"] = copy.deepcopy(disk)
+    largest = design.vdevs[gi].disks[di]
+    return f"Use {largest.model or format_si(largest.size_bytes) + ' disks'} as spares"
+
+
+def _fix_vm_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    """512e disks under a VM: an explicit ashift keeps the guest's 512-byte view from choosing 9.
+    (4Kn disks need the VM's block size set as well, which is not part of the design.)"""
+    group = design.vdevs[index]
+    if any(d.logical_sector >= 4096 for d in group.disks):
+        return None
+    ashift = max(group_physical_ashift(group), DEFAULT_POOL_ASHIFT)
+    item["ashift"] = ashift
+    return f"Set ashift={ashift} explicitly"
+
+
 _FIXES: Mapping[str, Callable[[Doc, Doc, Design, int], str | None]] = {
     "special-redundancy-below-data": _fix_special_redundancy,
     "non-redundant-vdev": _fix_non_redundant,
@@ -159,6 +216,12 @@ _FIXES: Mapping[str, Callable[[Doc, Doc, Design, int], str | None]] = {
     "sync-disabled": _fix_sync_disabled,
     "boot-recordsize": _fix_boot_recordsize,
     "raidz-padding-overhead": _fix_padding,
+    "special-small-blocks-volume": _fix_drop_ssb,
+    "special-small-blocks-value": _fix_ssb_value,
+    "special-small-blocks-without-special": _fix_drop_ssb,
+    "dedup-vdev-without-dedup": _fix_unused_dedup_vdev,
+    "spare-too-small": _fix_small_spare,
+    "vm-sector-size": _fix_vm_ashift,
 }
 FIXABLE_CODES = tuple(_FIXES)
 

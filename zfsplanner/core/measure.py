@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+from .ashift import ASHIFT_RANGE
 from .compression import (
     BPE_PAYLOAD_SIZE,
     SPA_MINBLOCKSIZE,
@@ -52,7 +53,6 @@ from .units import ceil_div, is_power_of_two, roundup
 
 MIN_RECORDSIZE = 512
 MAX_RECORDSIZE = 16 * 1024 * 1024
-ASHIFT_RANGE = range(9, 17)
 READ_CHUNK = 1 << 20
 
 
@@ -287,7 +287,7 @@ def measure_files(
     ``progress(done_bytes, total_bytes)`` is called after each (file, recordsize) pass.
     """
     if ashift not in ASHIFT_RANGE:
-        raise MeasureError(f"ashift: {ashift} is not between 9 and 16")
+        raise MeasureError(f"ashift: {ashift} is not between {ASHIFT_RANGE[0]} and {ASHIFT_RANGE[-1]}")
     settings = settings_for(algorithms, recordsizes, version)
     by_rs: dict[int, list[Setting]] = {}
     for s in settings:

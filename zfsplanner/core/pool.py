@@ -33,8 +33,6 @@ Each step has its own module; this one gathers their public names:
 
 from __future__ import annotations
 
-from . import ashift as ashift_rules
-from .ashift import ASHIFT_MAX, ASHIFT_MIN
 from .capacity import (
     INITIAL_METADATA_BLOCKS,
     INITIAL_METADATA_PER_EXTRA_VDEV,
@@ -43,7 +41,6 @@ from .capacity import (
     initial_root_used,
     pool_capacity,
 )
-from .design import DEFAULT_OPENZFS_VERSION, VdevGroup
 from .draid import (
     VDEV_DRAID_REFLOW_RESERVE,
     VDEV_DRAID_ROWHEIGHT,
@@ -89,8 +86,6 @@ from .vdev_shape import ALLOCATING_ROLES, L2ARC_DEV_HDR_SIZE, METASLAB_ROLES
 
 __all__ = [
     "ALLOCATING_ROLES",
-    "ASHIFT_MAX",
-    "ASHIFT_MIN",
     "EFI_GPE_SIZE",
     "EFI_MIN_ARRAY_SIZE",
     "EFI_MIN_RESV_SIZE",
@@ -122,7 +117,6 @@ __all__ = [
     "ExpansionReport",
     "PoolCapacity",
     "VdevCapacity",
-    "auto_ashift",
     "deflated",
     "draid_child_asize",
     "draid_default_data",
@@ -135,19 +129,8 @@ __all__ = [
     "initial_root_used",
     "leaf_asize",
     "linux_whole_disk_partition_bytes",
-    "max_auto_ashift",
     "member_osize",
     "metaslab_shift",
     "pool_capacity",
     "slop_space",
 ]
-
-
-def max_auto_ashift(version: str) -> int:
-    """``zfs_vdev_max_auto_ashift`` of the version (:func:`ashift.max_auto_ashift`)."""
-    return ashift_rules.max_auto_ashift(version)
-
-
-def auto_ashift(group: VdevGroup, version: str = DEFAULT_OPENZFS_VERSION) -> tuple[int, str]:
-    """The ashift ``zpool create`` picks without ``-o ashift`` (:func:`ashift.automatic`)."""
-    return ashift_rules.automatic(group, version)

@@ -15,6 +15,7 @@ from django import forms
 from django.db.models import Q, QuerySet
 
 from zfsplanner.accounts.services import MAX_TEAM_NAME, TeamError, clean_team_name
+from zfsplanner.core.ashift import ASHIFT_RANGE
 from zfsplanner.core.design import COMPRESSIBILITY_PROFILES, COMPRESSION_VALUES
 from zfsplanner.core.units import format_zfs_size, parse_disk_size
 
@@ -109,7 +110,7 @@ class VdevGroupForm(forms.Form):
     width = forms.IntegerField(label="Disks per vdev", min_value=1, max_value=255, initial=6)
     count = forms.IntegerField(label="Number of vdevs", min_value=1, max_value=1000, initial=1)
     ashift = forms.TypedChoiceField(
-        choices=[("", "auto (from the disk's sector size)")] + [(str(a), str(a)) for a in range(9, 17)],
+        choices=[("", "auto (from the disk's sector size)")] + [(str(a), str(a)) for a in ASHIFT_RANGE],
         required=False,
         coerce=int,
         empty_value=None,

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from zfsplanner.accounts.models import Team
+from zfsplanner.core.ashift import ASHIFT_MAX, ASHIFT_MIN
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 
@@ -112,7 +113,7 @@ class CompressionSampleForm(forms.Form):
     file = forms.FileField(label="Sample file", help_text="A representative part of the data.")
     algorithm = forms.CharField(label="compression", max_length=20, help_text="lz4, zstd, zstd-9, gzip-6, zle, off…")
     recordsize = forms.CharField(label="recordsize", max_length=12, help_text="128K, 1M…")
-    ashift = forms.IntegerField(label="ashift", min_value=9, max_value=16)
+    ashift = forms.IntegerField(label="ashift", min_value=ASHIFT_MIN, max_value=ASHIFT_MAX)
     openzfs_version = forms.ChoiceField(label="OpenZFS", choices=OpenZFSVersion.choices)
 
     def __init__(self, *args: Any, too_big: bool = False, **kwargs: Any) -> None:

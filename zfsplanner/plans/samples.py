@@ -30,7 +30,6 @@ from zfsplanner.core.units import UnitError, format_iec, format_zfs_size, is_pow
 SAMPLE_FIELD = "file"
 MIN_RECORDSIZE = 512
 MAX_RECORDSIZE = 16 * 1024 * 1024
-ASHIFT_RANGE = range(9, 17)
 
 
 class SampleUploadHandler(FileUploadHandler):

@@ -27,9 +27,9 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from zfsplanner.accounts.models import WRITE_ROLES, Membership, Team
+from zfsplanner.core.ashift import written_ashift
 from zfsplanner.core.commands import (
     all_commands,
-    resolved_ashift,
     zfs_create_commands,
     zpool_add_commands,
     zpool_attach_commands,
@@ -531,7 +531,7 @@ def design_ashift(design: PoolDesign) -> int:
     except InvalidDesign:
         return 12
     data = [g for g in spec.vdevs if g.role == Role.DATA]
-    return resolved_ashift(data[0], spec.version) if data else 12
+    return written_ashift(data[0], spec.version) if data else 12
 
 
 def apply_measured_ratio(

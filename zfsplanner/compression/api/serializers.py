@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from zfsplanner.core.ashift import ASHIFT_MAX, ASHIFT_MIN
 from zfsplanner.plans.choices import OpenZFSVersion
 
 
@@ -19,7 +20,7 @@ class MeasureRequestSerializer(serializers.Serializer):
         help_text="Comma list: lz4, zstd, zstd-7, zstd-fast-1, gzip-9, zle, lzjb, on.",
     )
     recordsize = serializers.CharField(required=False, default="128K", help_text="Comma list: 128K,1M.")
-    ashift = serializers.IntegerField(required=False, default=12, min_value=9, max_value=16)
+    ashift = serializers.IntegerField(required=False, default=12, min_value=ASHIFT_MIN, max_value=ASHIFT_MAX)
     openzfs_version = serializers.ChoiceField(choices=OpenZFSVersion.choices, required=False, default="2.3")
 
 

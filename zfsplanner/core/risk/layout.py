@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from ..alloc import block_asize, deflate, deflate_ratio
-from ..ashift import group_ashift
+from ..ashift import DEFAULT_POOL_ASHIFT, AshiftChoice, group_ashift, max_auto_ashift, uniform_ashift
 from ..ashift import resolve as resolve_ashift
 from ..commands import draid_data_disks
 from ..design import DatasetType, Design, Layout, Role, VdevGroup
@@ -52,45 +52,84 @@ _ASHIFT_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE)
     "ashift-below-physical-sector",
     Severity.WARNING,
     "ashift={ashift} on {name} is below the disks' {sector}-byte physical sector",
-    "an explicit ashift smaller than log2 of the largest physical sector among the group's disks",
+    "an ashift smaller than log2 of the largest physical sector among the group's disks: given in the design, "
+    "or zpool's own choice when that sector is above zfs_vdev_max_auto_ashift (64 KiB sectors on 2.2 and later)",
     REF_ASHIFT,
 )
 def rule_ashift_below_physical(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     for i, g in _groups(design, *_ASHIFT_ROLES):
-        if g.ashift is None:
-            continue  # the planner picks what zpool would (ashift.automatic)
-        physical = max(d.physical_sector for d in g.disks)
-        if (1 << g.ashift) >= physical:
-            continue
         choice = resolve_ashift(g, design.version)
-        if choice.fails is not None:
-            what = f" On OpenZFS {design.version}: {choice.fails}."
-        elif choice.raised:
-            below_logical = (1 << g.ashift) < max(d.logical_sector for d in g.disks)
-            verb = "vdev_open() raises the ashift to" if below_logical else "the vdev is raised to"
-            what = (
-                f" zpool create -o ashift={g.ashift} does not give this vdev ashift {g.ashift}: {verb} "
-                f"{choice.used} ({1 << choice.used} B) without a message, while zpool get ashift keeps "
-                f"printing {g.ashift}. The estimate uses ashift {choice.used}."
+        physical = 1 << choice.physical
+        requested = choice.requested
+        if requested is None and not choice.physical_ignored:
+            continue  # zpool takes the physical sector by itself (ashift.automatic)
+        if requested is not None and (1 << requested) >= physical:
+            continue
+        rmw = (
+            f" Every write smaller than or misaligned to {physical} B becomes a read-modify-write inside the "
+            "drive, which costs throughput, and a power loss during it can corrupt the other 512-byte sectors "
+            "that share the physical sector."
+        )
+        if requested is None:
+            detail = (
+                f"{sentence_case(_vname(design, i))} {_agree(design, i, 'has', 'have')} disks with {physical}-byte "
+                f"physical sectors, above the largest sector zpool aligns to by itself on OpenZFS {design.version} "
+                f"(zfs_vdev_max_auto_ashift={max_auto_ashift(design.version)}, "
+                f"{1 << max_auto_ashift(design.version)} B). Without -o ashift, zpool ignores the physical sector "
+                f"and gives the vdev ashift {choice.used} ({1 << choice.used} B) from the logical sector; the "
+                f"generated commands write -o ashift={choice.written}, the same choice." + rmw
             )
         else:
-            what = (
-                f" Every write smaller than or misaligned to {physical} B becomes a read-modify-write inside the "
-                "drive, which costs throughput, and a power loss during it can corrupt the other 512-byte sectors "
-                "that share the physical sector."
+            if choice.source == "design":
+                whose = _agree(design, i, "sets", "set")
+            else:
+                whose = _agree(design, i, "takes", "take") + " the pool's"
+            if choice.fails is not None:
+                what = f" On OpenZFS {design.version}: {choice.fails}."
+            elif choice.raised:
+                below_logical = (1 << requested) < max(d.logical_sector for d in g.disks)
+                verb = "vdev_open() raises the ashift to" if below_logical else "the vdev is raised to"
+                what = (
+                    f" zpool create -o ashift={requested} does not give this vdev ashift {requested}: {verb} "
+                    f"{choice.used} ({1 << choice.used} B) without a message, while zpool get ashift keeps "
+                    f"printing {requested}. The estimate uses ashift {choice.used}."
+                )
+            else:
+                what = rmw
+            detail = (
+                f"{sentence_case(_vname(design, i))} {whose} ashift={requested} ({1 << requested} B) on disks with "
+                f"{physical}-byte physical sectors. ashift is fixed when the vdev is created." + what
             )
         yield _risk(
             spec,
             _vdev(i),
-            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'sets', 'set')} ashift={g.ashift} "
-            f"({1 << g.ashift} B) on disks "
-            f"with {physical}-byte physical sectors. ashift is fixed when the vdev is created." + what,
-            f"Use ashift={physical.bit_length() - 1} (or leave it out and let the planner take it from the "
-            "physical sector).",
+            detail,
+            _explicit_ashift_fix(choice, physical),
             name=_vname(design, i),
-            ashift=g.ashift,
+            ashift=choice.used if requested is None else requested,
             sector=physical,
         )
+
+
+def _explicit_ashift_fix(choice: AshiftChoice, physical: int) -> str:
+    """Which ashift to set: the physical sector's, and when zpool would not choose it by itself,
+    the 4 KiB alternative, both named because only an explicit -o ashift gets either."""
+    if not choice.physical_ignored:
+        if choice.source == "design" and choice.automatic == choice.physical:
+            return (
+                f"Use ashift={choice.physical} (or leave it out and let the planner take it from the physical sector)."
+            )
+        return f"Use ashift={choice.physical} ({physical} B, the physical sector)."
+    alternative = max(DEFAULT_POOL_ASHIFT, choice.automatic)
+    text = (
+        f"Set ashift={choice.physical} explicitly to match the {physical}-byte sector (every block then takes at "
+        f"least {zfs_nicenum(physical)}, which costs space on small blocks and raidz padding)"
+    )
+    if alternative == choice.requested:
+        text += f", or keep ashift={alternative} and accept the read-modify-writes inside the drive"
+    elif alternative < choice.physical:
+        text += f", or ashift={alternative} ({1 << alternative} B) to keep small blocks small"
+    return text + ": zpool will not choose a larger ashift than the logical sector by itself."
 
 
 @rule(
@@ -112,7 +151,9 @@ def rule_mixed_ashift(spec: RiskSpec, design: Design, figures: RiskFigures | Non
         a = group_ashift(g, design.version)
         if a == reference:
             continue
-        how = "set" if g.ashift is not None else "chosen from the disks' physical sector"
+        how = {"design": "set", "pool": "the pool's"}.get(
+            resolve_ashift(g, design.version).source, "chosen from the disks' sectors"
+        )
         yield _risk(
             spec,
             _vdev(i),
@@ -120,8 +161,9 @@ def rule_mixed_ashift(spec: RiskSpec, design: Design, figures: RiskFigures | Non
             "the first data vdev has "
             f"{reference}. With top-level vdevs of different ashift, zpool remove refuses every top-level vdev "
             "(data, special and dedup alike), so no vdev can ever be taken out of the pool again.",
-            f"Give every data, special and dedup vdev the same ashift (e.g. ashift={max(reference, a)} everywhere, "
-            "which suits both 512-byte and 4K disks).",
+            f"Give every data, special and dedup vdev the same ashift: set the pool's ashift to "
+            f"{uniform_ashift(design)} and leave it out of the vdev groups"
+            + (" (it suits both 512-byte and 4K disks)." if uniform_ashift(design) == DEFAULT_POOL_ASHIFT else "."),
             name=_vname(design, i),
             verb=_agree(design, i, "has", "have"),
             ashift=a,

@@ -20,6 +20,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.fields import empty
 
 from zfsplanner.accounts.models import Team
+from zfsplanner.core.ashift import ASHIFT_MAX, ASHIFT_MIN
 from zfsplanner.core.design import FORMAT, InvalidDesign
 
 from ..choices import OpenZFSVersion, Partitioning
@@ -302,7 +303,7 @@ class CompressionSampleSerializer(serializers.Serializer):
     file = serializers.FileField(allow_empty_file=False, help_text="The sample (multipart/form-data).")
     algorithm = serializers.CharField(required=False, help_text="lz4, zstd, zstd-9, gzip-6, zle, off, on…")
     recordsize = serializers.CharField(required=False, default="128K")
-    ashift = serializers.IntegerField(required=False, default=12, min_value=9, max_value=16)
+    ashift = serializers.IntegerField(required=False, default=12, min_value=ASHIFT_MIN, max_value=ASHIFT_MAX)
     openzfs_version = serializers.ChoiceField(choices=OpenZFSVersion.choices, required=False, default="2.3")
 
     def validate_recordsize(self, value: str) -> int:

@@ -1,0 +1,149 @@
+"""One-click fixes: each changes the design so that its risk is gone, and nothing else breaks."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from zfsplanner.core.design import parse_design
+from zfsplanner.core.estimate import estimate
+from zfsplanner.core.fixes import FIXABLE_CODES, design_fix
+
+HDD = {"model": "ST16000NM001G", "size_bytes": 16000900661248, "logical_sector_bytes": 512,
+       "physical_sector_bytes": 4096, "media": "hdd"}
+SSD_512 = {"model": "MZ-77E1T0", "size_bytes": 1000204886016, "logical_sector_bytes": 512,
+           "physical_sector_bytes": 512, "media": "ssd"}
+
+
+def doc(*vdevs: dict[str, Any], **top: Any) -> dict[str, Any]:
+    return {"name": "tank", "openzfs_version": "2.3", "vdevs": list(vdevs), "datasets": [], **top}
+
+
+def raidz2(**kw: Any) -> dict[str, Any]:
+    return {"role": "data", "layout": "raidz2", "width": 8, "count": 1, "disk": HDD, **kw}
+
+
+def risks_of(document: dict[str, Any]) -> list[dict[str, Any]]:
+    return estimate(parse_design(document))["risks"]
+
+
+def fixed(document: dict[str, Any], code: str, subject: str | None = None) -> tuple[Any, dict[str, Any]]:
+    """Apply the fix of the first risk ``code`` (on ``subject``); the document given is not changed."""
+    before = copy.deepcopy(document)
+    risk = next(r for r in risks_of(document) if r["code"] == code and subject in (None, r["subject"]))
+    fix = design_fix(risk, document)
+    assert fix is not None, risk
+    assert document == before  # the caller's document is never changed
+    assert fix.subject == risk["subject"]
+    return fix, fix.document
+
+
+def codes(document: dict[str, Any]) -> set[str]:
+    return {r["code"] for r in risks_of(document)}
+
+
+def test_mixed_ashift_gives_every_vdev_one_ashift_through_the_pool():
+    d = doc(raidz2(ashift=12), {"role": "special", "layout": "mirror", "width": 2, "disk": SSD_512, "ashift": 9},
+            {"role": "log", "layout": "mirror", "width": 2, "disk": SSD_512})
+    assert "mixed-ashift" in codes(d)
+    fix, after = fixed(d, "mixed-ashift", "vdevs[1]")
+    assert fix.label == "Give every vdev ashift=12"
+    assert after["ashift"] == 12
+    assert after["vdevs"][0]["ashift"] == 12  # agrees already: kept as the user wrote it
+    assert "ashift" not in after["vdevs"][1] and "ashift" not in after["vdevs"][2]
+    left = risks_of(after)
+    assert "mixed-ashift" not in {r["code"] for r in left}
+    (irremovable,) = [r for r in left if r["code"] == "special-vdev-irremovable"]  # the raidz2 still makes it so
+    assert "differ in ashift" not in irremovable["detail"] and "differs from the data vdevs'" not in irremovable["detail"]
+    assert [g["ashift"] for g in estimate(parse_design(after))["vdevs"]] == [12, 12, 12]
+
+
+def test_mixed_ashift_without_any_ashift_written_is_fixed_too():
+    # the old fix needed the first data vdev to carry an explicit ashift; this one does not
+    d = doc(raidz2(), {"role": "special", "layout": "mirror", "width": 2, "disk": SSD_512})
+    _, after = fixed(d, "mixed-ashift")
+    assert after["ashift"] == 12 and "mixed-ashift" not in codes(after)
+
+
+def test_ashift_below_the_physical_sector_sets_the_sector():
+    d = doc(raidz2(ashift=9))
+    fix, after = fixed(d, "ashift-below-physical-sector")
+    assert fix.label == "Set ashift=12 (4096-byte sectors)" and after["vdevs"][0]["ashift"] == 12
+    assert "ashift-below-physical-sector" not in codes(after)
+
+
+def test_a_64k_sector_disk_gets_the_ashift_the_warning_names():
+    big = {**HDD, "physical_sector_bytes": 65536}
+    d = doc({"role": "data", "layout": "mirror", "width": 2, "disk": big})
+    risk = next(r for r in risks_of(d) if r["code"] == "ashift-below-physical-sector")
+    assert "Set ashift=16 explicitly" in risk["fix"]
+    fix, after = fixed(d, "ashift-below-physical-sector")
+    assert after["vdevs"][0]["ashift"] == 16 and fix.label == "Set ashift=16 (65536-byte sectors)"
+    assert "ashift-below-physical-sector" not in codes(after)
+
+
+def _ssb_doc(version: str, dataset: dict[str, Any], special: bool = True) -> dict[str, Any]:
+    vdevs = [raidz2()]
+    if special:
+        vdevs.append({"role": "special", "layout": "mirror", "width": 3, "disk": SSD_512})
+    return {**doc(*vdevs, ashift=12), "openzfs_version": version, "datasets": [dataset]}
+
+
+def test_special_small_blocks_on_a_volume_before_2_4_is_dropped():
+    d = _ssb_doc("2.3", {"name": "tank/vm", "type": "volume", "volsize": "32G", "special_small_blocks": "16K"})
+    fix, after = fixed(d, "special-small-blocks-volume")
+    assert fix.label == "Drop special_small_blocks" and "special_small_blocks" not in after["datasets"][0]
+    assert "special-small-blocks-volume" not in codes(after)
+
+
+@pytest.mark.parametrize(("given", "expected"), [("96K", "64K"), ("4M", "1M"), ("3000", "2K")])
+def test_special_small_blocks_not_accepted_before_2_4_becomes_a_power_of_two(given, expected):
+    d = _ssb_doc("2.3", {"name": "tank/a", "recordsize": "16M", "special_small_blocks": given})
+    fix, after = fixed(d, "special-small-blocks-value")
+    assert after["datasets"][0]["special_small_blocks"] == expected
+    assert fix.label == f"Set special_small_blocks={expected}"
+    assert "special-small-blocks-value" not in codes(after)
+
+
+def test_special_small_blocks_without_a_special_vdev_is_dropped():
+    d = _ssb_doc("2.3", {"name": "tank/a", "special_small_blocks": "64K"}, special=False)
+    _, after = fixed(d, "special-small-blocks-without-special")
+    assert "special_small_blocks" not in after["datasets"][0]
+
+
+def test_an_unused_dedup_vdev_is_removed():
+    d = doc(raidz2(), {"role": "dedup", "layout": "mirror", "width": 3, "disk": SSD_512}, ashift=12)
+    fix, after = fixed(d, "dedup-vdev-without-dedup")
+    assert fix.label == "Remove the dedup vdev"
+    assert [v["role"] for v in after["vdevs"]] == ["data"]
+
+
+def test_a_small_spare_becomes_the_data_disk():
+    small = {**HDD, "model": "WD40EFZX", "size_bytes": 4000787030016}
+    d = doc(raidz2(), {"role": "spare", "layout": "stripe", "width": 1, "count": 2, "disk": small})
+    fix, after = fixed(d, "spare-too-small")
+    assert fix.label == "Use ST16000NM001G as spares"
+    assert after["vdevs"][1]["disk"] == HDD and after["vdevs"][1]["count"] == 2
+    assert "spare-too-small" not in codes(after)
+
+
+def test_512e_disks_under_a_vm_get_an_explicit_ashift_but_4kn_disks_need_the_vm_changed():
+    d = doc(raidz2(), vm_passthrough=True)
+    fix, after = fixed(d, "vm-sector-size")
+    assert fix.label == "Set ashift=12 explicitly" and after["vdevs"][0]["ashift"] == 12
+    assert "vm-sector-size" not in codes(after)
+    native = doc(raidz2(disk={**HDD, "logical_sector_bytes": 4096}), vm_passthrough=True)
+    risk = next(r for r in risks_of(native) if r["code"] == "vm-sector-size")
+    assert design_fix(risk, native) is None
+
+
+def test_a_pool_ashift_counts_as_explicit_for_the_vm_rule():
+    assert "vm-sector-size" not in codes(doc(raidz2(), vm_passthrough=True, ashift=12))
+
+
+def test_every_fixable_code_is_a_registered_risk():
+    from zfsplanner.core.risk.registry import RISK_CATALOG
+
+    assert set(FIXABLE_CODES) <= set(RISK_CATALOG)
