@@ -72,6 +72,10 @@ def test_datasets_and_volumes():
         ("vdevs[0].width", "disks per vdev of the data vdev (group 1: 8-wide raidz2)"),
         ("vdevs[1].disk.size_bytes", "disk size of the special mirror (group 2)"),
         (
+            "vdevs[0].disk.physical_sector_bytes",
+            "physical sector size of the disks of the data vdev (group 1: 8-wide raidz2)",
+        ),
+        (
             "vdevs[5].disks[1].physical_sector_bytes",
             "physical sector size of disk 2 of the data vdevs (group 6: 3 × 2-way mirror)",
         ),

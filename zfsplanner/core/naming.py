@@ -163,13 +163,13 @@ def _parts(path: str) -> list[str | int]:
 
 
 def _field_words(parts: Sequence[str | int]) -> str:
-    """A field below a vdev group or dataset: ``disk.size_bytes`` → "disk size",
-    ``disks[1].physical_sector_bytes`` → "physical sector size of disk 2"."""
+    """A field below a vdev group or dataset: ``disk.size_bytes`` → "disk size", ``disk.media`` →
+    "media of the disks", ``disks[1].physical_sector_bytes`` → "physical sector size of disk 2"."""
     if len(parts) >= 2 and parts[0] == "disks" and isinstance(parts[1], int):
         rest = _field_words(parts[2:])
         return f"{rest} of disk {parts[1] + 1}" if rest else f"disk {parts[1] + 1}"
-    if len(parts) == 2 and parts[0] == "disk" and parts[1] == "size_bytes":
-        return "disk size"
+    if len(parts) >= 2 and parts[0] == "disk":
+        return "disk size" if parts[1:] == ["size_bytes"] else f"{_field_words(parts[1:])} of the disks"
     words = [FIELD_WORDS.get(p, p.replace("_", " ")) for p in parts if isinstance(p, str)]
     return " ".join(w for w in words if w)
 
