@@ -215,3 +215,19 @@ def test_a_price_per_disk_is_stored_and_given_back_as_a_string(team, alice, clie
     body = client.get(f"/api/designs/{design.pk}/").json()
     assert body["vdevs"][0]["price_per_disk"] == "279.9"
     assert "price_per_disk" not in design.vdevs.get().extra
+
+
+def test_the_pool_ashift_is_stored_and_given_back(team, alice, client_for):
+    doc = {**design_document(), "ashift": 12}
+    client = client_for(alice)
+    response = client.post("/api/designs/", {**doc, "team": team.pk}, format="json")
+    assert response.status_code == 201, response.json()
+    design = PoolDesign.objects.get(pk=response.json()["id"])
+    assert design.ashift == 12 and "ashift" not in design.extra
+    assert client.get(f"/api/designs/{design.pk}/").json()["ashift"] == 12
+    assert design.to_spec().ashift == 12
+    assert all(g.requested_ashift == 12 or g.ashift is not None for g in design.to_spec().vdevs)
+    body = {k: v for k, v in client.get(f"/api/designs/{design.pk}/").json().items() if k != "ashift"}
+    assert client.put(f"/api/designs/{design.pk}/", body, format="json").status_code == 200
+    design.refresh_from_db()
+    assert design.ashift is None and "ashift" not in design.to_document()

@@ -125,6 +125,9 @@ class PoolDesign(models.Model):
     disk_partitioning = models.CharField(
         max_length=20, choices=Partitioning.choices, blank=True, help_text="Blank: the format's default."
     )
+    ashift = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The pool's ashift (zpool create -o ashift); blank: chosen per vdev group."
+    )
     extra = models.JSONField(default=dict, blank=True, help_text="Top-level document keys zfsplanner doesn't know.")
     revision = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(
@@ -181,6 +184,8 @@ class PoolDesign(models.Model):
         out["openzfs_version"] = self.openzfs_version
         if self.disk_partitioning:
             out["disk_partitioning"] = self.disk_partitioning
+        if self.ashift is not None:
+            out["ashift"] = self.ashift
         groups = list(self.vdevs.select_related("catalog_disk"))
         refs = {
             d["catalog"] for g in groups for d in g.disks if isinstance(d, dict) and isinstance(d.get("catalog"), str)

@@ -175,6 +175,7 @@ def save_design_document(
     design.description = spec.description or ""
     design.openzfs_version = spec.version
     design.disk_partitioning = spec.disk_partitioning.value if spec.disk_partitioning else ""
+    design.ashift = spec.ashift
     design.extra = dict(spec.extra)
     design.updated_by = user
     design.save()
