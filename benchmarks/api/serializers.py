@@ -8,6 +8,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from zfsplanner.accounts.models import Team
+from zfsplanner.api_fields import VisibleObjectField
 from zfsplanner.api_parsers import load_json_field
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 
@@ -30,6 +31,13 @@ class RunSettingsField(serializers.JSONField):
             raise serializers.ValidationError(
                 [f"{k}: {m}" for k, msgs in exc.message_dict.items() for m in msgs]
             ) from exc
+
+
+def visible_design_field() -> VisibleObjectField:
+    """A run's design: an id among the designs of the user's teams (another team's is "no design")."""
+    return VisibleObjectField(
+        scope=PoolDesign.objects.for_user, model=PoolDesign, what="design", allow_null=True, required=False
+    )
 
 
 class UploadSummarySerializer(serializers.ModelSerializer):
@@ -68,7 +76,7 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
     catalog_disk = serializers.PrimaryKeyRelatedField(
         queryset=CatalogDisk.objects.all(), allow_null=True, required=False
     )
-    design = serializers.PrimaryKeyRelatedField(queryset=PoolDesign.objects.all(), allow_null=True, required=False)
+    design = visible_design_field()
     label = serializers.CharField(required=False, allow_blank=True, max_length=LABEL_MAX_LENGTH)
     target = serializers.CharField(required=False, allow_blank=True, max_length=TARGET_MAX_LENGTH)
     notes = serializers.CharField(required=False, allow_blank=True, max_length=NOTES_MAX_LENGTH)
@@ -122,7 +130,7 @@ class UploadCreateSerializer(RunMetadataMixin, serializers.Serializer):
     catalog_disk = serializers.PrimaryKeyRelatedField(
         queryset=CatalogDisk.objects.all(), allow_null=True, required=False
     )
-    design = serializers.PrimaryKeyRelatedField(queryset=PoolDesign.objects.all(), allow_null=True, required=False)
+    design = visible_design_field()
     target_kind = serializers.ChoiceField(choices=TargetKind.choices, required=False, allow_blank=True)
     target = serializers.CharField(required=False, allow_blank=True, max_length=TARGET_MAX_LENGTH)
     settings = RunSettingsField(required=False)

@@ -6,6 +6,8 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from zfsplanner.accounts.models import Team
+from zfsplanner.api_fields import VisibleObjectField
+from zfsplanner.plans.models import PoolDesign
 
 from ..forms import POOL_IMPORT_MAX_BYTES
 from ..models import HistogramFormat, HistogramUpload, PoolImport
@@ -77,7 +79,7 @@ class PoolImportSerializer(serializers.ModelSerializer):
 
 
 class SaveImportSerializer(serializers.Serializer):
-    team = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
+    team = VisibleObjectField(scope=Team.objects.for_user, model=Team, what="team")
     name = serializers.CharField(required=False, max_length=255)
 
 
@@ -97,7 +99,7 @@ class HistogramUploadSerializer(serializers.ModelSerializer):
 
 
 class HistogramUploadCreateSerializer(serializers.Serializer):
-    design = serializers.IntegerField()
+    design = VisibleObjectField(scope=PoolDesign.objects.for_user, model=PoolDesign, what="design")
     dataset = serializers.CharField(max_length=255)
     format = serializers.ChoiceField(choices=HistogramFormat.choices, default=HistogramFormat.AUTO)
     text = serializers.CharField(required=False, trim_whitespace=False)

@@ -17,7 +17,6 @@ from rest_framework.response import Response
 from zfsplanner.api_parsers import limited_json_parser
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.importers import UnreadableOutput
-from zfsplanner.plans.models import PoolDesign
 
 from .. import services
 from ..forms import POOL_IMPORT_MAX_BYTES
@@ -79,7 +78,7 @@ class PoolImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
     @action(detail=True, methods=["post"])
     def save(self, request: Request, pk: str | None = None) -> Response:
         record = self.get_object()
-        ser = SaveImportSerializer(data=request.data)
+        ser = SaveImportSerializer(data=request.data, context={"request": request})
         ser.is_valid(raise_exception=True)
         team = ser.validated_data["team"]
         if not team.can_write(request.user):
@@ -120,12 +119,10 @@ class HistogramUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         check_content_length(request)
-        ser = HistogramUploadCreateSerializer(data=request.data)
+        ser = HistogramUploadCreateSerializer(data=request.data, context={"request": request})
         ser.is_valid(raise_exception=True)
         d = ser.validated_data
-        design = PoolDesign.objects.for_user(request.user).select_related("team").filter(pk=d["design"]).first()
-        if design is None:
-            raise ValidationError({"design": ["no design with that id in your teams"]})
+        design = d["design"]
         if not design.team.can_write(request.user):
             raise PermissionDenied("Only owners and editors of the team can change the design's datasets.")
         source: Any = d["file"] if d.get("file") else d["text"].encode()
