@@ -30,7 +30,8 @@ def test_the_markdown_report_leads_with_the_answer():
     lines = md.splitlines()
     assert lines[0] == "# ZFS pool design: tank"
     summary = md.split("## Summary")[1].split("##")[0]
-    assert "- **Usable space:** 50.75 TiB — what `zfs list` shows as AVAIL for the empty pool (it prints 50.8T)" in summary
+    assert "- **Usable space:** 50.75 TiB — what `zfs list` shows as AVAIL for the empty pool (it prints 50.8T)" \
+        in summary
     assert "`zpool list` shows as SIZE (it prints 77.3T)" in summary
     assert "**Disk failures survived:** Any 1 disk failure per vdev" in summary
     assert "**Risks:** 2 warning, 2 info." in summary
@@ -75,12 +76,12 @@ def test_every_section_is_there_with_labels_in_words():
 @pytest.mark.parametrize("name", ["home-server.json", "draid.json"])
 def test_no_field_name_of_the_estimate_is_shown(name):
     design, est = example(name)
-    for text in (markdown(design, est), markdown_to_html(markdown(design, est, unit="TB"))):
+    for report in (markdown(design, est), markdown_to_html(markdown(design, est, unit="TB"))):
         # OpenZFS module parameters (zfs_special_class_metadata_reserve_pct) are names a reader looks up
-        raw = [t for t in re.findall(r"\b\w+_(?:bytes|pct|fraction)\w*", text) if not t.startswith("zfs_")]
+        raw = [t for t in re.findall(r"\b\w+_(?:bytes|pct|fraction)\w*", report) if not t.startswith("zfs_")]
         assert raw == [], raw
         for words in ("reserve pct", "fill fraction by vdev", "ure per bit", "afr source"):
-            assert words not in text.lower()
+            assert words not in report.lower()
 
 
 def test_estimate_sections_added_later_are_rendered_too():

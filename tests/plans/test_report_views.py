@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -50,6 +51,7 @@ def test_a_share_link_reads_the_report_without_login(client, design):
     assert md.content.decode().startswith("# ZFS pool design: tank")
     rows = list(csv.DictReader(io.StringIO(client.get(f"/share/{link.token}/estimate.csv").content.decode())))
     assert rows[0]["kind"] == "pool" and rows[-1]["name"] == "tank/data"
+    assert rows[0]["label"] == "pool tank" and rows[-1]["label"] == "dataset tank/data"
     link.revoked = True
     link.save()
     assert client.get(f"/share/{link.token}/report/").status_code == 404
@@ -99,3 +101,24 @@ def test_estimate_command_formats(capsys, tmp_path):
     assert lines[0].startswith("kind,name") and sum(1 for line in lines if line.startswith("pool,")) == 2
     call_command("estimate", str(path), "--format", "json")
     assert json.loads(capsys.readouterr().out)["format"] == "zfsplanner.estimate/1"
+
+
+def _visible_raw_keys(html: str) -> list[str]:
+    """Field names of the estimate in the text a person reads (tags and attributes left out);
+    OpenZFS module parameters (zfs_…) are names a reader looks up, and stay."""
+    text = re.sub(r"<[^>]+>", " ", html)
+    return [t for t in re.findall(r"\b\w+_(?:bytes|pct|fraction)\w*", text) if not t.startswith("zfs_")]
+
+
+def test_the_report_page_and_the_design_page_show_no_field_names(client, alice, design):
+    client.force_login(alice)
+    report_page = client.get(f"/designs/{design.pk}/report/").content.decode()
+    assert _visible_raw_keys(report_page) == []
+    for words in ("reserve pct", "fill fraction by vdev", "ure per bit"):
+        assert words not in report_page.lower()
+    assert "<h2>How likely is losing data</h2>" in report_page and "<h3>Assumptions</h3>" in report_page
+    page = client.get(f"/designs/{design.pk}/").content.decode()
+    details = page.split('id="details"', 1)[1].split("</section>", 1)[0]
+    assert _visible_raw_keys(details) == []
+    assert "Every other estimate figure" not in page and "fill fraction by vdev" not in page
+    assert "Compared with Linux md RAID" in details

@@ -33,7 +33,9 @@ from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 from .designer_forms import CatalogFilterForm, DatasetForm, PoolForm, VdevGroupForm, field_for_path
 from .editing import EditError, apply_operation, change_summary, error_text, error_texts, put_item, set_pool
 from .forms import DesignDocumentForm
+from .host_forms import HostPlanningForm, inherited
 from .models import CatalogDisk, PoolDesign
+from .planning import design_inputs
 from .presentation import DesignSummary, breakdown_chart, summarize
 from .services import (
     EditConflict,
@@ -456,3 +458,34 @@ def chart_compare(request: HttpRequest) -> JsonResponse:
     if not designs:
         return JsonResponse({"detail": "Name designs to compare: ?ids=1,2"}, status=404)
     return breakdown_response(designs)
+
+def host_form(design: PoolDesign, data: Any = None) -> HostPlanningForm:
+    """The "Host and planning" form of a design, each field saying what it inherits and from where."""
+    spec = design.to_spec()
+    estimate, _ = estimate_or_error(design)
+    planned = bool(((estimate or {}).get("pool") or {}).get("zfs_used_bytes"))
+    defaults = inherited(spec, design_inputs(design, spec), planned)
+    initial = HostPlanningForm.initial_from(design.document_view(), spec)
+    return HostPlanningForm(data, initial=initial, spec=spec, defaults=defaults, prefix="host")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def designer_host(request: HttpRequest, pk: int) -> HttpResponse:
+    """RAM, failure rates, read-error rates, the wait for a new disk and the fill level: GET the form
+    (loaded when its fold opens), POST it to save one new revision."""
+    design = _writable(request, pk)
+    if request.method == "GET":
+        return render(request, "plans/_host_form.html#form", {"design": design, "host_form": host_form(design)})
+    form = host_form(design, request.POST)
+    if not form.is_valid():
+        return render_designer(request, design, status=UNPROCESSABLE, host_form=form)
+    doc = form.apply(design.to_document())
+
+    def on_error(exc: InvalidDesign) -> dict[str, Any]:
+        for path, message in exc.errors:
+            field = form.field_for(path)
+            form.add_error(field, message)  # every path this form writes has its field; others: the form's top
+        return {"host_form": form}
+
+    return _save(request, design, doc, "host and planning inputs changed", on_error, lambda exc: {"host_form": form})

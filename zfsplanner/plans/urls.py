@@ -18,6 +18,7 @@ urlpatterns = [
     path("designs/<int:pk>/", views.design_detail, name="design-detail"),
     path("designs/<int:pk>/designer/", designer_views.designer, name="designer"),
     path("designs/<int:pk>/designer/pool/", designer_views.designer_pool, name="designer-pool"),
+    path("designs/<int:pk>/designer/host/", designer_views.designer_host, name="designer-host"),
     path("designs/<int:pk>/designer/form/", designer_views.designer_form, name="designer-form"),
     path("designs/<int:pk>/designer/vdev/", designer_views.designer_vdev, name="designer-vdev"),
     path("designs/<int:pk>/designer/dataset/", designer_views.designer_dataset, name="designer-dataset"),

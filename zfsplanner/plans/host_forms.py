@@ -1,0 +1,242 @@
+"""The designer's "Host and planning" form: RAM, failure rates, read-error rates, the wait for a new
+disk and the fill level, which the reliability and sizing figures rest on.
+
+Each field is optional: empty inherits, and the field says what it inherits and where that
+comes from ("default: 1.57 %/year, Backblaze Drive Stats for 2024"). The inherited values are
+the core's own (``core.planning``: ``resolve_afr``, ``resolve_ure`` and the defaults), looked up
+with the design's own overrides left out, so the form shows exactly what an empty field gives.
+
+The form edits the document's ``host.ram_bytes`` and its ``reliability`` object
+(``afr`` by disk model or media class, ``ure_per_bit`` by media class, ``fill_fraction``,
+``replacement_hours``); every other key of them is kept as it is.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+
+from zfsplanner.core.design import Design, Role
+from zfsplanner.core.planning import (
+    DEFAULT_FILL_FRACTION,
+    DEFAULT_REPLACEMENT_HOURS,
+    PlanningInputs,
+    PlanningSettings,
+    drive_key,
+    media_class,
+    resolve_afr,
+    resolve_ure,
+)
+from zfsplanner.core.units import GIB, UnitError, parse_disk_size
+
+from .editing import json_copy
+
+RELIABILITY_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP)  # the vdevs whose loss loses the pool
+_POWER = re.compile(r"^\s*(?:1\s*(?:in|per)\s*)?(?:(10)\s*(?:\^|\*\*)\s*(\d+)|([0-9.]+(?:e\+?\d+)?))\s*(?:bits?)?\s*$",
+                    re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Inherited:
+    """What an empty field gives, in words, and where it comes from."""
+
+    value: str
+    source: str
+
+    @property
+    def help(self) -> str:
+        return f"Empty: {self.value} ({self.source})."
+
+
+def _percent(v: float) -> str:
+    return f"{100 * v:.3g} %"
+
+
+def _bits(per_bit: float) -> str:
+    exponent = math.log10(1 / per_bit) if per_bit else math.inf
+    return f"1 per 10^{exponent:.0f} bits" if math.isfinite(exponent) and exponent.is_integer() else (
+        f"1 per {1 / per_bit:.3g} bits")
+
+
+def afr_keys(spec: Design) -> dict[str, tuple[str | None, str | None]]:
+    """The names the estimate gives the disks of the data, special and dedup vdevs: model or media class."""
+    keys: dict[str, tuple[str | None, str | None]] = {}
+    for group in spec.vdevs:
+        if group.role not in RELIABILITY_ROLES:
+            continue
+        for d in group.disks:
+            media = d.media.value if d.media else None
+            keys.setdefault(drive_key(d.model, media), (d.model, media))
+    return keys
+
+
+def media_keys(spec: Design) -> list[str]:
+    return list(dict.fromkeys(media_class(m) for _, m in afr_keys(spec).values()))
+
+
+def inherited(spec: Design, inputs: PlanningInputs | None, has_contents: bool) -> dict[str, Inherited]:
+    """What each field inherits: ``ram``, ``replacement_hours``, ``fill``, ``afr:<key>``, ``ure:<media>``."""
+    bare = PlanningSettings()  # the design's own values left out: what an empty field falls back to
+    out = {
+        "ram": Inherited("not given", "the SLOG sizing then assumes the 4 GiB cap of zfs_dirty_data_max"),
+        "replacement_hours": Inherited(f"{DEFAULT_REPLACEMENT_HOURS:g} h",
+                                       "the planner's default: a new disk within a day; none with a hot spare"),
+        "fill": Inherited("the planned contents", "how full each vdev is with the datasets planned") if has_contents
+        else Inherited(_percent(DEFAULT_FILL_FRACTION), "the planner's default when no contents are planned"),
+    }
+    for key, (model, media) in afr_keys(spec).items():
+        afr, source = resolve_afr(model, media, bare, inputs)
+        out[f"afr:{key}"] = Inherited(f"{_percent(afr)}/year", source)
+    for media in media_keys(spec):
+        ure, source = resolve_ure(media, bare)
+        out[f"ure:{media}"] = Inherited(_bits(ure), source)
+    return out
+
+
+def _parse_bits(text: str) -> float:
+    """"10^15", "1e15", "1 per 10^15 bits" -> 1e-15 (errors per bit read)."""
+    m = _POWER.match(text)
+    if not m:
+        raise forms.ValidationError("Write the bits read per error, e.g. 10^15 or 1e15.")
+    bits = 10.0 ** int(m.group(2)) if m.group(1) else float(m.group(3))
+    if not 1e6 <= bits < math.inf:
+        raise forms.ValidationError("At least 10^6 bits per error (data sheets say 10^14 to 10^17).")
+    return 1 / bits
+
+
+class HostPlanningForm(forms.Form):
+    """The fields are built from the design: one failure rate per disk of a data/special/dedup vdev,
+    one read-error rate per media class."""
+
+    ram = forms.CharField(
+        label="RAM of the host", required=False, max_length=40,
+        widget=forms.TextInput(attrs={"placeholder": "e.g. 64 GiB", "inputmode": "decimal"}),
+    )
+    replacement_hours = forms.FloatField(
+        label="Wait for a new disk (hours)", required=False, min_value=0, max_value=24 * 365,
+        widget=forms.NumberInput(attrs={"step": "any"}),
+    )
+    fill_percent = forms.FloatField(
+        label="Fill level at rebuild time (%)", required=False, min_value=0.1, max_value=100,
+        widget=forms.NumberInput(attrs={"step": "any"}),
+    )
+    def __init__(self, *args: Any, spec: Design, defaults: Mapping[str, Inherited], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.afr_fields: dict[str, str] = {}
+        self.ure_fields: dict[str, str] = {}
+        for i, key in enumerate(afr_keys(spec)):
+            name = f"afr_{i}"
+            self.afr_fields[name] = key
+            self.fields[name] = forms.FloatField(
+                label=f"Failure rate of {key} (%/year)", required=False, min_value=0.001, max_value=100,
+                widget=forms.NumberInput(attrs={"step": "any"}),
+            )
+        for media in media_keys(spec):
+            name = f"ure_{media}"
+            self.ure_fields[name] = media
+            self.fields[name] = forms.CharField(
+                label=f"Read errors of {media.upper()} disks (bits per error)", required=False, max_length=40,
+                widget=forms.TextInput(attrs={"placeholder": "e.g. 10^15"}),
+            )
+        for name, key in (("ram", "ram"), ("replacement_hours", "replacement_hours"), ("fill_percent", "fill"),
+                          *((n, f"afr:{k}") for n, k in self.afr_fields.items()),
+                          *((n, f"ure:{m}") for n, m in self.ure_fields.items())):
+            if key in defaults:
+                self.fields[name].help_text = defaults[key].help
+
+    @classmethod
+    def initial_from(cls, doc: Mapping[str, Any], spec: Design) -> dict[str, Any]:
+        """The form's values from the document (empty where it inherits)."""
+        host = doc.get("host") if isinstance(doc.get("host"), Mapping) else {}
+        rel = doc.get("reliability") if isinstance(doc.get("reliability"), Mapping) else {}
+        initial: dict[str, Any] = {}
+        ram = host.get("ram_bytes")
+        if isinstance(ram, int) and ram > 0:
+            initial["ram"] = f"{ram // GIB} GiB" if ram % GIB == 0 else str(ram)
+        if isinstance(rel.get("replacement_hours"), int | float):
+            initial["replacement_hours"] = rel["replacement_hours"]
+        if isinstance(rel.get("fill_fraction"), int | float):
+            initial["fill_percent"] = round(100 * rel["fill_fraction"], 4)
+        afr = rel.get("afr") if isinstance(rel.get("afr"), Mapping) else {}
+        for i, key in enumerate(afr_keys(spec)):
+            if isinstance(afr.get(key), int | float):
+                initial[f"afr_{i}"] = round(100 * afr[key], 6)
+        ure = rel.get("ure_per_bit") if isinstance(rel.get("ure_per_bit"), Mapping) else {}
+        for media in media_keys(spec):
+            v = ure.get(media)
+            if isinstance(v, int | float) and v > 0:
+                exponent = math.log10(1 / v)
+                initial[f"ure_{media}"] = f"10^{exponent:.0f}" if abs(exponent - round(exponent)) < 1e-9 else (
+                    f"{1 / v:.6g}")
+        return initial
+
+    def clean_ram(self) -> int | None:
+        text = (self.cleaned_data.get("ram") or "").strip()
+        if not text:
+            return None
+        try:
+            return parse_disk_size(text.replace(" ", ""))
+        except UnitError as exc:
+            raise forms.ValidationError(f"{exc}. Write it with its unit, e.g. 64 GiB.") from exc
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name in self.ure_fields:
+            text = (data.get(name) or "").strip()
+            if text:
+                try:
+                    data[name] = _parse_bits(text)
+                except forms.ValidationError as exc:
+                    self.add_error(name, exc)
+            else:
+                data[name] = None
+        return data
+
+    def apply(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """``doc`` with these fields set (or removed where empty); other host and reliability keys stay."""
+        d = self.cleaned_data
+        out = json_copy(dict(doc))
+        host = dict(out.get("host") or {}) if isinstance(out.get("host"), Mapping) else {}
+        _put(host, "ram_bytes", d.get("ram"))
+        rel = dict(out.get("reliability") or {}) if isinstance(out.get("reliability"), Mapping) else {}
+        _put(rel, "replacement_hours", d.get("replacement_hours"))
+        fill = d.get("fill_percent")
+        _put(rel, "fill_fraction", round(fill / 100, 6) if fill is not None else None)
+        afr = dict(rel.get("afr") or {}) if isinstance(rel.get("afr"), Mapping) else {}
+        for name, key in self.afr_fields.items():
+            v = d.get(name)
+            _put(afr, key, round(v / 100, 8) if v is not None else None)
+        ure = dict(rel.get("ure_per_bit") or {}) if isinstance(rel.get("ure_per_bit"), Mapping) else {}
+        for name, media in self.ure_fields.items():
+            _put(ure, media, d.get(name))
+        _put(rel, "afr", afr or None)
+        _put(rel, "ure_per_bit", ure or None)
+        _put(out, "host", host or None)
+        _put(out, "reliability", rel or None)
+        return out
+
+    def field_for(self, path: str) -> str | None:
+        """The field a core error path (``reliability.afr.ST14000NM001G``) belongs to."""
+        simple = {"host.ram_bytes": "ram", "reliability.replacement_hours": "replacement_hours",
+                  "reliability.fill_fraction": "fill_percent"}
+        if path in simple:
+            return simple[path]
+        for name, key in self.afr_fields.items():
+            if path == f"reliability.afr.{key}":
+                return name
+        for name, media in self.ure_fields.items():
+            if path == f"reliability.ure_per_bit.{media}":
+                return name
+        return None
+
+
+def _put(target: dict[str, Any], key: str, value: Any) -> None:
+    if value is None:
+        target.pop(key, None)
+    else:
+        target[key] = value
