@@ -9,6 +9,7 @@ import re
 import socket
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,12 @@ def _with_rate(settings, scope, rate):
     api_settings.reload()
 
 
+# Rates are counted in fixed windows (zfsplanner/throttling.py): requests that straddle the end of
+# a window are counted in two. The clock is stopped half-way through one, so each test sees one
+# window whatever the time it runs at, and Retry-After is exact.
+MID_WINDOW = datetime(2026, 3, 2, 12, 30, 30, tzinfo=UTC)
+
+
 @pytest.fixture
 def reload_api_settings():
     yield
@@ -131,8 +138,9 @@ def reload_api_settings():
 
 
 def test_uploads_past_the_rate_get_429_through_the_api_and_the_page(
-    alice, client_for, settings, tmp_path, reload_api_settings
+    alice, client_for, settings, tmp_path, reload_api_settings, time_machine
 ):
+    time_machine.move_to(MID_WINDOW, tick=False)
     settings.MEDIA_ROOT = tmp_path
     _with_rate(settings, "uploads", "2/hour")
     client = client_for(alice)
@@ -141,7 +149,7 @@ def test_uploads_past_the_rate_get_429_through_the_api_and_the_page(
         assert client.post("/api/benchmark-uploads/", {"team": "alpha", "file": f}).status_code == 201
     f = SimpleUploadedFile("3.txt", b"not a log 3\n")
     r = client.post("/api/benchmark-uploads/", {"team": "alpha", "file": f})
-    assert r.status_code == 429 and int(r["Retry-After"]) > 0
+    assert r.status_code == 429 and int(r["Retry-After"]) == 29 * 60 + 30  # to the end of the hour
     page = Client()
     page.force_login(alice)
     r = page.post("/benchmarks/upload/", {"files": [SimpleUploadedFile("4.txt", b"x")]})
@@ -149,7 +157,10 @@ def test_uploads_past_the_rate_get_429_through_the_api_and_the_page(
     assert client.get("/api/benchmark-uploads/").status_code == 200  # polling the status is not limited
 
 
-def test_compression_measurement_past_the_rate_gets_429(alice, client_for, settings, reload_api_settings):
+def test_compression_measurement_past_the_rate_gets_429(
+    alice, client_for, settings, reload_api_settings, time_machine
+):
+    time_machine.move_to(MID_WINDOW, tick=False)
     _with_rate(settings, "compression", "1/hour")
     client = client_for(alice)
     sample = {"file": SimpleUploadedFile("s.bin", b"abc" * 1000), "algorithm": "lz4"}
@@ -159,18 +170,23 @@ def test_compression_measurement_past_the_rate_gets_429(alice, client_for, setti
     assert r.status_code == 429 and int(r["Retry-After"]) > 0
 
 
-def test_estimates_past_the_rate_get_429_with_retry_after(alice, team, client_for, settings, reload_api_settings):
+def test_estimates_past_the_rate_get_429_with_retry_after(
+    alice, team, client_for, settings, reload_api_settings, time_machine
+):
+    time_machine.move_to(MID_WINDOW, tick=False)
     _with_rate(settings, "estimate", "3/minute")
     client = client_for(alice)
     doc = {"name": "tank", "vdevs": [{"role": "data", "layout": "mirror", "width": 2, "disk": {"size_bytes": "1TB"}}]}
     codes = [client.post("/api/estimate/", doc, format="json").status_code for _ in range(3)]
     assert codes == [200, 200, 200]
     r = client.post("/api/estimate/", doc, format="json")
-    assert r.status_code == 429 and int(r["Retry-After"]) > 0
+    assert r.status_code == 429 and int(r["Retry-After"]) == 30  # to the end of the minute
     assert "throttled" in r.json()["detail"].lower()
     design = PoolDesignFactory(team=team)
     assert client.get(f"/api/designs/{design.pk}/estimate/").status_code == 429  # the same rate
     assert client.get("/api/designs/").status_code == 200  # reading is not limited
+    time_machine.move_to(MID_WINDOW + timedelta(seconds=30), tick=False)  # the next minute: a new window
+    assert client.post("/api/estimate/", doc, format="json").status_code == 200
 
 
 # --------------------------------------------------------------------------- the database is down
