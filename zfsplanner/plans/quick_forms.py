@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
+from django.core.cache import cache
 
 from zfsplanner.core.design import COMPRESSION_VALUES, FORMAT, Layout, Role, VdevGroup
 from zfsplanner.core.units import UnitError, format_zfs_size, parse_disk_size
@@ -29,6 +30,7 @@ from zfsplanner.core.versions import SERIES
 from .choices import VdevLayout
 from .designer_forms import RECORDSIZES, catalog_label
 from .models import CatalogDisk
+from .services import ESTIMATE_CACHE_SECONDS, planning_stamp
 
 POOL_NAME = "tank"
 DATASET_NAME = "tank/data"
@@ -105,16 +107,11 @@ class QuickPlanForm(forms.Form):
 
     def __init__(self, data: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(data, **kwargs)
-        disks = list(CatalogDisk.objects.order_by("media", "capacity_bytes", "vendor", "model"))
-        self.catalog = {d.model: d for d in disks}
         for name, field in self.fields.items():  # the message slot and the help, read with the field
             field.widget.attrs["aria-describedby"] = f"err-{name}" + (f" help-{name}" if field.help_text else "")
         for name in ("size", "special", "slog", "data"):
             self.fields[name].widget.attrs.update({"autocomplete": "off", "spellcheck": "false"})
-        self.fields["disk"].choices = [
-            ("", "none: use the size typed above"),
-            *((d.model, catalog_label(d)) for d in disks),
-        ]
+        self.fields["disk"].choices = [("", "none: use the size typed above"), *catalog_choices()]
 
     def clean_size(self) -> str:
         return _size_text(self.cleaned_data["size"], "The disk size")
@@ -132,7 +129,7 @@ class QuickPlanForm(forms.Form):
         return parse_disk_size(_size_text(text, "The data to store")) if text.strip() else None
 
     def document(self) -> dict[str, Any]:
-        return quick_document(self.cleaned_data, self.catalog)
+        return quick_document(self.cleaned_data)
 
     def query(self) -> str:
         """The canonical query string of the valid form: the five contract fields, then the optional
@@ -159,7 +156,19 @@ def canonical_query(data: Mapping[str, Any]) -> str:
     return urlencode(pairs)
 
 
-def quick_document(values: Mapping[str, Any], catalog: Mapping[str, CatalogDisk] | None = None) -> dict[str, Any]:
+def catalog_choices() -> list[tuple[str, str]]:
+    """The catalog's disks as ``(model, label)`` options, built once per state of the catalog
+    (``planning_stamp`` changes whenever a catalog disk does)."""
+    key = f"quick-plan-catalog:{planning_stamp()}"
+    choices = cache.get(key)
+    if choices is None:
+        disks = CatalogDisk.objects.order_by("media", "capacity_bytes", "vendor", "model")
+        choices = [(d.model, catalog_label(d)) for d in disks]
+        cache.set(key, choices, timeout=ESTIMATE_CACHE_SECONDS)
+    return list(choices)
+
+
+def quick_document(values: Mapping[str, Any]) -> dict[str, Any]:
     """The design document the quick planner's parameters describe (the one place they become one).
 
     Data vdevs of the typed disk (or the catalog disk); a special mirror with one more SSD than
@@ -168,7 +177,7 @@ def quick_document(values: Mapping[str, Any], catalog: Mapping[str, CatalogDisk]
     """
     data_disk: dict[str, Any]
     model = values.get("disk")
-    if model and catalog and model in catalog:
+    if model:  # one of the catalog's models (the form's choices)
         data_disk = {"catalog": model}
     else:
         data_disk = {"size_bytes": values["size"]}

@@ -96,14 +96,26 @@ def computed(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]
 
     The estimate is the one ``POST /api/estimate/`` and ``manage.py estimate`` give; both are
     cached per document and catalog state (invalid documents are not cached)."""
-    digest = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
-    key = f"quick-plan:{digest}:{planning_stamp()}"
+    stamp = planning_stamp()
+    key = f"quick-plan:{_digest(doc)}:{stamp}"
     stored = cache.get(key)
     if stored is None:
         spec = validate_document(doc)
-        stored = (estimate_with_catalog(spec), {"commands": all_commands(spec)})
+        # The commands do not change with the data planned or the price: typing those reuses them.
+        shape = {**doc, "datasets": [{k: v for k, v in ds.items() if k != "contents"} for ds in doc["datasets"]]}
+        shape["vdevs"] = [{k: v for k, v in g.items() if k != "price_per_disk"} for g in doc["vdevs"]]
+        commands_key = f"quick-plan-commands:{_digest(shape)}"
+        commands = cache.get(commands_key)
+        if commands is None:
+            commands = {"commands": all_commands(spec)}
+            cache.set(commands_key, commands, timeout=ESTIMATE_CACHE_SECONDS)
+        stored = (estimate_with_catalog(spec), commands)
         cache.set(key, stored, timeout=ESTIMATE_CACHE_SECONDS)
     return stored
+
+
+def _digest(doc: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def answer(form: QuickPlanForm) -> QuickAnswer:
