@@ -24,7 +24,9 @@ def round_trip(doc, **kw):
     design = parse_design(doc)
     est = estimate(design)
     text = writer.outputs(design, est, **kw)
-    return design, est, import_pool([("paste", text)]).document
+    result = import_pool([("paste", text)])
+    assert result.questions == []
+    return design, est, result.document
 
 
 def same_estimate(a, b, *, raw=True):
@@ -105,6 +107,19 @@ def test_the_status_text_has_the_format_zpool_prints():
     assert [v.name for v in pool.vdevs] == ["raidz2-0"]
 
 
+def test_zpool_status_j_alone_gives_the_same_size():
+    doc = json.loads((EXAMPLES / "home-server.json").read_text())
+    doc["vdevs"] = [v for v in doc["vdevs"] if v["role"] != "spare"]  # spares carry no sizes in -j
+    design = parse_design(doc)
+    est = estimate(design)
+    result = import_pool([("paste", writer.outputs(design, est, status="json", listing="none", datasets=False,
+                                                   disks=False))])
+    assert result.questions == []
+    back = estimate(parse_design(result.document))
+    assert back["pool"]["zpool_size_bytes"] == est["pool"]["zpool_size_bytes"]
+    assert result.document["imported"]["reported"]["zpool_size_bytes"] == est["pool"]["zpool_size_bytes"]
+
+
 def test_older_versions_print_lists_without_ids_and_leaf_sizes():
     doc = json.loads((EXAMPLES / "home-server.json").read_text()) | {"openzfs_version": "2.1"}
     design = parse_design(doc)
@@ -149,13 +164,22 @@ def designs(draw):
     return {"name": "pool1", "openzfs_version": version, "disk_partitioning": partitioning, "vdevs": vdevs}
 
 
+FORMS = st.sampled_from([("text", "text"), ("text", "scripted"), ("json", "json"), ("json", "text"),
+                         ("text", "json"), ("json", "scripted")])
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(designs(), st.booleans())
-def test_any_design_comes_back_with_the_same_estimate(doc, with_lsblk):
+@given(designs(), st.booleans(), FORMS)
+def test_any_design_comes_back_with_the_same_estimate(doc, with_lsblk, forms):
     """Without lsblk the disks' sizes come from the partitions zpool list -v prints (2.2+) or are fitted to
-    each vdev's SIZE (older versions print no leaf sizes, and no cache or spare size at all)."""
+    each vdev's SIZE (older versions print no leaf sizes, and no cache or spare size at all). Any of the
+    forms: zpool status as text or -j, zpool list -v -p as text, -H -o name,size,alloc,free or -j (JSON
+    from 2.3)."""
+    status, listing = forms
+    if doc["openzfs_version"] < "2.3":
+        status, listing = "text", "scripted" if listing == "scripted" else "text"
     with_lsblk = with_lsblk or doc["openzfs_version"] in ("2.0", "2.1")
-    design, est, back = round_trip(doc, disks=with_lsblk, datasets=False)
+    design, est, back = round_trip(doc, disks=with_lsblk, datasets=False, status=status, listing=listing)
     expected = [(g.role.value, g.layout.value, g.width, g.count) for g in design.vdevs]
     # cache and spare devices come back one group per identical run of devices
     assert [(v["role"], v["layout"], v["width"], v["count"]) for v in back["vdevs"]] == expected

@@ -6,8 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.core.import_samples import lines, section
+from tests.core.import_samples import lines, section, text
+from zfsplanner.core.design import parse_design
+from zfsplanner.core.estimate import estimate
+from zfsplanner.core.importers import import_pool
+from zfsplanner.core.importers.compare import compare
 from zfsplanner.core.importers.zpool_list import ZpoolListError, columns_from_option, parse
+
+
+def rows_by_key(doc):
+    return {r.key: r for r in compare(doc, estimate(parse_design(doc)))}
 
 
 def test_it_reads_exact_sizes_and_every_class():
@@ -75,5 +83,109 @@ def test_damaged_output_raises_only_its_own_error(data):
         body[i] = (n, t[:pos] + data.draw(st.text(max_size=5)) + t[pos + 1 :])
     try:
         parse(body)
+    except ZpoolListError:
+        pass
+
+
+# --------------------------------------------------------------------------- vdev rows have their own fields
+
+ISSUE = "openzfs-2.3.2-files-mirror-list-H-o.txt"
+
+
+def test_vdev_rows_keep_their_ten_fields_whatever_o_asks():
+    """OpenZFS 2.3.2 ``zpool list -v -p -H -o name,size,alloc,free``: the pool row has the 4 columns asked,
+    each vdev row the name and the 9 fixed fields (collect_list_stats())."""
+    s = section(ISSUE, "zpool list")
+    assert s.option("o") == "name,size,alloc,free" and s.flag("H")
+    [pool] = parse(s.lines, columns=columns_from_option(s.option("o")), scripted=True)
+    assert (pool.name, pool.size.bytes, pool.allocated.bytes, pool.free.bytes) == (
+        "tank", 10200547328, 454656, 10200092672)
+    assert [(r.name, r.depth, r.size.bytes, r.allocated and r.allocated.bytes) for r in pool.vdevs] == [
+        ("mirror-0", 1, 10200547328, 454656), ("/scratch/v/d00", 2, 10737418240, None),
+        ("/scratch/v/d01", 2, 10737418240, None)]
+
+
+def test_the_issue_s_pool_imports_with_the_same_size():
+    result = import_pool([("paste", text(ISSUE))])
+    doc = result.document
+    assert doc["disk_partitioning"] == "none"
+    assert doc["vdevs"] == [{"role": "data", "layout": "mirror", "width": 2, "count": 1,
+                             "disk": {"size_bytes": 10737418240}}]
+    size = rows_by_key(doc)["size"]
+    assert size.reported_bytes == 10200547328 and size.difference_bytes == 0 and not size.fitted
+
+
+def test_the_padded_table_with_fewer_columns_than_the_vdev_rows():
+    out = ("NAME             SIZE        ALLOC\n"
+           "tank      10200547328       454656\n"
+           "  mirror-0  10200547328  454656  10200092672        -         -      0      0      -    ONLINE\n"
+           "    /scratch/v/d00  10737418240      -      -        -         -      -      -      -    ONLINE\n")
+    [pool] = parse(lines(out))
+    assert [(r.name, r.depth, r.size.bytes) for r in pool.vdevs] == [
+        ("mirror-0", 1, 10200547328), ("/scratch/v/d00", 2, 10737418240)]
+
+
+def test_scripted_class_headings_are_printed_with_spaces():
+    s = section("openzfs-2.3-list-H-o-raidz2-special-log-cache-spare.txt", "zpool list")
+    [pool] = parse(s.lines, columns=columns_from_option(s.option("o")), scripted=True)
+    top = [(r.section, r.name) for r in pool.vdevs if r.depth == 1]
+    assert top == [("data", "raidz2-0"), ("special", "mirror-1"), ("log", "mirror-2"), ("cache", "sdk"),
+                   ("spare", "sdl")]
+    assert [r.depth for r in pool.vdevs if r.section == "special"] == [1, 2, 2]
+
+
+def test_scripted_output_alone_gives_the_tree():
+    s = section("openzfs-2.3-list-H-o-raidz2-special-log-cache-spare.txt", "zpool list")
+    doc = import_pool([("list", "$ zpool list -v -p -H -o name,size,alloc,free tank\n"
+                        + "\n".join(t for _, t in s.lines) + "\n")]).document
+    assert [(v["role"], v["layout"], v["width"]) for v in doc["vdevs"]] == [
+        ("data", "raidz2", 6), ("special", "mirror", 2), ("log", "mirror", 2), ("cache", "stripe", 1),
+        ("spare", "stripe", 1)]
+
+
+def test_a_replacing_group_holds_the_next_two_rows_under_h():
+    out = ("tank\t21.8T\t13.4T\t8.40T\n"
+           "\traidz2-0\t21.8T\t13.4T\t8.40T\t-\t-\t21%\t61%\t-\tDEGRADED\n"
+           "\tsda\t2.73T\t-\t-\t-\t-\t-\t-\t-\tONLINE\n"
+           "\treplacing-1\t-\t-\t-\t-\t-\t-\t-\t-\tDEGRADED\n"
+           "\t4829173646281736123\t-\t-\t-\t-\t-\t-\t-\t-\tUNAVAIL\n"
+           "\tsdi\t2.73T\t-\t-\t-\t-\t-\t-\t-\tONLINE\n"
+           "\tsdc\t2.73T\t-\t-\t-\t-\t-\t-\t-\tONLINE\n")
+    [pool] = parse(lines(out), columns=columns_from_option("name,size,alloc,free"), scripted=True)
+    assert [(r.name, r.depth) for r in pool.vdevs] == [
+        ("raidz2-0", 1), ("sda", 2), ("replacing-1", 2), ("4829173646281736123", 3), ("sdi", 3), ("sdc", 2)]
+    assert not pool.size.exact and pool.vdevs[1].size.bytes == round(2.73 * 1024**4)
+
+
+def test_0_7_vdev_rows_have_seven_fields():
+    out = ("NAME      SIZE  ALLOC   FREE  EXPANDSZ   FRAG    CAP  DEDUP  HEALTH  ALTROOT\n"
+           "data     23.9G  14.6G  9.30G         -    48%    61%  1.00x  ONLINE  -\n"
+           "  raidz1  23.9G  14.6G  9.30G         -    48%    61%\n"
+           "    sda       -      -      -         -      -      -\n")
+    [pool] = parse(lines(out))
+    assert [(r.name, r.depth, r.size and r.size.bytes) for r in pool.vdevs] == [
+        ("raidz1", 1, round(23.9 * 1024**3)), ("sda", 2, None)]
+
+
+def test_a_vdev_row_longer_than_zpool_prints_is_named():
+    bad = "tank\t1\t2\t3\n\tmirror-0\t1\t2\t3\t-\t-\t0\t0\t-\tONLINE\textra\tmore\n"
+    with pytest.raises(ZpoolListError, match="line 2: .*a vdev row has 12 fields; zpool list prints 10"):
+        parse(lines(bad), columns=columns_from_option("name,size,alloc,free"), scripted=True)
+
+
+SCRIPTED = section(ISSUE, "zpool list").lines
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_damaged_scripted_output_raises_only_its_own_error(data):
+    body = list(SCRIPTED)
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(body) - 1))
+        n, t = body[i]
+        pos = data.draw(st.integers(0, max(len(t) - 1, 0)))
+        body[i] = (n, t[:pos] + data.draw(st.text(alphabet="\t -0123456789KMGTx.ONLINE", max_size=5)) + t[pos + 1:])
+    try:
+        parse(body, columns=columns_from_option("name,size,alloc,free"), scripted=True)
     except ZpoolListError:
         pass

@@ -7,6 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.core.import_samples import lines, section, text
+from zfsplanner.core.design import InvalidDesign, parse_design
+from zfsplanner.core.estimate import estimate
+from zfsplanner.core.importers import CatalogEntry, ImportProblem, answer_sizes, import_pool
 from zfsplanner.core.importers.zpool_status import ZpoolStatusError, parse
 
 
@@ -159,3 +162,59 @@ def test_corrupted_characters_raise_only_its_own_error(data):
         parse(body)
     except ZpoolStatusError:
         pass
+
+
+# --------------------------------------------------------------------------- zpool status alone
+
+
+def only_status(name):
+    return "\n".join(t for _, t in section(name, "zpool status").lines) + "\n"
+
+
+def test_status_alone_imports_the_layout_and_asks_one_question_per_model():
+    result = import_pool([("status", only_status("linux-2.3-raidz2-special-log-cache-spare.txt"))])
+    doc = result.document
+    assert [(v["role"], v["layout"], v["width"]) for v in doc["vdevs"]] == [
+        ("data", "raidz2", 6), ("special", "mirror", 2), ("log", "mirror", 2), ("cache", "stripe", 1),
+        ("spare", "stripe", 1)]
+    # by-id names carry the model: the spare is the data disks' model, so one question covers both
+    assert [(q["model"], len(q["devices"]), q["vdevs"], q["partition"]) for q in result.questions] == [
+        ("ST16000NM001G-2KK103", 7, ["raidz2-0", "ata-ST16000NM001G-2KK103_ZL2A1B07"], False),
+        ("SAMSUNG MZ7L3960HCJR-00A07", 2, ["mirror-1"], False),
+        ("INTEL SSDPEL1K100GA", 2, ["mirror-2"], True),
+        # a partition's size is its own: the cache partition of the same NVMe model is another question
+        ("INTEL SSDPEL1K100GA", 1, ["nvme-INTEL_SSDPEL1K100GA_PHKM0123004A100A-part2"], True)]
+    assert doc["vdevs"][0]["disk"] == {"size_question": "q1", "model": "ST16000NM001G-2KK103"}
+    assert "reported" in doc["imported"] and "zpool_size_bytes" not in doc["imported"]["reported"]
+
+
+def test_the_catalog_answers_a_model_it_knows():
+    catalog = [CatalogEntry("ST16000NM001G", 16000900661248, 512, 4096, "hdd", "Seagate", 7200)]
+    result = import_pool([("status", only_status("linux-2.3-raidz2-special-log-cache-spare.txt"))], catalog=catalog)
+    assert [q["model"] for q in result.questions] == ["SAMSUNG MZ7L3960HCJR-00A07", "INTEL SSDPEL1K100GA",
+                                                      "INTEL SSDPEL1K100GA"]
+    assert result.document["vdevs"][0]["disk"]["size_bytes"] == 16000900661248
+    data = next(d for d in result.document["imported"]["devices"] if d["role"] == "data")
+    assert data["size_source"] == "the catalog (ST16000NM001G)"
+
+
+def test_answers_complete_the_design():
+    result = import_pool([("status", only_status("linux-2.3-raidz2-special-log-cache-spare.txt"))])
+    answers = {"q1": 16000900661248, "q2": 960197124096}
+    partial = answer_sizes(result.document, answers)
+    assert [q["id"] for q in partial["imported"]["questions"]] == ["q3", "q4"]
+    doc = answer_sizes(partial, {"q3": 17179869184, "q4": 64424509440})
+    assert "questions" not in doc["imported"]
+    design = parse_design(doc)
+    assert design.vdevs[0].disks[0].size_bytes == 16000900661248
+    assert estimate(design)["pool"]["zpool_size_bytes"] > 0
+    sources = {d["size_source"] for d in doc["imported"]["devices"]}
+    assert sources == {"given in the preview"}
+
+
+def test_an_answer_too_small_for_zfs_is_refused_by_the_design_rules():
+    result = import_pool([("status", text("manpage-zpool8-example15.txt"))])
+    with pytest.raises(InvalidDesign):
+        answer_sizes(result.document, {"q1": 1024**2, "q2": 16 * 10**9})
+    with pytest.raises(ImportProblem, match="no open question 'q9'"):
+        answer_sizes(result.document, {"q9": 10**12})

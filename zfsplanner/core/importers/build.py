@@ -90,9 +90,10 @@ class _Builder:
         self.notes: list[str] = []
         self.status = self._pick_status(pool_name)
         self.name = self.status.name if self.status else self._pick_list_pool(pool_name).name
-        # zpool list (text or -j) before the sizes zpool status -j carries; the one that says most first
-        lists = [p for p in found.lists if p.name == self.name]
-        self.list = max(lists, key=lambda p: (p.size is not None and p.size.exact, len(p.vdevs)), default=None)
+        # zpool list (text or -j) before the sizes zpool status -j carries; exact before rounded
+        self.lists = sorted((p for p in found.lists if p.name == self.name),
+                            key=lambda p: (not (p.size is not None and p.size.exact), p.from_status))
+        self.list = self.lists[0] if self.lists else None
         self.pool_props = {p.property: p for p in found.pool_props if p.name == self.name}
         self.version = self._version()
         self.by_kernel_name = {b.name: b for b in found.blocks}
@@ -162,11 +163,11 @@ class _Builder:
     # ---- zpool list -v rows by name
     def _list_rows(self) -> dict[tuple[str, str], zpool_list.ListRow]:
         rows: dict[tuple[str, str], zpool_list.ListRow] = {}
-        if self.list is None:
-            return rows
-        for r in self.list.vdevs:
-            rows.setdefault((r.section, r.name), r)
-            rows.setdefault(("*", r.name), r)
+        for listing in self.lists:
+            for r in listing.vdevs:
+                for key in ((r.section, r.name), ("*", r.name)):
+                    if key not in rows or rows[key].size is None and r.size is not None:
+                        rows[key] = r
         return rows
 
     def _leaf_sizes_shown(self) -> bool:
@@ -209,6 +210,9 @@ class _Builder:
     def member(self, leaf: zpool_status.StatusVdev, role: str, vdev: str) -> Member:
         name = leaf.device
         dev = devices.classify(name)
+        if leaf.path and dev.platform == "any" and not leaf.name.isdigit():
+            # a name that says nothing (a by-partuuid UUID): the full path zpool status -j gives does
+            dev = devices.classify(leaf.path)
         block, disk_block = self._block_for(dev)
         whole = dev.is_whole_disk
         if dev.kind == "partition" and dev.partition == 1 and dev.full_path and self._zfs_partitioned(dev, disk_block):
@@ -224,7 +228,7 @@ class _Builder:
             media = "nvme"
         elif info is not None and info.rotational is not None:
             media = "hdd" if info.rotational else "ssd"
-        size, source = self._size(dev, whole, block, disk_block, role, vdev, log_sec or 512)
+        size, source = self._size(dev, name, whole, block, disk_block, role, log_sec or 512)
         catalog = self._catalog(model, size if whole or dev.platform == "freebsd" else None)
         if size is None and catalog is not None and dev.kind == "disk":
             size, source = catalog.size_bytes, f"the catalog ({catalog.model})"
@@ -285,11 +289,11 @@ class _Builder:
     def _size(
         self,
         dev: devices.DeviceName,
+        listed: str,
         whole: bool,
         block: lsblk.BlockDevice | None,
         disk_block: lsblk.BlockDevice | None,
         role: str,
-        vdev: str,
         lbs: int,
     ) -> tuple[int | None, str]:
         candidates: list[tuple[Size, str]] = []
@@ -297,7 +301,7 @@ class _Builder:
             candidates.append((disk_block.size, "lsblk"))
         elif not whole and block is not None and block.size is not None:
             candidates.append((block.size, "lsblk"))
-        row = self.list_rows.get((_section(role), dev.name)) or self.list_rows.get(("*", dev.name))
+        row = self.list_rows.get((_section(role), listed)) or self.list_rows.get(("*", listed))
         top_level_leaf = row is not None and row.depth == 1
         if row is not None and row.size is not None and (self._leaf_sizes_shown() or not top_level_leaf):
             if whole:
@@ -375,8 +379,9 @@ class _Builder:
         Whatever stays unknown (``zpool status`` alone) is left for the preview to ask.
         """
         version = self.version or DEFAULT_OPENZFS_VERSION
-        by_model = {(m.model, m.partitioning): (m.size_bytes, m.name) for t in tops for m in t.members
-                    if m.model and m.size_bytes is not None}
+        by_model: dict[tuple[str | None, Partitioning], tuple[int, str]] = {
+            (m.model, m.partitioning): (m.size_bytes, m.name) for t in tops for m in t.members
+            if m.model and m.size_bytes is not None}
         out = []
         unknown_pool = []
         for top in tops:
@@ -568,8 +573,11 @@ def _tree_from_list(pool: zpool_list.PoolList) -> list[tuple[str, zpool_status.S
 
 
 def _questions(tops: list[TopVdev]) -> tuple[list[TopVdev], list[dict[str, Any]]]:
-    """One question per distinct device model (or, without a model, per role) whose size is unknown."""
-    keys: dict[tuple[str, str], dict[str, Any]] = {}
+    """One question per distinct device model (or, without a model, per role) whose size is unknown.
+
+    A partition's size is its own, not its disk's: partitions are asked per model and role.
+    """
+    keys: dict[tuple[str, str, bool], dict[str, Any]] = {}
     out = []
     for t in tops:
         members = []
@@ -577,11 +585,12 @@ def _questions(tops: list[TopVdev]) -> tuple[list[TopVdev], list[dict[str, Any]]
             if m.size_bytes is not None:
                 members.append(m)
                 continue
-            key = ("model", m.model) if m.model else ("role", m.role)
+            partition = m.partitioning == Partitioning.NONE
+            key = (m.model or "", m.role if partition or not m.model else "", partition)
             q = keys.get(key)
             if q is None:
                 q = keys[key] = {"id": f"q{len(keys) + 1}", "model": m.model, "role": m.role, "devices": [],
-                                 "vdevs": [], "partition": m.partitioning == Partitioning.NONE}
+                                 "vdevs": [], "partition": partition}
             q["devices"].append(m.name)
             if t.name not in q["vdevs"]:
                 q["vdevs"].append(t.name)
@@ -709,9 +718,11 @@ def build(found: Outputs, *, pool: str | None = None, catalog: Sequence[CatalogE
     }
     if questions:
         doc[IMPORT_KEY]["questions"] = questions
-    else:
-        try:
-            parse_design(doc)
-        except InvalidDesign as exc:
-            raise ImportProblem(None, f"the pool does not make a valid design: {exc}") from None
+    try:
+        parse_design(doc)
+    except InvalidDesign as exc:
+        # sizes still to be asked are no fault of the outputs; anything else is
+        errors = [(path, msg) for path, msg in exc.errors if not (questions and path.endswith(".size_bytes"))]
+        if errors:
+            raise ImportProblem(None, f"the pool does not make a valid design: {InvalidDesign(errors)}") from None
     return PoolImport(doc, members, tuple(doc[IMPORT_KEY]["notes"]), tuple(found.sources))

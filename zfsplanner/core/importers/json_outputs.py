@@ -45,7 +45,7 @@ CLASS_KEYS = {"dedup": "dedup", "special": "special", "logs": "log", "l2cache": 
 VDEV_CLASSES = {"normal": "data", "dedup": "dedup", "special": "special", "log": "log", "l2cache": "cache",
                 "spare": "spare"}
 # vdev_state_str[] as zpool status prints the same states.
-STATES = {"CANT_OPEN": "UNAVAIL", "CLOSED": "OFFLINE", "UNKNOWN": None}
+STATES = {"CANT_OPEN": "UNAVAIL", "CLOSED": "OFFLINE", "UNKNOWN": None, "HEALTHY": "ONLINE"}  # HEALTHY: the manual
 SOURCES = {"NONE": "-", "DEFAULT": "default", "LOCAL": "local", "TEMPORARY": "temporary", "RECEIVED": "received"}
 
 
@@ -157,7 +157,7 @@ def _objects(data: Mapping[str, Any], key: str, line: int) -> list[tuple[str, Ma
         return []
     if not isinstance(found, dict):
         raise JsonOutputError(line, f"{key!r} is not an object")
-    out = []
+    out: list[tuple[str, Mapping[str, Any]]] = []
     for k, v in found.items():
         if not isinstance(v, dict):
             raise JsonOutputError(line, f"{k!r} under {key!r} is not an object")
@@ -218,7 +218,8 @@ def _vdev(obj: Mapping[str, Any], lookup: _Lines, after: int) -> StatusVdev:
         raise JsonOutputError(after, "a vdev without a name")
     line = lookup.find(name, after)
     kids = tuple(_vdev(k, lookup, line) for k in _children(obj))
-    return StatusVdev(name, _state(obj), line, _note(obj), kids)
+    path = obj.get("path") if not kids and obj.get("vdev_type") in ("disk", "file") else None
+    return StatusVdev(name, _state(obj), line, _note(obj), kids, path if isinstance(path, str) else "")
 
 
 def _tops(name: str, pool: Mapping[str, Any], lookup: _Lines, line: int) -> list[tuple[str, Mapping[str, Any]]]:
@@ -288,13 +289,14 @@ def _status_sizes(status: PoolStatus, pool: Mapping[str, Any], lookup: _Lines) -
     for role, obj in _tops(status.name, pool, lookup, status.line):
         walk(obj, role, 1)
     # The root vdev's space is every class's but the logs' (vdev_space_update()): zpool list's SIZE and ALLOC.
-    vdevs = pool.get("vdevs") if isinstance(pool.get("vdevs"), dict) else {}
+    found = pool.get("vdevs")
+    vdevs: Mapping[str, Any] = found if isinstance(found, dict) else {}
     root = next((o for o in vdevs.values() if isinstance(o, dict) and o.get("name") == status.name
                  and "parent" not in o and o.get("vdev_type", "root") == "root"), {})
     size = _size(root.get("total_space"), "the pool's total_space", status.line)
     alloc = _size(root.get("alloc_space"), "the pool's alloc_space", status.line)
     free = Size(size.bytes - alloc.bytes, size.exact and alloc.exact) if size and alloc else None
-    return PoolList(status.name, size, alloc, free, status.state, status.line, tuple(rows))
+    return PoolList(status.name, size, alloc, free, status.state, status.line, tuple(rows), from_status=True)
 
 
 # --------------------------------------------------------------------------- zpool list -j

@@ -170,6 +170,8 @@ def split(text: str, first_line: int = 1) -> list[Section]:
 
 def _starts_new(current: Section, kind: str, line: str) -> bool:
     header = line.strip().startswith("NAME")
+    if kind == "json":
+        return True  # each -j output is one object
     if kind == current.command:
         # another pool inside the same zpool status output; another get line inside a get output
         return kind in ("zfs list", "zpool list", "lsblk", "get") and header

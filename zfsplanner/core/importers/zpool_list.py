@@ -79,6 +79,7 @@ class PoolList:
     health: str | None
     line: int
     vdevs: tuple[ListRow, ...] = field(default_factory=tuple)
+    from_status: bool = False  # the sizes zpool status -j carries, not a zpool list
 
     @property
     def exact(self) -> bool:

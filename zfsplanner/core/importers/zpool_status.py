@@ -47,6 +47,7 @@ class StatusVdev:
     line: int
     note: str = ""  # whatever follows the counters: "was /dev/sdb1", "(resilvering)", "block size: ..."
     children: tuple[StatusVdev, ...] = ()
+    path: str = ""  # the device's full path, where the output gives it (zpool status -j)
 
     @property
     def kind(self) -> str:
