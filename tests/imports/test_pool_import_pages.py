@@ -95,7 +95,7 @@ def test_an_invalid_name_is_refused_at_the_field(client, erin, team, pool_output
     client.post("/imports/pool/", {"text": pool_outputs})
     record = PoolImport.objects.get()
     r = client.post(f"/imports/pool/{record.pk}/save/", {"team": team.pk, "name": "mirror"})
-    assert r.status_code == 422 and b"reserved by zpool" in r.content
+    assert r.status_code == 422 and b"Pool name: &#x27;mirror&#x27; is reserved by zpool" in r.content
     assert PoolDesign.objects.count() == 0
 
 

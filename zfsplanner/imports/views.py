@@ -19,6 +19,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.importers import UnreadableOutput
+from zfsplanner.plans.editing import error_text
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import get_design_for_user, writable_teams
 
@@ -84,7 +85,8 @@ def pool_import_save(request: HttpRequest, pk: int) -> HttpResponse:
         design = services.save_pool_import(record, form.cleaned_data["team"], request.user, form.cleaned_data["name"])
     except InvalidDesign as exc:
         for path, message in exc.errors:
-            form.add_error("name" if path in ("name", "") or path.endswith(".name") else None, f"{path}: {message}")
+            on_name = path in ("name", "") or path.endswith(".name")
+            form.add_error("name" if on_name else None, error_text(record.document, path, message))
         return _preview_response(request, record, form, UNPROCESSABLE)
     return redirect("plans:design-detail", pk=design.pk)
 
