@@ -352,3 +352,28 @@ def test_a_logged_in_user_saves_from_the_planner_with_one_click(alice, web):
     fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form))
     response = client.post("/plan/save/", {**fields, "csrfmiddlewaretoken": csrf(form)})
     assert response.status_code == 302 and PoolDesign.objects.count() == 1
+
+
+# --------------------------------------------------------------------------- units
+
+
+def test_unit_tb_shows_the_cards_in_tb_and_stays_in_the_url():
+    from zfsplanner.core.units import format_si
+
+    response = Client().get("/plan/?unit=TB", **HX)
+    size, _ = usable(response)
+    assert f'<div class="value">{format_si(size)}</div>' in response.content.decode()
+    assert "unit=TB" in response["HX-Replace-Url"]
+
+
+def test_a_reader_who_prefers_tb_gets_tb_by_default(alice, web):
+    from zfsplanner.accounts.models import Profile
+    from zfsplanner.core.units import format_si
+
+    Profile.objects.update_or_create(user=alice, defaults={"size_unit": "TB"})
+    from django.core.cache import cache
+
+    cache.clear()  # the preference is cached when the profile form saves it
+    response = web(alice).get("/plan/", **HX)
+    assert f'<div class="value">{format_si(usable(response)[0])}</div>' in response.content.decode()
+    assert "unit=TB" in response["HX-Replace-Url"]  # the link shows others the same figures

@@ -23,7 +23,7 @@ from django import forms
 from django.core.cache import cache
 
 from zfsplanner.core.design import COMPRESSION_VALUES, FORMAT, Layout, Role, VdevGroup
-from zfsplanner.core.units import UnitError, format_zfs_size, parse_disk_size
+from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, UnitError, format_zfs_size, parse_disk_size
 from zfsplanner.core.vdev_shape import fault_tolerance
 from zfsplanner.core.versions import SERIES
 
@@ -37,11 +37,12 @@ DATASET_NAME = "tank/data"
 POOL_ASHIFT = 12  # what `zpool create -o ashift=12` gives every vdev: 4 KiB sectors
 NEWEST_VERSION = max(SERIES.values(), key=lambda s: s.release).name
 TEXT_MAX = 40  # characters in a typed size; longer text is refused before it is read
-UNITS = (("TiB", "TiB, as zfs counts"), ("TB", "TB, as on labels"))
+UNIT_LABELS = {"TiB": "TiB, as zfs counts", "TB": "TB, as on labels"}
+UNITS = tuple((u, UNIT_LABELS.get(u, u)) for u in SIZE_UNITS)
 CONTRACT_FIELDS = ("layout", "disks", "vdevs", "size", "version")
 OPTIONAL_FIELDS = ("disk", "special", "slog", "slog_plp", "recordsize", "compression", "data", "price", "unit")
 FIELDS = CONTRACT_FIELDS + OPTIONAL_FIELDS
-DEFAULTS = {"layout": "raidz2", "disks": "6", "vdevs": "1", "size": "16TB", "version": NEWEST_VERSION, "unit": "TiB"}
+DEFAULTS = {"layout": "raidz2", "disks": "6", "vdevs": "1", "size": "16TB", "version": NEWEST_VERSION}
 
 
 def _size_text(value: str, what: str) -> str:
@@ -137,9 +138,10 @@ class QuickPlanForm(forms.Form):
         return canonical_query(self.data)
 
 
-def form_data(query: Mapping[str, Any]) -> dict[str, Any]:
-    """The form's input: what the query string gives, the defaults for the contract fields it leaves out."""
-    data: dict[str, Any] = {k: v for k, v in DEFAULTS.items()}
+def form_data(query: Mapping[str, Any], unit: str = DEFAULT_SIZE_UNIT) -> dict[str, Any]:
+    """The form's input: what the query string gives, the defaults for the contract fields it leaves out
+    (and ``unit``, the reader's unit, when it gives none)."""
+    data: dict[str, Any] = {**DEFAULTS, "unit": unit}
     for name in FIELDS:
         value = query.get(name)
         if value is not None:
@@ -151,7 +153,7 @@ def canonical_query(data: Mapping[str, Any]) -> str:
     pairs = []
     for name in FIELDS:
         value = str(data.get(name) or "").strip()
-        if name in CONTRACT_FIELDS or (value and value != DEFAULTS.get(name)):
+        if name in CONTRACT_FIELDS or (value and value != {**DEFAULTS, "unit": DEFAULT_SIZE_UNIT}.get(name)):
             pairs.append((name, value))
     return urlencode(pairs)
 

@@ -31,15 +31,17 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from zfsplanner.accounts.models import request_unit
 from zfsplanner.accounts.services import personal_team
 from zfsplanner.core.commands import all_commands
-from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.design import Design, InvalidDesign
+from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_size
 from zfsplanner.page_cache import render_cached
 from zfsplanner.throttling import page_throttled
 
 from .designer_views import pretty_json
 from .planning import estimate_with_catalog
-from .presentation import DesignSummary, Size, VdevLine, breakdown_chart, summarize
+from .presentation import DesignSummary, VdevLine, breakdown_chart, summarize
 from .quick_forms import FIELDS, QuickPlanForm, canonical_query, field_errors, form_data
 from .services import ESTIMATE_CACHE_SECONDS, planning_stamp, save_design_document, validate_document, writable_teams
 
@@ -64,22 +66,10 @@ class QuickAnswer:
     commands: dict[str, list[str]]
     summary: DesignSummary
     cost: QuickCost | None
-    unit: str
 
     @property
     def version(self) -> str:
         return str(self.document["openzfs_version"])
-
-    @property
-    def usable_text(self) -> str:
-        return self.sized(self.summary.usable)
-
-    @property
-    def raw_text(self) -> str:
-        return self.sized(self.summary.raw)
-
-    def sized(self, size: Size) -> str:
-        return size.si if self.unit == "TB" else size.iec
 
     @property
     def survivors(self) -> list[VdevLine]:
@@ -87,11 +77,12 @@ class QuickAnswer:
         return [v for v in self.summary.vdevs if v.survives is not None]
 
     @property
-    def other_unit_text(self) -> str:
-        return self.summary.usable.iec if self.unit == "TB" else self.summary.usable.si
+    def usable_other_unit(self) -> str:
+        """The headline in the unit the reader did not pick (TB beside TiB, or the reverse)."""
+        return format_size(self.summary.usable.bytes, self.summary.other_unit)
 
 
-def computed(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]:
+def computed(doc: dict[str, Any]) -> tuple[Design, dict[str, Any], dict[str, list[str]]]:
     """The estimate and commands of a quick-planner document; ``InvalidDesign`` when the core refuses it.
 
     The estimate is the one ``POST /api/estimate/`` and ``manage.py estimate`` give; both are
@@ -109,7 +100,7 @@ def computed(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]
         if commands is None:
             commands = {"commands": all_commands(spec)}
             cache.set(commands_key, commands, timeout=ESTIMATE_CACHE_SECONDS)
-        stored = (estimate_with_catalog(spec), commands)
+        stored = (spec, estimate_with_catalog(spec), commands)
         cache.set(key, stored, timeout=ESTIMATE_CACHE_SECONDS)
     return stored
 
@@ -121,16 +112,16 @@ def _digest(doc: dict[str, Any]) -> str:
 def answer(form: QuickPlanForm) -> QuickAnswer:
     """The answer to a valid form: ``InvalidDesign`` (paths mapped to fields by the caller) otherwise."""
     doc = form.document()
-    estimate, commands = computed(doc)
-    summary = summarize(estimate, doc, with_fixes=False)  # the cost comes from the price typed in
+    spec, estimate, commands = computed(doc)
     d = form.cleaned_data
+    summary = summarize(estimate, doc, with_fixes=False, spec=spec, unit=d.get("unit") or DEFAULT_SIZE_UNIT)
     cost = None
     if d.get("price") is not None:
         disks = d["disks"] * d["vdevs"]
         total = d["price"] * disks
         usable_tb = Decimal(summary.usable.bytes) / Decimal(10**12)
         cost = QuickCost(d["price"], disks, total, total / usable_tb if usable_tb else None)
-    return QuickAnswer(doc, estimate, commands, summary, cost, d.get("unit") or "TiB")
+    return QuickAnswer(doc, estimate, commands, summary, cost)
 
 
 def _wants_partial(request: HttpRequest) -> bool:
@@ -166,7 +157,7 @@ def quick_plan(request: HttpRequest) -> HttpResponse:
 
 
 def _quick_plan(request: HttpRequest) -> HttpResponse:
-    data = form_data(request.GET)
+    data = form_data(request.GET, unit=request_unit(request))
     form = QuickPlanForm(data)
     template = f"{TEMPLATE}#update" if _wants_partial(request) else TEMPLATE
     if not _valid(form):
@@ -204,7 +195,7 @@ def quick_plan_chart(request: HttpRequest) -> JsonResponse:
     throttled = page_throttled(request, "estimate")
     if throttled is not None:
         return throttled  # type: ignore[return-value]
-    form = QuickPlanForm(form_data(request.GET))
+    form = QuickPlanForm(form_data(request.GET, unit=request_unit(request)))
     result = _answer_or_errors(form)
     if result is None:
         return JsonResponse({"detail": _error_text(form)}, status=UNPROCESSABLE)
@@ -241,7 +232,7 @@ def _error_text(form: QuickPlanForm) -> str:
 def quick_plan_save(request: HttpRequest) -> HttpResponse:
     """GET: what will be saved, and where (after logging in or signing up, from the planner's link).
     POST: the design, in the user's first writable team or their personal team; then the designer."""
-    data = form_data(request.POST if request.method == "POST" else request.GET)
+    data = form_data(request.POST if request.method == "POST" else request.GET, unit=request_unit(request))
     form = QuickPlanForm({k: v for k, v in data.items() if k in FIELDS})
     result = _answer_or_errors(form)
     back = f"{reverse('plans:quick-plan')}?{canonical_query(data)}"
