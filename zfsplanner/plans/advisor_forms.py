@@ -27,9 +27,9 @@ SECTOR_FORMATS = {  # (logical, physical) bytes
     "512n": (512, 512),
 }
 SECTOR_CHOICES = [
-    ("512e", "512e (512 logical / 4096 physical): most large HDDs"),
-    ("4Kn", "4Kn (4096 / 4096)"),
-    ("512n", "512n (512 / 512): many SATA SSDs"),
+    ("512e", "512e: 512 B logical, 4 KiB physical"),
+    ("4Kn", "4Kn: 4 KiB logical and physical"),
+    ("512n", "512n: 512 B logical and physical"),
 ]
 RECORDSIZES = [("16384", "16K"), ("131072", "128K (ZFS default)"), ("1048576", "1M (large files)")]
 SORT_LABELS = {
@@ -84,7 +84,7 @@ class AdvisorForm(forms.Form):
             group = [(d.model, catalog_label(d)) for d in self.catalog.values() if d.media == media]
             if group:
                 groups.append((label, group))
-        custom = [(CUSTOM, "A disk not in the catalog (describe it below)")]
+        custom = [(CUSTOM, "Not in the catalog: describe it below")]
         for i in range(1, CANDIDATES + 1):
             self.fields[f"disk_{i}"] = forms.ChoiceField(
                 label=f"Disk {i}", required=i == 1, choices=[*([] if i == 1 else [("", "—")]), *groups, *custom],
