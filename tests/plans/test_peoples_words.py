@@ -76,7 +76,7 @@ def test_a_refused_row_operation_names_the_group_not_its_path(design, alice, web
     )
     assert response.status_code == 422
     html = response.content.decode()
-    assert f"Not done (removed {RAIDZ2}): The vdev groups: needs at least one data vdev" in html
+    assert f"Not done: removing {RAIDZ2} is refused. The vdev groups: needs at least one data vdev." in html
     assert not JSON_PATH.search(html.split('id="risks"')[0].split("<textarea")[0])
 
 

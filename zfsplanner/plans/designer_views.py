@@ -333,7 +333,8 @@ def designer_op(request: HttpRequest, pk: int) -> HttpResponse:
     summary = change_summary(op, before, section, index)
 
     def on_error(exc: InvalidDesign) -> dict[str, Any]:
-        return {"op_error": f"Not done ({summary}): {'; '.join(error_texts(doc, exc.errors))}"}
+        attempt = change_summary(op, before, section, index, attempted=True)
+        return {"op_error": f"Not done: {attempt} is refused. {'; '.join(error_texts(doc, exc.errors))}."}
 
     return _save(request, design, doc, summary, on_error, lambda exc: {})
 

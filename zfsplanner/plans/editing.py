@@ -179,13 +179,25 @@ OPERATION_WORDS: Mapping[str, str] = {
 }
 
 
-def change_summary(op: str, doc: Mapping[str, Any], section: str, index: int) -> str:
-    """A revision's summary: ``added the special mirror (group 2)``, ``removed dataset tank/media``.
+OPERATION_GERUNDS: Mapping[str, str] = {
+    "add": "adding",
+    "change": "changing",
+    "remove": "removing",
+    "duplicate": "duplicating",
+    "up": "moving up",
+    "down": "moving down",
+}
+
+
+def change_summary(op: str, doc: Mapping[str, Any], section: str, index: int, *, attempted: bool = False) -> str:
+    """A revision's summary: ``added the special mirror (group 2)``, ``removed dataset tank/media``;
+    with ``attempted``, the change that was refused: ``removing the data vdev (group 1: 6-wide raidz2)``.
 
     ``doc`` is the document that has the row at ``index``: the new one for an added or changed
     row, the one before the change for a row that is removed, duplicated or moved.
     """
-    return f"{OPERATION_WORDS.get(op, op)} {element_label(doc, f'{section}[{index}]')}"
+    words = OPERATION_GERUNDS if attempted else OPERATION_WORDS
+    return f"{words.get(op, op)} {element_label(doc, f'{section}[{index}]')}"
 
 
 def error_text(doc: Any, path: str, message: str) -> str:
