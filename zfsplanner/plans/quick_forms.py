@@ -37,7 +37,7 @@ DATASET_NAME = "tank/data"
 POOL_ASHIFT = 12  # what `zpool create -o ashift=12` gives every vdev: 4 KiB sectors
 NEWEST_VERSION = max(SERIES.values(), key=lambda s: s.release).name
 TEXT_MAX = 40  # characters in a typed size; longer text is refused before it is read
-UNIT_LABELS = {"TiB": "TiB, as zfs counts", "TB": "TB, as on labels"}
+UNIT_LABELS = {"TiB": "TiB (as zfs)", "TB": "TB (as labels)"}
 UNITS = tuple((u, UNIT_LABELS.get(u, u)) for u in SIZE_UNITS)
 CONTRACT_FIELDS = ("layout", "disks", "vdevs", "size", "version")
 OPTIONAL_FIELDS = ("disk", "special", "slog", "slog_plp", "recordsize", "compression", "data", "price", "unit")
