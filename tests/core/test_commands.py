@@ -321,7 +321,10 @@ def test_a_raidz_special_vdev_before_2_4_is_reported_as_impossible():
     vdevs = [RAIDZ2_HDD, {"role": "special", "layout": "raidz2", "width": 4, "disk": SSD}]
     notes = comments(versioned(vdevs, "2.3"))
     assert "#   invalid vdev specification: unsupported 'special' device: raidz" in notes
-    assert "# OpenZFS 2.4 accepts raidz and dRAID special/dedup vdevs; on 2.3 make vdevs[1] a mirror." in notes
+    assert (
+        "# OpenZFS 2.4 accepts raidz and dRAID special/dedup vdevs; on 2.3 make the special vdev "
+        "(group 2: 4-wide raidz2) a mirror." in notes
+    )
     assert comments(versioned(vdevs, "2.4")) == []
 
 

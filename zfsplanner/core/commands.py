@@ -260,7 +260,7 @@ class ZpoolCheck:
 
     ``flags``: the override options it gets (``-f``, ``--allow-replication-mismatch``,
     ``--allow-ashift-mismatch``); ``refusals``: what ``zpool`` prints without each of them,
-    in the same order; ``blocked``: (group, message) for each refusal no option overrides
+    in the same order; ``blocked``: (group in words, message) for each refusal no option overrides
     (the release cannot build that vdev at all).
     """
 
@@ -270,11 +270,13 @@ class ZpoolCheck:
 
 
 def _blocked(design: Design, indexes: Iterable[int]) -> tuple[tuple[str, str], ...]:
+    from .naming import vdev_label  # naming uses vdev_type_word from this module
+
     out = []
     for i in indexes:
         message = class_topology_refusal(design.vdevs[i], design.version)
         if message is not None:
-            out.append((f"vdevs[{i}]", message))
+            out.append((vdev_label(design, i), message))
     return tuple(out)
 
 
