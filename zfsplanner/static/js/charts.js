@@ -70,18 +70,22 @@
     return hi ? { min: lo / 2, max: hi * 2 } : {};
   }
 
-  // Grow the chart's box until the plot area (inside the axes) is tall enough to read.
-  function keepPlotHeight(canvas, chart, horizontal) {
-    const box = canvas.closest(".chart-box");
-    const area = chart.chartArea;
-    if (!box || !area) return;
-    const bars = horizontal ? (chart.data.labels || []).length : 0;
-    const wanted = horizontal ? Math.max(bars * BAR_PX, BAR_PX * 1.5) : MIN_PLOT_PX;
-    const short = wanted - (area.bottom - area.top);
-    if (short > 1) {
-      box.style.height = Math.ceil(box.getBoundingClientRect().height + short) + "px";
-      chart.resize();
-    }
+  // After every layout (the first, and each resize: a phone turned, a <details> opened), grow the
+  // chart's box until the plot area inside the axes is tall enough to read. It only ever grows, and
+  // the box's new size reaches Chart.js through its resize observer.
+  function keepPlotHeight(horizontal) {
+    return {
+      id: "zfsKeepPlotHeight",
+      afterLayout: function (chart) {
+        const box = chart.canvas.closest(".chart-box");
+        const area = chart.chartArea;
+        if (!box || !area || !box.clientWidth || !box.clientHeight) return;  // not laid out (hidden)
+        const bars = horizontal ? (chart.data.labels || []).length : 0;
+        const wanted = horizontal ? Math.max(bars * BAR_PX, BAR_PX * 1.5) : MIN_PLOT_PX;
+        const short = wanted - (area.bottom - area.top);
+        if (short > 1) box.style.height = Math.ceil(box.getBoundingClientRect().height + short) + "px";
+      },
+    };
   }
 
   function wrapLabel(text, width) {
@@ -124,6 +128,7 @@
         canvas._chart = new Chart(canvas, {
           type: spec.type || canvas.dataset.chartType || "bar",
           data: { labels: spec.labels, datasets: spec.datasets },
+          plugins: [keepPlotHeight(horizontal)],
           options: {
             responsive: true,
             maintainAspectRatio: !canvas.closest(".chart-box"),
@@ -157,7 +162,6 @@
             },
           },
         });
-        keepPlotHeight(canvas, canvas._chart, horizontal);
         canvas.dataset.chartState = "ready";
       })
       .catch(function (err) {
