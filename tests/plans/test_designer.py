@@ -354,3 +354,160 @@ def test_row_forms_load_when_opened(design, alice, bob, web):
     assert c.get(f"/designs/{design.pk}/designer/form/?section=vdevs&index=7").status_code == 404
     assert c.get(f"/designs/{design.pk}/designer/form/?section=other&index=0").status_code == 404
     assert web(bob).get(f"/designs/{design.pk}/designer/form/?section=vdevs&index=0").status_code == 403
+
+
+# ---------------------------------------------------------------------------- defaults as an expert sets them
+
+
+def _new_design(web, alice, team, **fields):
+    disk = CatalogDisk.objects.filter(media="hdd", capacity_bytes=16000900661248).first()
+    body = {"team": team.pk, "name": "tank", "openzfs_version": "2.3", "first-layout": "raidz2", "first-width": 8,
+            "first-count": 1, "first-disk": disk.model, **fields}
+    assert web(alice).post("/designs/new/", body).status_code == 302
+    return PoolDesign.objects.get(team=team, name="tank")
+
+
+def _role_form(web, alice, design, role, index="new", **typed):
+    prefix = "vnew" if index == "new" else f"v{index}"
+    query = {"section": "vdevs", "index": index, "defaults": "1", f"{prefix}-role": role,
+             **{f"{prefix}-{k}": v for k, v in typed.items()}}
+    response = web(alice).get(f"/designs/{design.pk}/designer/form/", query, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _selected(html, name):
+    import re
+
+    select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', html, re.S).group(1)
+    return re.search(r'<option value="([^"]*)"[^>]*selected', select).group(1)
+
+
+def _value(html, name):
+    import re
+
+    return re.search(rf'name="{name}" value="([^"]*)"', html).group(1)
+
+
+def test_a_new_design_gets_pool_ashift_12_that_its_vdevs_follow(team, alice, web):
+    design = _new_design(web, alice, team)
+    doc = design.to_document()
+    assert doc["ashift"] == 12 and "ashift" not in doc["vdevs"][0]
+    row = estimate(design.to_spec())["vdevs"][0]
+    assert (row["ashift"], row["ashift_source"]) == (12, "pool")
+    html = web(alice).get(f"/designs/{design.pk}/designer/").content.decode()
+    assert _selected(html, "ashift") == "12"  # the pool form shows it, and it can be changed
+    assert "ashift 12 <span class=\"ashift-why\">(the pool&#x27;s ashift)</span>" in html
+
+
+def test_the_pool_ashift_can_be_set_to_auto_and_back(team, alice, web):
+    design = _new_design(web, alice, team)
+    body = {"name": "tank", "openzfs_version": "2.3", "disk_partitioning": "", "description": "", "revision": 1,
+            "ashift": ""}
+    assert web(alice).post(f"/designs/{design.pk}/designer/pool/", body, HTTP_HX_REQUEST="true").status_code == 200
+    design.refresh_from_db()
+    assert design.ashift is None and "ashift" not in design.to_document()
+    body.update(revision=2, ashift="13")
+    web(alice).post(f"/designs/{design.pk}/designer/pool/", body, HTTP_HX_REQUEST="true")
+    design.refresh_from_db()
+    assert design.ashift == 13 and estimate(design.to_spec())["vdevs"][0]["ashift"] == 13
+
+
+def test_choosing_role_special_brings_a_plp_ssd_mirror_as_redundant_as_the_data_vdevs(team, alice, web):
+    design = _new_design(web, alice, team)
+    html = _role_form(web, alice, design, "special", layout="raidz2", width="8", disk="__custom__")
+    assert _selected(html, "vnew-role") == "special"
+    assert _selected(html, "vnew-layout") == "mirror"
+    assert _value(html, "vnew-width") == "3"  # raidz2 survives two failures, so does a 3-way mirror
+    chosen = CatalogDisk.objects.get(model=_selected(html, "vnew-disk"))
+    assert chosen.media in ("ssd", "nvme") and chosen.plp and chosen.capacity_bytes >= 900 * 10**9
+    # the list holds only SSDs and NVMe drives (and "Custom disk")
+    import re
+
+    options = re.findall(r'<option value="([^"]+)"', html.split('name="vnew-disk"')[1].split("</select>")[0])
+    assert set(CatalogDisk.objects.filter(model__in=options).values_list("media", flat=True)) <= {"ssd", "nvme"}
+    assert "__custom__" in options
+    assert _selected(html, "vnew-ashift") == ""  # follows the pool
+    assert "the pool&#x27;s (12)" in html
+    assert 'hx-get="/designs/' in html and "defaults=1" in html  # the next role change asks again
+
+
+@pytest.mark.parametrize(
+    ("role", "layout", "width"), [("log", "mirror", "2"), ("cache", "stripe", "1"), ("spare", "stripe", "1"),
+                                  ("dedup", "mirror", "3"), ("data", "raidz2", "8")],
+)
+def test_each_role_has_its_defaults(team, alice, web, role, layout, width):
+    design = _new_design(web, alice, team)
+    html = _role_form(web, alice, design, role)
+    assert (_selected(html, "vnew-layout"), _value(html, "vnew-width")) == (layout, width)
+    disk = CatalogDisk.objects.get(model=_selected(html, "vnew-disk"))
+    if role == "log":  # the smallest SSD with power-loss protection
+        plp = CatalogDisk.objects.filter(media__in=("ssd", "nvme"), plp=True).order_by("capacity_bytes", "model")
+        assert disk == plp.first()
+    elif role in ("spare", "data"):  # like the data disks
+        assert disk == design.vdevs.get().catalog_disk
+    else:
+        assert disk.media in ("ssd", "nvme")
+
+
+def test_the_reference_pool_from_the_defaults_has_no_warning_a_default_caused(team, alice, web):
+    design = _new_design(web, alice, team)
+    c = web(alice)
+    for role in ("special", "log"):
+        html = _role_form(web, alice, design, role)
+        body = {"index": "new", "revision": design.revision, "vnew-role": role,
+                "vnew-layout": _selected(html, "vnew-layout"), "vnew-width": _value(html, "vnew-width"),
+                "vnew-count": _value(html, "vnew-count"), "vnew-ashift": "", "vnew-disk": _selected(html, "vnew-disk")}
+        response = c.post(f"/designs/{design.pk}/designer/vdev/", body, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200, response.content.decode()[:2000]
+        design.refresh_from_db()
+        # the "Add a vdev group" panel stays open, with a fresh form, for the next group
+        page = response.content.decode()
+        assert '<details class="add-row" id="add-vdev" open>' in page and 'name="vnew-role"' in page
+    risks = {r["code"]: r for r in estimate(design.to_spec())["risks"]}
+    assert not {"mixed-ashift", "non-redundant-vdev", "special-redundancy-below-data", "slog-unmirrored",
+                "slog-without-plp", "ashift-below-physical-sector"} & set(risks)
+    irremovable = risks["special-vdev-irremovable"]["detail"]  # the raidz2 makes it so, not the ashift
+    assert "differ in ashift" not in irremovable and "differs from the data vdevs'" not in irremovable
+    assert [g["ashift"] for g in estimate(design.to_spec())["vdevs"]] == [12, 12, 12]
+
+
+def test_a_price_per_disk_is_typed_in_the_group_form(design, alice, web):
+    response = web(alice).post(
+        f"/designs/{design.pk}/designer/vdev/", vdev_post(design, index=0, price_per_disk="249.90"),
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    design.refresh_from_db()
+    assert design.to_document()["vdevs"][0]["price_per_disk"] == "249.9"
+    form = web(alice).get(f"/designs/{design.pk}/designer/form/", {"section": "vdevs", "index": 0}).content.decode()
+    assert 'name="v0-price_per_disk" value="249.9000"' in form or 'name="v0-price_per_disk" value="249.9"' in form
+    bad = web(alice).post(f"/designs/{design.pk}/designer/vdev/",
+                          vdev_post(design, index=0, price_per_disk="-3"), HTTP_HX_REQUEST="true")
+    assert bad.status_code == 422 and "greater than or equal to 0" in bad.content.decode()
+
+
+def test_an_existing_groups_blank_ashift_says_what_zpool_would_choose(team, alice, web):
+    doc = design_document("tank")
+    doc["ashift"] = 12
+    doc["vdevs"].append({"role": "special", "layout": "mirror", "width": 3,
+                         "disk": {"size_bytes": "1TB", "logical_sector_bytes": 512, "physical_sector_bytes": 512,
+                                  "model": "OLD512"}})
+    design = save_design_document(team, doc, alice)
+    form = web(alice).get(f"/designs/{design.pk}/designer/form/", {"section": "vdevs", "index": 1}).content.decode()
+    assert "Blank: the pool&#x27;s ashift (12); zpool alone would choose 9 here (physical sector of OLD512)." in form
+
+
+def test_the_mixed_ashift_fix_in_the_designer_gives_every_vdev_ashift_12(team, alice, web):
+    doc = design_document("tank")
+    doc["vdevs"].append({"role": "special", "layout": "mirror", "width": 3,
+                         "disk": {"size_bytes": "1TB", "logical_sector_bytes": 512, "physical_sector_bytes": 512}})
+    design = save_design_document(team, doc, alice)
+    page = web(alice).get(f"/designs/{design.pk}/designer/").content.decode()
+    assert "Give every vdev ashift=12" in page
+    response = web(alice).post(f"/designs/{design.pk}/fix/", {"code": "mixed-ashift", "subject": "vdevs[1]",
+                                                              "revision": 1}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    design.refresh_from_db()
+    assert design.ashift == 12 and design.revisions.get(number=2).kind == "fix"
+    assert 'data-code="mixed-ashift"' not in response.content.decode()

@@ -15,8 +15,14 @@ from django import forms
 from django.db.models import Q, QuerySet
 
 from zfsplanner.accounts.services import MAX_TEAM_NAME, TeamError, clean_team_name
-from zfsplanner.core.ashift import ASHIFT_RANGE
-from zfsplanner.core.design import COMPRESSIBILITY_PROFILES, COMPRESSION_VALUES
+from zfsplanner.core.ashift import ASHIFT_RANGE, DEFAULT_POOL_ASHIFT
+from zfsplanner.core.design import (
+    COMPRESSIBILITY_PROFILES,
+    COMPRESSION_VALUES,
+    PRICE_MAX_DIGITS,
+    PRICE_MAX_PLACES,
+    price_text,
+)
 from zfsplanner.core.units import format_zfs_size, parse_disk_size
 
 from .choices import DatasetType, Media, OpenZFSVersion, Partitioning, Sync, VdevLayout, VdevRole
@@ -33,12 +39,24 @@ def _size_choices(values: list[int], inherit: str) -> list[tuple[str, str]]:
     return [("", inherit)] + [(str(format_zfs_size(v)), str(format_zfs_size(v))) for v in values]
 
 
+def _ashift_choices(blank: str) -> list[tuple[str, str]]:
+    return [("", blank)] + [(str(a), f"{a} ({format_zfs_size(1 << a)} sectors)") for a in ASHIFT_RANGE]
+
+
 class PoolForm(forms.Form):
     name = forms.CharField(label="Pool name", max_length=200, help_text="As in zpool create NAME, e.g. tank.")
     description = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
     openzfs_version = forms.ChoiceField(label="OpenZFS version", choices=OpenZFSVersion.choices)
     disk_partitioning = forms.ChoiceField(
         label="Disk partitioning", choices=[("", "Default (Linux whole disk)"), *Partitioning.choices], required=False
+    )
+    ashift = forms.TypedChoiceField(
+        label="Pool ashift",
+        choices=_ashift_choices("auto (each vdev group's from its disks' sectors)"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        help_text="As zpool create -o ashift=N gives it to every vdev; a vdev group may set its own.",
     )
     revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
@@ -49,6 +67,7 @@ class PoolForm(forms.Form):
             "description": d["description"].strip() or None,
             "openzfs_version": d["openzfs_version"],
             "disk_partitioning": d["disk_partitioning"] or None,
+            "ashift": d["ashift"],
         }
 
 
@@ -110,7 +129,7 @@ class VdevGroupForm(forms.Form):
     width = forms.IntegerField(label="Disks per vdev", min_value=1, max_value=255, initial=6)
     count = forms.IntegerField(label="Number of vdevs", min_value=1, max_value=1000, initial=1)
     ashift = forms.TypedChoiceField(
-        choices=[("", "auto (from the disk's sector size)")] + [(str(a), str(a)) for a in ASHIFT_RANGE],
+        choices=_ashift_choices("auto (from the disk's sector size)"),
         required=False,
         coerce=int,
         empty_value=None,
@@ -136,10 +155,33 @@ class VdevGroupForm(forms.Form):
         required=False,
     )
     custom_plp = forms.BooleanField(label="Power-loss protection", required=False)
+    price_per_disk = forms.DecimalField(
+        label="Price per disk",
+        required=False,
+        min_value=0,
+        max_digits=PRICE_MAX_DIGITS + PRICE_MAX_PLACES,
+        decimal_places=PRICE_MAX_PLACES,
+        help_text="In your currency, for the cost per usable TB. Blank: the catalog's price, if any.",
+    )
     revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args: Any, catalog: QuerySet[CatalogDisk] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        catalog: QuerySet[CatalogDisk] | None = None,
+        pool_ashift: int | None = DEFAULT_POOL_ASHIFT,
+        ashift_help: str = "",
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        ashift = self.fields["ashift"]
+        if pool_ashift is not None:
+            ashift.choices = _ashift_choices(f"the pool's ({pool_ashift})")
+        ashift.help_text = ashift_help or (
+            f"Blank: the pool's ashift ({pool_ashift}), as zpool create -o ashift={pool_ashift} gives every vdev."
+            if pool_ashift is not None
+            else "Blank: what zpool chooses from the disks' sectors."
+        )
         disks = list(catalog if catalog is not None else CatalogDisk.objects.all())
         self.catalog = {d.model: d for d in disks}
         choices: list[tuple[str, Any]] = [(CUSTOM, "Custom disk (enter its size below)")]
@@ -180,6 +222,7 @@ class VdevGroupForm(forms.Form):
             "ashift": d["ashift"],
             "draid_data": d["draid_data"],
             "draid_spares": d["draid_spares"],
+            "price_per_disk": None if d["price_per_disk"] is None else price_text(d["price_per_disk"]),
         }
         if d["disk"] == CUSTOM:
             logical, physical = {"512e": (512, 4096), "4Kn": (4096, 4096), "512n": (512, 512)}[
@@ -204,7 +247,8 @@ class VdevGroupForm(forms.Form):
     @staticmethod
     def initial_from(group: dict[str, Any]) -> dict[str, Any]:
         initial = {
-            k: group.get(k) for k in ("role", "layout", "width", "count", "ashift", "draid_data", "draid_spares")
+            k: group.get(k)
+            for k in ("role", "layout", "width", "count", "ashift", "draid_data", "draid_spares", "price_per_disk")
         }
         disk = group.get("disk") if isinstance(group.get("disk"), dict) else None
         if disk is None and isinstance(group.get("disks"), list) and group["disks"]:
@@ -222,6 +266,64 @@ class VdevGroupForm(forms.Form):
             initial["custom_sectors"] = "4Kn" if logical == 4096 else ("512n" if physical == 512 else "512e")
             initial["custom_plp"] = bool(disk.get("plp"))
         return initial
+
+
+FLASH_MEDIA = (Media.SSD, Media.NVME)
+FLASH_ROLES = (VdevRole.SPECIAL, VdevRole.DEDUP, VdevRole.LOG, VdevRole.CACHE)
+SPECIAL_SSD_MIN_BYTES = 900 * 10**9  # special, dedup and cache: the ~1 TB class (960 GB, 1 TB) or larger
+
+
+def flash_disks() -> QuerySet[CatalogDisk]:
+    """The catalog's SSDs and NVMe drives, smallest first: what special, dedup, log and cache vdevs are made of."""
+    return CatalogDisk.objects.filter(media__in=FLASH_MEDIA).order_by("capacity_bytes", "model")
+
+
+def _first_flash(disks: list[CatalogDisk], *, plp: bool, min_bytes: int = 0) -> CatalogDisk | None:
+    """The smallest disk of at least ``min_bytes`` (with power-loss protection when ``plp``), else the largest."""
+    fitting = [d for d in disks if d.plp or not plp]
+    if not fitting:
+        return None
+    return next((d for d in fitting if d.capacity_bytes >= min_bytes), fitting[-1])
+
+
+def role_defaults(role: str, like: dict[str, Any] | None = None, data_fault_tolerance: int = 1) -> dict[str, Any]:
+    """The vdev group an expert starts from for ``role`` (the form's initial values).
+
+    * data: another vdev like the design's first data group (``like``), else 6-wide raidz2;
+    * special and dedup: a mirror of SSD/NVMe with power-loss protection, 2-way or wide enough
+      to survive as many failures as the data vdevs (``data_fault_tolerance``), since losing
+      it loses the pool;
+    * log: a 2-way mirror of the smallest SSDs with power-loss protection the catalog knows;
+    * cache: one SSD; spare: one disk like the data disks.
+    The group follows the pool's ashift, so none of them mixes ashift with the data vdevs.
+    """
+    base: dict[str, Any] = {"role": role, "count": 1, "ashift": None, "draid_data": None, "draid_spares": None}
+    if role in (VdevRole.DATA, VdevRole.SPARE):
+        if like is not None:
+            shape = VdevGroupForm.initial_from(like)
+            base.update({k: v for k, v in shape.items() if k not in ("role", "count", "ashift")})
+        else:
+            base.update(layout=VdevLayout.RAIDZ2, width=6, disk=CUSTOM)
+        if role == VdevRole.SPARE:
+            base.update(layout=VdevLayout.STRIPE, width=1, draid_data=None, draid_spares=None)
+        return base
+    disks = list(flash_disks())
+    if role == VdevRole.LOG:
+        base.update(layout=VdevLayout.MIRROR, width=2)
+        disk = _first_flash(disks, plp=True) or _first_flash(disks, plp=False)
+    elif role == VdevRole.CACHE:
+        base.update(layout=VdevLayout.STRIPE, width=1)
+        disk = _first_flash(disks, plp=False, min_bytes=SPECIAL_SSD_MIN_BYTES)
+    else:
+        base.update(layout=VdevLayout.MIRROR, width=max(2, data_fault_tolerance + 1))
+        disk = _first_flash(disks, plp=True, min_bytes=SPECIAL_SSD_MIN_BYTES) or _first_flash(
+            disks, plp=False, min_bytes=SPECIAL_SSD_MIN_BYTES
+        )
+    if disk is not None:
+        base["disk"] = disk.model
+    else:
+        base.update(disk=CUSTOM, custom_size="960GB", custom_media=Media.SSD, custom_sectors="512e")
+    return base
 
 
 COMPRESSION_CHOICES = [("", "inherit")] + [(c, c) for c in COMPRESSION_VALUES]
@@ -326,7 +428,7 @@ def _size_text(value: Any) -> str:
     return str(value)
 
 
-VDEV_FIELD_KEYS = ("role", "layout", "width", "count", "ashift", "draid_data", "draid_spares")
+VDEV_FIELD_KEYS = ("role", "layout", "width", "count", "ashift", "draid_data", "draid_spares", "price_per_disk")
 DATASET_FIELD_KEYS = (
     "name",
     "type",
@@ -395,6 +497,7 @@ class NewDesignForm(forms.Form):
             "format": "zfsplanner.design/1",
             "name": self.cleaned_data["name"].strip(),
             "openzfs_version": self.cleaned_data["openzfs_version"],
+            "ashift": DEFAULT_POOL_ASHIFT,  # as an expert creates a pool: every vdev 4K-aligned, one ashift
             "vdevs": [{k: v for k, v in first_group.items() if v is not None}],
             "datasets": [],
         }

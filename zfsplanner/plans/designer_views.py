@@ -25,12 +25,23 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from zfsplanner.accounts.models import request_unit
-from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.ashift import automatic
+from zfsplanner.core.design import Design, InvalidDesign
 from zfsplanner.core.fixes import design_fix
 from zfsplanner.core.naming import element_label
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT
+from zfsplanner.core.vdev_shape import fault_tolerance
 
-from .designer_forms import CatalogFilterForm, DatasetForm, PoolForm, VdevGroupForm, field_for_path
+from .designer_forms import (
+    FLASH_ROLES,
+    CatalogFilterForm,
+    DatasetForm,
+    PoolForm,
+    VdevGroupForm,
+    field_for_path,
+    flash_disks,
+    role_defaults,
+)
 from .editing import EditError, apply_operation, change_summary, error_text, error_texts, put_item, set_pool
 from .forms import DesignDocumentForm
 from .host_forms import HostPlanningForm, inherited
@@ -69,6 +80,13 @@ def design_summary(
     return summary, None
 
 
+def _spec_or_none(design: PoolDesign) -> Design | None:
+    try:
+        return design.to_spec()
+    except InvalidDesign:
+        return None
+
+
 def _writable(request: HttpRequest, pk: int) -> PoolDesign:
     design, can_write = get_design_for_user(request, pk)
     if not can_write:
@@ -97,11 +115,86 @@ def _dataset_items(doc: dict[str, Any], summary: DesignSummary | None) -> list[A
     ]
 
 
-def vdev_form(doc: dict[str, Any], index: int | None, catalog: Any = None) -> VdevGroupForm:
+def _pool_ashift(doc: Mapping[str, Any]) -> int | None:
+    value = doc.get("ashift")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _auto_ashift_help(spec: Design | None, index: int | None, pool_ashift: int | None) -> str:
+    """What the blank ashift of an existing group means, and what zpool would choose from its sectors."""
+    if spec is None or index is None or not 0 <= index < len(spec.vdevs):
+        return ""
+    auto, source = automatic(spec.vdevs[index], spec.version)
+    alone = f"zpool alone would choose {auto} here ({source})."
+    if pool_ashift is None:
+        return f"Blank: auto, {alone[0].lower()}{alone[1:]}"
+    return f"Blank: the pool's ashift ({pool_ashift}); {alone}"
+
+
+def vdev_form(
+    doc: dict[str, Any],
+    index: int | None,
+    catalog: Any = None,
+    *,
+    spec: Design | None = None,
+    role: str | None = None,
+    typed: Mapping[str, Any] | None = None,
+    defaults_url: str = "",
+) -> VdevGroupForm:
+    """A vdev group's form: an existing group's values, or a new group with the defaults of its role.
+
+    ``role`` with ``typed`` (the form's current values): the role was just changed, so the group
+    takes that role's defaults (:func:`role_defaults`) over what was typed. ``defaults_url``: where
+    the role select asks for them.
+    """
+    groups = doc.get("vdevs") or []
+    like = next((g for g in groups if isinstance(g, dict) and g.get("role") == "data"), None)
+    tolerance = min((fault_tolerance(g) for g in spec.vdevs if g.role == "data"), default=1) if spec else 1
     if index is None:
-        return VdevGroupForm(catalog=catalog, prefix="vnew")
-    group = (doc.get("vdevs") or [])[index]
-    return VdevGroupForm(initial=VdevGroupForm.initial_from(group), catalog=catalog, prefix=f"v{index}")
+        prefix, initial = "vnew", {}
+    else:
+        prefix, initial = f"v{index}", VdevGroupForm.initial_from(groups[index])
+    if typed is not None:
+        initial.update(typed)
+    if role is not None or index is None:
+        initial.update(role_defaults(role or "data", like, tolerance))
+    if catalog is None and initial.get("role") in FLASH_ROLES:
+        catalog = flash_disks()
+    pool_ashift = _pool_ashift(doc)
+    form = VdevGroupForm(
+        initial=initial,
+        catalog=catalog,
+        prefix=prefix,
+        pool_ashift=pool_ashift,
+        ashift_help=_auto_ashift_help(spec, index, pool_ashift),
+    )
+    if defaults_url:
+        form.fields["role"].widget.attrs.update(
+            {
+                "hx-get": defaults_url,
+                "hx-trigger": "change",
+                "hx-include": "closest form",
+                "hx-target": "closest form",
+                "hx-swap": "outerHTML",
+            }
+        )
+    return form
+
+
+def _defaults_url(design: PoolDesign, index: int | None) -> str:
+    where = "new" if index is None else str(index)
+    return reverse("plans:designer-form", args=[design.pk]) + f"?section=vdevs&index={where}&defaults=1"
+
+
+def _typed_vdev(data: Mapping[str, Any], prefix: str) -> dict[str, Any]:
+    """The values of a vdev form as typed (a role change keeps what its defaults do not set)."""
+    typed: dict[str, Any] = {}
+    for name in VdevGroupForm.base_fields:
+        key = f"{prefix}-{name}"
+        if key in data:
+            typed[name] = data[key]
+    typed["custom_plp"] = f"{prefix}-custom_plp" in data
+    return typed
 
 
 def dataset_form(doc: dict[str, Any], index: int | None, summary: DesignSummary | None) -> DatasetForm:
@@ -131,7 +224,9 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
         "can_write": True,
         "can_undo": undo,
         "can_redo": redo,
-        "pool_form": PoolForm(initial={**doc, "disk_partitioning": doc.get("disk_partitioning", "")}),
+        "pool_form": PoolForm(
+            initial={**doc, "disk_partitioning": doc.get("disk_partitioning", ""), "ashift": _pool_ashift(doc)}
+        ),
         "vdev_items": _vdev_items(doc, summary),
         "dataset_items": _dataset_items(doc, summary),
         "filter_form": CatalogFilterForm(),
@@ -143,7 +238,8 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
     }
     context.update(override)
     if context.get("open_new") == "vdevs" and "new_vdev_form" not in override:
-        context["new_vdev_form"] = vdev_form(doc, None)
+        spec = design.to_spec() if summary is not None else None
+        context["new_vdev_form"] = vdev_form(doc, None, spec=spec, defaults_url=_defaults_url(design, None))
     if context.get("open_new") == "datasets" and "new_dataset_form" not in override:
         context["new_dataset_form"] = dataset_form(doc, None, summary)
     return context
@@ -167,7 +263,9 @@ def designer(request: HttpRequest, pk: int) -> HttpResponse:
     design, can_write = get_design_for_user(request, pk)
     if not can_write:
         return redirect("plans:design-detail", pk=pk)
-    return render(request, "plans/designer.html", designer_context(request, design))
+    keep_open = request.GET.get("add")
+    opened = {"open_new": keep_open} if keep_open in ("vdevs", "datasets") else {}
+    return render(request, "plans/designer.html", designer_context(request, design, **opened))
 
 
 def _save(
@@ -178,8 +276,11 @@ def _save(
     on_error: Callable[[InvalidDesign], dict[str, Any]],
     on_conflict: Callable[[EditConflict], dict[str, Any]],
     kind: str = "edit",
+    keep_open: str | None = None,
 ) -> HttpResponse:
-    """Save ``doc`` as the next revision and answer with the designer (422/409 with the form kept)."""
+    """Save ``doc`` as the next revision and answer with the designer (422/409 with the form kept).
+
+    ``keep_open``: the section whose "Add" panel stays open for the next item after a save."""
     try:
         design = save_design_document(
             design.team,
@@ -199,8 +300,10 @@ def _save(
         return render_designer(request, design, status=UNPROCESSABLE, **on_error(exc))
     if not request.htmx:
         messages.success(request, f"Saved revision {design.revision}: {summary}.")
-        return redirect("plans:designer", pk=design.pk)
-    return render_designer(request, design, saved=f"Saved revision {design.revision}: {summary}.")
+        target = reverse("plans:designer", args=[design.pk])
+        return redirect(f"{target}?add={keep_open}" if keep_open else target)
+    opened = {"open_new": keep_open} if keep_open else {}
+    return render_designer(request, design, saved=f"Saved revision {design.revision}: {summary}.", **opened)
 
 
 def conflict_text(design: PoolDesign, exc: EditConflict) -> str:
@@ -234,7 +337,12 @@ def designer_form(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("That row no longer exists; reload the designer.")
     context: dict[str, Any] = {"design": design, "index": index, "filter_form": CatalogFilterForm()}
     if section == "vdevs":
-        context["form"] = vdev_form(doc, index)
+        prefix = "vnew" if index is None else f"v{index}"
+        role = request.GET.get(f"{prefix}-role") if request.GET.get("defaults") else None
+        typed = _typed_vdev(request.GET, prefix) if role else None
+        spec = _spec_or_none(design)
+        url = _defaults_url(design, index)
+        context["form"] = vdev_form(doc, index, spec=spec, role=role, typed=typed, defaults_url=url)
         return render(request, "plans/_vdev_form.html", context)
     summary, _ = design_summary(design, with_fixes=False)
     context["form"] = dataset_form(doc, index, summary)
@@ -278,7 +386,11 @@ def _item_view(request: HttpRequest, pk: int, section: str) -> HttpResponse:
         raise Http404("That row no longer exists; reload the designer.")
     form: Any
     if section == "vdevs":
-        form = VdevGroupForm(request.POST, prefix=prefix)
+        form = VdevGroupForm(request.POST, prefix=prefix, pool_ashift=_pool_ashift(doc))
+        form.fields["role"].widget.attrs.update(
+            {"hx-get": _defaults_url(design, index), "hx-trigger": "change", "hx-include": "closest form"}
+            | {"hx-target": "closest form", "hx-swap": "outerHTML"}
+        )
     else:
         form = DatasetForm(request.POST, prefix=prefix)
 
@@ -302,7 +414,8 @@ def _item_view(request: HttpRequest, pk: int, section: str) -> HttpResponse:
         _form_errors(form, section, target, exc, new_doc)
         return placed(form)
 
-    return _save(request, design, new_doc, summary, on_error, lambda exc: placed(form))
+    keep_open = section if index is None else None  # the "Add" panel stays open for the next one
+    return _save(request, design, new_doc, summary, on_error, lambda exc: placed(form), keep_open=keep_open)
 
 
 @login_required
@@ -411,13 +524,13 @@ def catalog_options(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET"])
 def chart_breakdown(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
-    return breakdown_response([design])
+    return breakdown_response([design], request_unit(request))
 
 
-def breakdown_response(designs: list[PoolDesign]) -> JsonResponse:
+def breakdown_response(designs: list[PoolDesign], unit: str = DEFAULT_SIZE_UNIT) -> JsonResponse:
     rows = []
     for d in designs:
-        summary, error = design_summary(d, with_fixes=False)
+        summary, error = design_summary(d, with_fixes=False, unit=unit)
         if summary is None:
             return JsonResponse({"detail": f"{d.name}: {error}"}, status=UNPROCESSABLE)
         rows.append((f"{d.name} (r{d.revision})", summary))
@@ -458,7 +571,8 @@ def chart_compare(request: HttpRequest) -> JsonResponse:
     designs = _compare_designs(request)
     if not designs:
         return JsonResponse({"detail": "Name designs to compare: ?ids=1,2"}, status=404)
-    return breakdown_response(designs)
+    return breakdown_response(designs, request_unit(request))
+
 
 def host_form(design: PoolDesign, data: Any = None) -> HostPlanningForm:
     """The "Host and planning" form of a design, each field saying what it inherits and from where."""

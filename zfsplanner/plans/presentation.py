@@ -329,6 +329,9 @@ def _disk_text(group: Mapping[str, Any]) -> str:
     return " · ".join(p for p in (name, size_text, media) if p)
 
 
+_ASHIFT_WHY = {"design": "set for this group", "pool": "the pool's ashift"}
+
+
 def _vdev_lines(
     estimate: Mapping[str, Any], document: Mapping[str, Any], unit: str, spec: Design | None
 ) -> tuple[VdevLine, ...]:
@@ -352,7 +355,7 @@ def _vdev_lines(
                 count=_int(group.get("count") or 1),
                 disk=_disk_text(group),
                 ashift=row.get("ashift") if top_level else None,
-                ashift_why="set in the design" if source == "design" else (f"auto: {source}" if source else ""),
+                ashift_why=_ASHIFT_WHY.get(source, f"auto: {source}" if source else ""),
                 survives=row.get("fault_tolerance") if role in ("data", "special", "dedup") else None,
                 size=Size(_int(row.get("zpool_size_bytes")) * _int(group.get("count") or 1), unit),
                 removable=row.get("removable") if top_level else None,

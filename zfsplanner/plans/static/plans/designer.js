@@ -38,5 +38,6 @@
     showTab(document.getElementById("designer") || document, tab.dataset.tab);
   });
   document.addEventListener("DOMContentLoaded", function () { init(document); });
-  document.addEventListener("htmx:afterSwap", function (e) { init(e.target.closest("form") || document); });
+  // A swap may replace a whole form (a vdev group's role brings that role's defaults): sync every form.
+  document.addEventListener("htmx:afterSwap", function () { init(document); });
 })();
