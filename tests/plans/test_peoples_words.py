@@ -125,3 +125,18 @@ def test_the_api_keeps_the_paths(team, alice, client_for):
     response = client_for(alice).post("/api/designs/", {**doc, "team": team.pk}, format="json")
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == "datasets[0].recordsize"
+
+
+def test_reliability_assumptions_name_the_groups():
+    from pathlib import Path
+
+    from zfsplanner.core.design import parse_design
+    from zfsplanner.core.estimate import estimate
+    from zfsplanner.plans.planning_presentation import planning_view
+
+    doc = json.loads((Path(__file__).resolve().parents[2] / "examples" / "home-server.json").read_text())
+    view = planning_view(estimate(parse_design(doc)))
+    labels = [a.name for a in view.reliability.assumptions]
+    assert f"Fill of {RAIDZ2} at rebuild time" in labels
+    assert "Rebuild speed of the special mirror (group 2)" in labels
+    assert not JSON_PATH.search(" ".join(labels))

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zfsplanner.core.naming import describe_shape, element_label, group_label
 from zfsplanner.core.report.words import (
     duration_text,
     iops_text,
@@ -207,8 +208,20 @@ def _special(s: Mapping[str, Any], datasets: Sequence[Mapping[str, Any]]) -> Spe
     )
 
 
+def _group_names(groups: Any) -> dict[str, str]:
+    """``vdevs[i]`` → the group in words ("the special mirror (group 2)"), from the reliability groups."""
+    names = {}
+    for g in groups or []:
+        if isinstance(g, Mapping) and isinstance(g.get("group_index"), int):
+            i, layout, width, count = g["group_index"], str(g.get("layout")), int(g["width"]), int(g.get("count") or 1)
+            shape = describe_shape(layout, width, count)
+            names[f"vdevs[{i}]"] = group_label(i + 1, str(g.get("role")), layout, width, count, shape)
+    return names
+
+
 def _reliability(r: Mapping[str, Any]) -> ReliabilityView:
     a = r.get("assumptions") or {}
+    names = _group_names(r.get("groups"))
     vdevs = []
     for g in r.get("groups") or []:
         label = f"{g['role']} {g['count']} × {g['layout']} of {g['width']}"
@@ -245,10 +258,12 @@ def _reliability(r: Mapping[str, Any]) -> ReliabilityView:
         for media, v in (a.get("ure_per_bit") or {}).items()
     ]
     for key, fill in (a.get("fill_fraction_by_vdev") or {}).items():
-        assumptions.append(Assumption(f"Fill of {key} at rebuild time", _pct(fill), a.get("fill_source", "")))
+        name = names.get(key) or element_label(None, key)
+        assumptions.append(Assumption(f"Fill of {name} at rebuild time", _pct(fill), a.get("fill_source", "")))
     for key, speed in (a.get("rebuild_bytes_per_s") or {}).items():
         source = (a.get("rebuild_source") or {}).get(key, "")
-        assumptions.append(Assumption(f"Rebuild speed of {key}", rate_text(speed), source))
+        name = names.get(key) or element_label(None, key)
+        assumptions.append(Assumption(f"Rebuild speed of {name}", rate_text(speed), source))
     spares = a.get("hot_spares") or []
     assumptions.append(
         Assumption(
