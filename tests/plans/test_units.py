@@ -113,3 +113,11 @@ def test_the_page_and_the_report_show_the_same_headline(web, alice, design):
     assert f"- **Usable space:** {usable}" in md
     survives = cards["survives"].split("The fewest")[0].replace("Disk failures survived", "").strip()
     assert f"- **Disk failures survived:** {survives}" in md
+
+
+def test_the_capacity_chart_follows_the_unit(web, alice, design):
+    client = web(alice)
+    assert client.get(f"/designs/{design.pk}/charts/breakdown/?unit=TB").json()["unit"] == "bytes_si"
+    assert client.get(f"/designs/{design.pk}/charts/breakdown/?unit=TiB").json()["unit"] == "bytes"
+    html = client.get(f"/designs/{design.pk}/?unit=TB").content.decode()
+    assert f'data-chart-url="/designs/{design.pk}/charts/breakdown/?unit=TB"' in html

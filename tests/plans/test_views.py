@@ -75,7 +75,7 @@ def test_detail_shows_vdevs_datasets_and_estimate(design, alice, web):
         else:
             assert format_iec(pool[key]) in html
             assert zfs_nicenum(pool[key]) in html
-    assert f'data-chart-url="/designs/{design.pk}/charts/breakdown/"' in html
+    assert f'data-chart-url="/designs/{design.pk}/charts/breakdown/?unit=TiB"' in html  # the chart in the page's unit
     assert "vendor/chart.umd.js" in html
     assert f'href="/designs/{design.pk}/designer/"' in html
 

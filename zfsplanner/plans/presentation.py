@@ -17,7 +17,7 @@ from zfsplanner.core.commands import vdev_type_word
 from zfsplanner.core.design import Design, InvalidDesign, VdevGroup, parse_design
 from zfsplanner.core.fixes import design_fix
 from zfsplanner.core.naming import describe_shape
-from zfsplanner.core.report import POOL_FIGURES, SEVERITY_ORDER, Headline, headline
+from zfsplanner.core.report import SEVERITY_ORDER, Headline, headline, pool_figures
 from zfsplanner.core.report import value as report_value
 from zfsplanner.core.report.words import figure_label
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, format_iec, format_si, format_size, zfs_nicenum
@@ -122,8 +122,6 @@ class PoolRow:
     size: Size
 
 
-# The pool's figures with their labels and explanations: one list for this page and the report.
-POOL_ROWS = POOL_FIGURES
 
 
 @dataclass(frozen=True)
@@ -547,11 +545,7 @@ def summarize(
         datasets=_datasets(estimate, unit),
         cost=_cost(document, prices or {}, top.usable_bytes),
         planned_fill=top.planned_fill,
-        pool_rows=tuple(
-            PoolRow(key, label, why, Size(pool[key], unit))
-            for key, label, why in POOL_ROWS
-            if isinstance(pool.get(key), int)
-        ),
+        pool_rows=tuple(PoolRow(key, label, why, Size(n, unit)) for key, label, why, n in pool_figures(pool)),
         notes=tuple(str(n) for n in pool.get("notes") or []),
         unit=unit,
         headline=top,
@@ -583,5 +577,6 @@ def breakdown_chart(summaries: Sequence[tuple[str, DesignSummary]]) -> dict[str,
         "title": "Where the raw capacity goes",
         "labels": [name for name, _ in summaries],
         "datasets": datasets,
-        "unit": "bytes",
+        # The axis in the page's unit: binary (TiB) or decimal (TB, "bytes_si").
+        "unit": "bytes_si" if summaries and summaries[0][1].unit == "TB" else "bytes",
     }

@@ -121,4 +121,4 @@ def share_chart_efficiency(request: HttpRequest, token: str) -> JsonResponse:
 @never_cache
 @require_http_methods(["GET"])
 def share_chart_breakdown(request: HttpRequest, token: str) -> JsonResponse:
-    return _private(breakdown_response([get_shared_design(token)]))  # type: ignore[return-value]
+    return _private(breakdown_response([get_shared_design(token)], request_unit(request)))  # type: ignore[return-value]

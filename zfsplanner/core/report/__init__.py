@@ -33,7 +33,7 @@ from ..design import Design, InvalidDesign, Role, design_to_document
 from ..importers.compare import compare
 from ..units import DEFAULT_SIZE_UNIT, format_size, zfs_nicenum
 from .planning import planning_sections
-from .words import duration_text, figure_label
+from .words import duration_text, figure_label, share_text
 
 SEVERITY_ORDER = ("critical", "warning", "info")
 # Estimate sections this module writes by name (or leaves out: internal tables); any other
@@ -48,6 +48,10 @@ CSV_COLUMNS = (
     "metadata_allocated_bytes", "special_allocated_bytes", "normal_allocated_bytes", "zfs_used_bytes",
     "referenced_bytes", "raidz_overhead_fraction", "removable", "label",
 )
+PARTITIONING_WORDS = {
+    "linux-whole-disk": "whole disks, partitioned as zpool does on Linux (1 MiB offset, 8 MiB reserved)",
+    "none": "used as they are (partitions or files)",
+}
 UNIT_WORDS = {
     "TiB": "binary units (TiB = 2^40 bytes), what `zpool` and `zfs` count in: their T means TiB",
     "TB": "decimal units (TB = 10^12 bytes), as on drive labels; `zpool` and `zfs` print binary units (T = TiB)",
@@ -72,6 +76,17 @@ POOL_FIGURES = (
 )
 _ONLY_WHEN_SET = {"zfs_used_bytes", "zfs_avail_after_bytes", "special_size_bytes", "special_allocated_bytes",
                   "log_size_bytes", "cache_size_bytes", "spare_raw_bytes"}
+
+
+def pool_figures(pool: Mapping[str, Any]) -> list[tuple[str, str, str, int]]:
+    """The pool's figures that apply to this design: (key, label, what it means, bytes); a log, cache,
+    spare, special class or planned contents the design does not have is left out, not shown as 0."""
+    out = []
+    for key, label, explain in POOL_FIGURES:
+        n = pool.get(key)
+        if isinstance(n, int) and not isinstance(n, bool) and (n or key not in _ONLY_WHEN_SET):
+            out.append((key, label, explain, n))
+    return out
 
 
 # --------------------------------------------------------------------------- the headline
@@ -255,13 +270,14 @@ class _Writer:
             f"- **Efficiency:** {top.efficiency_percent} — usable space as a share of the raw disks.",
         ]
         if top.planned_used_bytes is not None:
-            share = f" ({100 * top.planned_fill:.1f} % of the usable space)" if top.planned_fill is not None else ""
+            share = f" ({share_text(top.planned_fill)} of the usable space)" if top.planned_fill is not None else ""
             lines.append(f"- **Planned contents:** {self.size(top.planned_used_bytes)}{share}; free after them: "
                          f"{self.size(top.avail_after_bytes)}.")
         lines.append(f"- **Disk failures survived:** {top.survives_text} — the fewest any vdev that holds data "
                      "can lose without losing the pool.")
         lines.append(f"- **Risks:** {top.risks_text}.")
-        lines.append(f"- **OpenZFS:** {self.design.version}; disk partitioning: {self.design.partitioning.value}.")
+        partitioning = PARTITIONING_WORDS.get(self.design.partitioning.value, self.design.partitioning.value)
+        lines.append(f"- **OpenZFS:** {self.design.version}; disks: {partitioning}.")
         return lines
 
     def vdevs(self) -> list[str]:
@@ -325,12 +341,8 @@ class _Writer:
         ]
 
     def space(self) -> list[str]:
-        rows = []
-        for key, label, explain in POOL_FIGURES:
-            n = self.pool.get(key)
-            if not isinstance(n, int) or (key in _ONLY_WHEN_SET and not n):
-                continue
-            rows.append([label, self.size(n), zfs_nicenum(n), f"{n:,}", explain])
+        rows = [[label, self.size(n), zfs_nicenum(n), f"{n:,}", explain]
+                for _, label, explain, n in pool_figures(self.pool)]
         lines = ["## Space, figure by figure", "",
                  *table(("Figure", "Size", "zpool/zfs print", "Bytes", "What it means"), rows), "",
                  "As `zpool list` and `zfs list` will print it:", "", *self.as_printed(), ""]

@@ -128,3 +128,10 @@ def percent_text(v: object, digits: int = 1) -> str:
     if not isinstance(v, int | float) or isinstance(v, bool):
         return "does not apply"
     return f"{100 * v:.{digits}f} %"
+
+
+def share_text(v: float) -> str:
+    """0.8123 -> "81.2 %"; a share too small for one decimal says so rather than "0.0 %"."""
+    if 0 < v < 0.001:
+        return "less than 0.1 %"
+    return f"{100 * v:.1f} %"
