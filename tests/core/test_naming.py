@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from zfsplanner.core.design import parse_design
-from zfsplanner.core.naming import dataset_label, describe_group, element_label, vdev_label
+from zfsplanner.core.naming import dataset_label, describe_group, element_label, group_labels, vdev_label
 
 HDD = {"size_bytes": "16TB", "logical_sector_bytes": 512, "physical_sector_bytes": 4096, "media": "hdd"}
 SSD = {"size_bytes": "960GB", "logical_sector_bytes": 512, "physical_sector_bytes": 4096, "media": "ssd"}
@@ -104,3 +104,16 @@ def test_describe_group_keeps_the_draid_word():
     )
     assert describe_group(d.vdevs[0]) == "draid2:8d:24c:2s"
     assert vdev_label(d, 0) == "the data vdev (group 1: draid2:8d:24c:2s)"
+
+
+def test_group_labels_from_estimate_rows():
+    rows = [
+        {"group_index": 0, "role": "data", "layout": "raidz2", "width": 8, "count": 1},
+        {"group_index": 2, "role": "special", "layout": "mirror", "width": 2, "count": 1},
+        {"role": "data"},
+    ]
+    assert group_labels(rows) == {
+        "vdevs[0]": "the data vdev (group 1: 8-wide raidz2)",
+        "vdevs[2]": "the special mirror (group 3)",
+    }
+    assert group_labels(None) == {}

@@ -133,6 +133,22 @@ def vdev_label(design: Design, index: int) -> str:
     return group_label(index + 1, g.role.value, g.layout.value, g.width, g.count, describe_group(g))
 
 
+def group_labels(rows: Any) -> dict[str, str]:
+    """``{"vdevs[i]": "the special mirror (group 2)", ...}`` from rows of an estimate that describe vdev
+    groups (``group_index``, ``role``, ``layout``, ``width``, ``count``: the reliability section's
+    ``groups``), for the figures the estimate keys by path (``fill_fraction_by_vdev``...)."""
+    names: dict[str, str] = {}
+    for g in rows if isinstance(rows, list | tuple) else ():
+        if not (isinstance(g, Mapping) and isinstance(g.get("group_index"), int) and isinstance(g.get("width"), int)):
+            continue
+        i, layout, width = g["group_index"], str(g.get("layout")), g["width"]
+        count = g["count"] if isinstance(g.get("count"), int) else 1
+        names[f"vdevs[{i}]"] = group_label(
+            i + 1, str(g.get("role")), layout, width, count, describe_shape(layout, width, count)
+        )
+    return names
+
+
 def dataset_label(dataset: Dataset) -> str:
     """``dataset tank/media`` or ``volume tank/vm-100-disk-0``."""
     return f"{'volume' if dataset.type == DatasetType.VOLUME else 'dataset'} {dataset.name}"

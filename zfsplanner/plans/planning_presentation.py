@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zfsplanner.core.naming import describe_shape, element_label, group_label
+from zfsplanner.core.naming import element_label, group_labels
 from zfsplanner.core.report.words import (
     duration_text,
     iops_text,
@@ -208,20 +208,9 @@ def _special(s: Mapping[str, Any], datasets: Sequence[Mapping[str, Any]]) -> Spe
     )
 
 
-def _group_names(groups: Any) -> dict[str, str]:
-    """``vdevs[i]`` → the group in words ("the special mirror (group 2)"), from the reliability groups."""
-    names = {}
-    for g in groups or []:
-        if isinstance(g, Mapping) and isinstance(g.get("group_index"), int):
-            i, layout, width, count = g["group_index"], str(g.get("layout")), int(g["width"]), int(g.get("count") or 1)
-            shape = describe_shape(layout, width, count)
-            names[f"vdevs[{i}]"] = group_label(i + 1, str(g.get("role")), layout, width, count, shape)
-    return names
-
-
 def _reliability(r: Mapping[str, Any]) -> ReliabilityView:
     a = r.get("assumptions") or {}
-    names = _group_names(r.get("groups"))
+    names = group_labels(r.get("groups"))
     vdevs = []
     for g in r.get("groups") or []:
         label = f"{g['role']} {g['count']} × {g['layout']} of {g['width']}"
