@@ -28,6 +28,8 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import OperationalError
 
+from zfsplanner import uploads
+
 from . import services
 from .models import BenchUpload
 
@@ -113,5 +115,7 @@ def _parse(task: Any, upload_id: int) -> str:
 
 @shared_task(ignore_result=True)
 def sweep_uploads_task() -> str:
-    """Queue again uploads left pending or held by a dead worker (run by Celery beat)."""
-    return str(services.sweep_uploads())
+    """Queue again uploads left pending or held by a dead worker, and remove the partial files
+    killed requests left in every upload kind's spool folder (run by Celery beat)."""
+    removed = uploads.sweep_spool_files()
+    return f"{services.sweep_uploads()}; partial files removed: {len(removed)}"

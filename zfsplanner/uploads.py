@@ -6,13 +6,25 @@ per view (``install_upload_handler(request, policy)``) before the body is read. 
 request whose Content-Length is over the limit before reading anything, and stops reading a
 file as soon as more than the limit arrives (the Content-Length may be missing or wrong).
 Nothing is held in memory beyond one chunk.
+
+No partial file outlives its request: a file still arriving when the request ends (the client
+cut off, a read error, an exception anywhere) is removed when Django finishes the request
+(``request_finished``; nothing calls ``upload_interrupted`` then). A process killed outright
+(a gunicorn worker past ``--timeout``, the OOM killer) cannot clean up after itself:
+:func:`sweep_spool_files`, run by the periodic sweep, removes files of every upload kind's
+spool folder that nobody has written to for UPLOAD_TEMP_MAX_AGE seconds (an hour; a file
+still arriving is written every chunk).
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import tempfile
+import threading
+import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,12 +33,18 @@ from django.conf import settings
 from django.core.files.base import File
 from django.core.files.uploadedfile import UploadedFile
 from django.core.files.uploadhandler import FileUploadHandler
+from django.core.signals import request_finished
 from django.http import HttpRequest
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
+logger = logging.getLogger(__name__)
+
 # Room for the multipart boundaries and the small form fields sent next to the file(s).
 FORM_OVERHEAD_BYTES = 1024 * 1024
+
+
+POLICIES: list[UploadPolicy] = []
 
 
 @dataclass(frozen=True)
@@ -36,6 +54,9 @@ class UploadPolicy:
     spool_subdir: str  # under MEDIA_ROOT, so storing a spooled file is a rename, not a copy
     prefix: str
     chunk_size: int = 256 * 1024
+
+    def __post_init__(self) -> None:
+        POLICIES.append(self)  # every kind's spool folder is swept (sweep_spool_files)
 
     def max_bytes(self) -> int:
         return int(getattr(settings, self.setting, self.default_max_bytes))
@@ -168,6 +189,7 @@ class StreamingUploadHandler(FileUploadHandler):
         )
         self._hash = hashlib.sha256()
         self._size = 0
+        _UNFINISHED.__dict__.setdefault("handlers", []).append(weakref.ref(self))
 
     def receive_data_chunk(self, raw_data: bytes, start: int) -> None:
         self._size += len(raw_data)
@@ -195,6 +217,54 @@ class StreamingUploadHandler(FileUploadHandler):
             self._fh = None
 
 
+# Handlers that opened a file during this thread's request (a WSGI worker serves one request per
+# thread at a time); whatever they still hold when the request finishes is a partial file.
+_UNFINISHED = threading.local()
+
+
+def _discard_unfinished(**kwargs: Any) -> None:
+    for ref in _UNFINISHED.__dict__.pop("handlers", []):
+        handler = ref()
+        if handler is not None and handler._fh is not None:
+            logger.info("request ended while %r was arriving; its partial file is removed", handler.file_name)
+            handler.upload_interrupted()
+
+
+request_finished.connect(_discard_unfinished, dispatch_uid="zfsplanner.uploads.discard_unfinished")
+
+
 def install_upload_handler(request: HttpRequest, policy: UploadPolicy) -> None:
     """Use only the streaming handler for this request (call before the body is read)."""
     request.upload_handlers = [StreamingUploadHandler(request, policy)]
+
+
+def sweep_spool_files(max_age: float | None = None) -> list[str]:
+    """Remove what dead requests left in every upload kind's spool folder; the paths removed.
+
+    A spooled file is either still arriving (written every chunk), or moved into storage
+    within moments of its request's end, or removed with its request. One that nobody has
+    written for ``max_age`` seconds (UPLOAD_TEMP_MAX_AGE) belonged to a process that was
+    killed: a gunicorn worker past its timeout, a slow client cut off, the OOM killer.
+    """
+    age = float(max_age if max_age is not None else getattr(settings, "UPLOAD_TEMP_MAX_AGE", 3600))
+    cutoff = time.time() - age
+    removed: list[str] = []
+    for policy in POLICIES:
+        folder = Path(settings.MEDIA_ROOT) / policy.spool_subdir / "tmp"
+        try:
+            entries = list(os.scandir(folder))
+        except FileNotFoundError:
+            continue
+        for entry in entries:
+            if not entry.name.startswith(policy.prefix) or not entry.is_file(follow_symlinks=False):
+                continue
+            try:
+                stale = entry.stat(follow_symlinks=False).st_mtime < cutoff
+            except FileNotFoundError:  # moved or removed meanwhile
+                continue
+            if stale:
+                discard(entry.path)
+                removed.append(entry.path)
+    if removed:
+        logger.warning("removed %d partial upload file(s) left by dead requests: %s", len(removed), removed[:20])
+    return removed
