@@ -37,6 +37,7 @@ from zfsplanner.core import report
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
+from .editing import error_texts
 from .models import PoolDesign
 from .presentation import summarize
 from .services import estimate_design, get_design_for_user, get_shared_design
@@ -90,7 +91,7 @@ def _page(request: HttpRequest, design: PoolDesign, link: str, downloads: dict[s
         markdown, _ = report_texts(design, request.build_absolute_uri(link), request_unit(request))
         body, error = report.markdown_to_html(markdown), None
     except InvalidDesign as exc:
-        body, error = "", str(exc)
+        body, error = "", "; ".join(error_texts(design.to_document(), exc.errors))
     context = {"design": design, "report_html": body, "error": error, "downloads": downloads, "shared": shared,
                "link": request.build_absolute_uri(link)} | extra
     return render(request, "plans/design_report.html", context, status=200 if error is None else 422)
