@@ -30,13 +30,27 @@ def test_import_pool_reads_several_files(capsys, tmp_path):
     assert doc["imported"]["reported"]["zpool_size_bytes"] == 1279900254208
 
 
-def test_import_pool_exits_2_naming_the_line(capsys):
+def test_import_pool_asks_the_sizes_zpool_status_alone_does_not_give(capsys):
     path = SAMPLES / "manpage-zpool8-example15.txt"
     with pytest.raises(SystemExit) as exc:
         call_command("import_pool", str(path))
     out, err = capsys.readouterr()
     assert exc.value.code == 2 and out == ""
-    assert err.startswith(f"{path}: line 8: import: the size of sda (mirror-0) is unknown")
+    assert f"{path}: the size of each data device (sda, sdb, sdc, sdd) is not in the outputs: give it with " \
+           "--size q1=SIZE" in err
+    call_command("import_pool", str(path), "--size", "q1=4TB", "--size", "q2=16GB")
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["vdevs"][0]["disk"] == {"size_bytes": 4 * 10**12} and "questions" not in doc["imported"]
+
+
+def test_import_pool_exits_2_naming_the_line(capsys, tmp_path):
+    path = tmp_path / "status.txt"
+    path.write_text((SAMPLES / "manpage-zpool8-example15.txt").read_text().replace("sdc     ONLINE", "sdc  BROKEN"))
+    with pytest.raises(SystemExit) as exc:
+        call_command("import_pool", str(path))
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert err.startswith(f"{path}: line 12: zpool status: expected a vdev row")
 
 
 def test_import_pool_names_a_missing_file(capsys, tmp_path):

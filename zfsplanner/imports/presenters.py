@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from zfsplanner.core.design import InvalidDesign, parse_design
 from zfsplanner.core.estimate import estimate
+from zfsplanner.core.importers import CatalogEntry
 from zfsplanner.core.importers.compare import Row, compare
-from zfsplanner.core.units import format_iec, format_si
+from zfsplanner.core.units import format_iec, format_si, parse_disk_size
 
 
 @dataclass(frozen=True)
@@ -20,6 +23,44 @@ class VdevLine:
     ashift: str
 
 
+ROLE_NAMES = {"data": "data", "special": "special", "dedup": "dedup", "log": "log", "cache": "cache",
+              "spare": "hot spare"}
+
+
+@dataclass(frozen=True)
+class SizeQuestion:
+    """A member size no pasted output gave: one per device model (or per role without one)."""
+
+    id: str
+    label: str
+    devices: str
+    partition: bool
+    model: str | None
+    typed: str = ""  # what was typed or chosen, shown again when the answers are refused
+    chosen: str = ""
+
+    @property
+    def field(self) -> str:
+        return f"size-{self.id}"
+
+    @property
+    def catalog_field(self) -> str:
+        return f"catalog-{self.id}"
+
+
+def _question(q: dict[str, Any]) -> SizeQuestion:
+    devices = list(q.get("devices") or [])
+    n = len(devices)
+    what = "partition" if q.get("partition") else "disk"
+    role = ROLE_NAMES.get(str(q.get("role")), str(q.get("role")))
+    model = q.get("model")
+    label = f"{model}: size of each {what}" if model else f"Size of each {role} {what}"
+    shown = ", ".join(devices[:3]) + (f" and {n - 3} more" if n > 3 else "")
+    where = ", ".join(q.get("vdevs") or [])
+    return SizeQuestion(str(q["id"]), label, f"{n} {what}{'s' if n != 1 else ''} ({shown}) in {where}",
+                        bool(q.get("partition")), model)
+
+
 @dataclass(frozen=True)
 class Preview:
     """The imported design, its estimate and how far the model is from the pool."""
@@ -29,11 +70,20 @@ class Preview:
     error: str | None
     rows: list[Row] = field(default_factory=list)
     vdevs: list[VdevLine] = field(default_factory=list)
+    questions: list[SizeQuestion] = field(default_factory=list)
 
     @property
     def imported(self) -> dict[str, Any]:
         value = self.document.get("imported")
         return value if isinstance(value, dict) else {}
+
+    @cached_property
+    def catalog_choices(self) -> list[tuple[str, str]]:
+        """``(model, label)`` of the catalog's disks, smallest first, for the size questions."""
+        if not any(not q.partition for q in self.questions):
+            return []
+        return [(c.model, f"{c.vendor or ''} {c.model}: {format_si(c.size_bytes)} ({format_iec(c.size_bytes)})".strip())
+                for c in sorted(_catalog(), key=lambda c: (c.size_bytes, c.model))]
 
     @property
     def headline(self) -> list[Row]:
@@ -54,7 +104,10 @@ def _disk_text(vdev: dict[str, Any]) -> str:
     parts = []
     for d in disks:
         size = d.get("size_bytes")
-        label = f"{format_si(size)} ({format_iec(size)})" if isinstance(size, int) else str(size)
+        if "size_question" in d:
+            label = "size not known yet"
+        else:
+            label = f"{format_si(size)} ({format_iec(size)})" if isinstance(size, int) else str(size)
         text = f"{d.get('model') or 'disk'} {label}"
         if d.get("catalog"):
             text += " (catalog)"
@@ -72,8 +125,70 @@ def preview(document: dict[str, Any]) -> Preview:
         vdevs.append(VdevLine(v["role"], shape, _disk_text(v),
                               v.get("disk_partitioning") or document.get("disk_partitioning") or "linux-whole-disk",
                               str(v.get("ashift") or "auto")))
+    imported = document.get("imported") if isinstance(document.get("imported"), dict) else {}
+    questions = [_question(q) for q in (imported or {}).get("questions") or []]
+    if questions:
+        # nothing that depends on the sizes can be estimated yet: the page asks for them
+        return Preview(document, None, None, vdevs=vdevs, questions=questions)
     try:
         est = estimate(parse_design(document))
     except InvalidDesign as exc:
         return Preview(document, None, str(exc), vdevs=vdevs)
     return Preview(document, est, None, compare(document, est), vdevs)
+
+
+def _catalog() -> list[CatalogEntry]:
+    from .services import catalog_entries
+
+    return catalog_entries()
+
+
+def with_answers(document: dict[str, Any], data: Mapping[str, Any]) -> list[SizeQuestion]:
+    """The open questions with what the user typed or chose (to show them again next to the error)."""
+    return [replace(q, typed=str(data.get(q.field) or ""), chosen=str(data.get(q.catalog_field) or ""))
+            for q in (_question(q) for q in (document.get("imported") or {}).get("questions") or [])]
+
+
+def answers_from(data: Mapping[str, Any], document: dict[str, Any]) -> dict[str, int | CatalogEntry]:
+    """The preview's size answers (``size-q1`` typed as 16TB / 14.55 TiB / bytes, or ``catalog-q1`` a model).
+
+    Only answered questions are returned; ``ValueError`` names the question whose answer is no size.
+    """
+    questions = [_question(q) for q in (document.get("imported") or {}).get("questions") or []]
+    catalog: dict[str, CatalogEntry] | None = None
+    out: dict[str, int | CatalogEntry] = {}
+    for q in questions:
+        model = str(data.get(q.catalog_field) or "").strip()
+        typed = str(data.get(q.field) or "").strip()
+        if model and not q.partition:
+            catalog = catalog if catalog is not None else {c.model: c for c in _catalog()}
+            if model not in catalog:
+                raise ValueError(f"{q.label}: {model!r} is not in the disk catalog")
+            out[q.id] = catalog[model]
+        elif typed:
+            try:
+                out[q.id] = parse_disk_size(typed)
+            except (ValueError, ArithmeticError):
+                raise ValueError(f"{q.label}: {typed!r} is not a size (for example 16 TB, 14.55 TiB or a number "
+                                 "of bytes)") from None
+    if not out:
+        raise ValueError("Give at least one size (typed, or a disk from the catalog).")
+    return out
+
+
+def answer_error(exc: Exception, document: dict[str, Any]) -> str:
+    """A refused answer in the words of the page: the question it answers, not a path in the document."""
+    if not isinstance(exc, InvalidDesign):
+        return str(exc)
+    labels = {q.id: q.label for q in (_question(q) for q in (document.get("imported") or {}).get("questions") or [])}
+    vdevs = document.get("vdevs") or []
+    out = []
+    for path, message in exc.errors:
+        label = None
+        if path.startswith("vdevs["):
+            index = int(path[len("vdevs["):path.index("]")])
+            v = vdevs[index] if index < len(vdevs) else {}
+            disks = [v["disk"]] if "disk" in v else list(v.get("disks") or [])
+            label = next((labels[d["size_question"]] for d in disks if d.get("size_question") in labels), None)
+        out.append(f"{label}: {message}" if label else message)
+    return "; ".join(out)

@@ -7,6 +7,7 @@ app_name = "imports"
 urlpatterns = [
     path("imports/pool/", views.pool_import_new, name="pool-import-new"),
     path("imports/pool/<int:pk>/", views.pool_import_detail, name="pool-import-detail"),
+    path("imports/pool/<int:pk>/sizes/", views.pool_import_answer, name="pool-import-answer"),
     path("imports/pool/<int:pk>/save/", views.pool_import_save, name="pool-import-save"),
     path("designs/<int:pk>/histograms/", views.histogram_list, name="histogram-list"),
     path("designs/<int:pk>/histograms/upload/", views.histogram_upload, name="histogram-upload"),

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseStopPolling
 
 from zfsplanner.core.design import InvalidDesign
-from zfsplanner.core.importers import UnreadableOutput
+from zfsplanner.core.importers import UnreadableOutput, answer_sizes
 from zfsplanner.plans.editing import error_text
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import get_design_for_user, writable_teams
@@ -26,7 +26,7 @@ from zfsplanner.plans.services import get_design_for_user, writable_teams
 from . import services
 from .forms import HistogramForm, PoolImportForm, SaveImportForm
 from .models import HistogramUpload, PoolImport
-from .presenters import preview
+from .presenters import answer_error, answers_from, preview, with_answers
 from .uploadhandlers import UploadTooLarge, check_content_length, install_upload_handler, max_upload_bytes
 
 UNPROCESSABLE = 422
@@ -60,18 +60,32 @@ def _own_import(request: HttpRequest, pk: int) -> PoolImport:
 
 
 def _preview_response(request: HttpRequest, record: PoolImport, form: SaveImportForm | None = None,
-                      status: int = 200) -> HttpResponse:
+                      status: int = 200, **extra: Any) -> HttpResponse:
     teams = writable_teams(request.user)
     if form is None:
         form = SaveImportForm(teams=teams, initial={"name": record.document.get("name"), "team": teams.first()})
     context = {"record": record, "preview": preview(record.document), "form": form, "can_save": teams.exists()}
-    return render(request, "imports/pool_import_detail.html", context, status=status)
+    return render(request, "imports/pool_import_detail.html", context | extra, status=status)
 
 
 @login_required
 @require_GET
 def pool_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _preview_response(request, _own_import(request, pk))
+
+
+@login_required
+@require_POST
+def pool_import_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """The member sizes the preview asked for (zpool status alone): typed or chosen from the catalog."""
+    record = _own_import(request, pk)
+    try:
+        document = answer_sizes(record.document, answers_from(request.POST, record.document))
+    except (ValueError, UnreadableOutput) as exc:  # InvalidDesign is a ValueError: a size too small for ZFS
+        return _preview_response(request, record, status=UNPROCESSABLE, answer_error=answer_error(exc, record.document),
+                                 asked=with_answers(record.document, request.POST))
+    PoolImport.objects.filter(pk=record.pk).update(document=document)
+    return redirect("imports:pool-import-detail", pk=record.pk)
 
 
 @login_required

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,7 +31,15 @@ from ..versions import Version
 from . import devices, lsblk, zpool_list, zpool_status
 from .common import Size, UnreadableOutput, parse_size
 from .datasets import dataset_from, root_matters
-from .members import CatalogEntry, Member, TopVdev, disk_size_for_partition, fit_member_size, vdev_size_of
+from .members import (
+    CatalogEntry,
+    Member,
+    TopVdev,
+    catalog_fields,
+    disk_size_for_partition,
+    fit_member_size,
+    vdev_size_of,
+)
 from .outputs import Outputs, read_sections
 from .sections import Section
 
@@ -599,12 +607,13 @@ def _questions(tops: list[TopVdev]) -> tuple[list[TopVdev], list[dict[str, Any]]
     return out, list(keys.values())
 
 
-def answer_sizes(document: dict[str, Any], answers: dict[str, int]) -> dict[str, Any]:
-    """The imported design with the sizes the preview asked for (``{question id: bytes}``).
+def answer_sizes(document: dict[str, Any], answers: Mapping[str, int | CatalogEntry]) -> dict[str, Any]:
+    """The imported design with the sizes the preview asked for: ``{question id: bytes or catalog disk}``.
 
-    Raises :class:`ImportProblem` for an answer to no open question and
-    :class:`~zfsplanner.core.design.InvalidDesign` when the sizes make no valid design
-    (a member too small for ZFS) once every question is answered.
+    A catalog disk gives its size and links the disks to it (model, sectors, media, rpm...).
+    Raises :class:`ImportProblem` for an answer to no open question, and
+    :class:`~zfsplanner.core.design.InvalidDesign` when the sizes make no valid design (a member
+    too small for ZFS) once every question is answered.
     """
     doc = copy.deepcopy(document)
     imported = doc.setdefault(IMPORT_KEY, {})
@@ -612,17 +621,31 @@ def answer_sizes(document: dict[str, Any], answers: dict[str, int]) -> dict[str,
     unknown = sorted(set(answers) - open_ids)
     if unknown:
         raise ImportProblem(None, f"no open question {unknown[0]!r}")
+
+    def size_of(answer: int | CatalogEntry) -> int:
+        return answer.size_bytes if isinstance(answer, CatalogEntry) else answer
+
     for v in doc.get("vdevs") or []:
         for d in [v["disk"]] if "disk" in v else v.get("disks") or []:
             q = d.get("size_question")
             if q in answers:
+                answer = answers[q]
                 del d["size_question"]
-                d["size_bytes"] = answers[q]
-                d.update({k: d.pop(k) for k in list(d) if k != "size_bytes"})  # size first, as the importer writes
+                rest = {k: d.pop(k) for k in list(d)}
+                d["size_bytes"] = size_of(answer)  # size first, as the importer writes
+                d.update(rest)
+                if isinstance(answer, CatalogEntry):
+                    d.update(catalog_fields(answer))
     for dev in imported.get("devices") or []:
-        if dev.get("question") in answers:
-            dev["size_bytes"] = answers[dev["question"]]
-            dev["size_source"] = "given in the preview"
+        q = dev.get("question")
+        if q in answers:
+            answer = answers[q]
+            dev["size_bytes"] = size_of(answer)
+            if isinstance(answer, CatalogEntry):
+                dev["size_source"] = f"the catalog ({answer.model}), chosen in the preview"
+                dev["catalog"] = answer.model
+            else:
+                dev["size_source"] = "given in the preview"
     left = [q for q in imported.get("questions") or [] if q["id"] not in answers]
     if left:
         imported["questions"] = left

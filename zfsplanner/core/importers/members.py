@@ -37,6 +37,25 @@ class CatalogEntry:
     plp: bool | None = None
 
 
+def catalog_fields(cat: CatalogEntry) -> dict[str, Any]:
+    """What a catalog disk brings to a design's disk beyond its size."""
+    out: dict[str, Any] = {"model": cat.model}
+    if cat.vendor:
+        out["vendor"] = cat.vendor
+    if cat.logical_sector_bytes:
+        out["logical_sector_bytes"] = cat.logical_sector_bytes
+    if cat.physical_sector_bytes:
+        out["physical_sector_bytes"] = cat.physical_sector_bytes
+    if cat.media:
+        out["media"] = cat.media
+    if cat.rpm is not None:
+        out["rpm"] = cat.rpm
+    if cat.plp is not None:
+        out["plp"] = cat.plp
+    out["catalog"] = cat.model
+    return out
+
+
 @dataclass(frozen=True)
 class Member:
     """One vdev member as found: where each figure came from is kept for the preview."""

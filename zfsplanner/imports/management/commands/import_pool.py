@@ -5,7 +5,9 @@ Each FILE holds outputs of ``zpool status``, ``zpool list -v -p``, ``zpool get``
 lines (``-`` reads standard input). Prints the ``zfsplanner.design/1`` JSON, with what the pool
 reported under ``imported``; anything it cannot read prints a message naming the file and
 line on stderr, nothing on stdout, and exits with status 2. Disk models are matched to the
-catalog in the database.
+catalog in the database. Member sizes no output gives (``zpool status`` alone) are asked:
+answer them with ``--size q1=16TB`` (the message lists each question), or add
+``zpool list -v -p`` or ``lsblk -b``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from zfsplanner.core.importers import UnreadableOutput
+from zfsplanner.core.importers import UnreadableOutput, answer_sizes
+from zfsplanner.core.units import parse_disk_size
 from zfsplanner.imports.services import run_import
 
 EXIT_INVALID = 2
@@ -36,6 +39,8 @@ class Command(BaseCommand):
         parser.add_argument("files", nargs="+", metavar="FILE", help="file with command outputs ('-': stdin)")
         parser.add_argument("--pool", default="", help="the pool to import when the outputs show several")
         parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0 for one line)")
+        parser.add_argument("--size", action="append", default=[], metavar="QUESTION=SIZE",
+                            help="a member size the outputs do not give, e.g. q1=16TB (repeat for each question)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         sources = []
@@ -47,9 +52,24 @@ class Command(BaseCommand):
                 sys.exit(EXIT_INVALID)
         try:
             result = run_import(sources, options["pool"])
-        except UnreadableOutput as exc:
+            document = result.document
+            if options["size"]:
+                answers: dict[str, int] = {}
+                for item in options["size"]:
+                    qid, _, size = item.partition("=")
+                    answers[qid.strip()] = parse_disk_size(size.strip())
+                document = answer_sizes(document, answers)
+        except (UnreadableOutput, ValueError) as exc:
             self.stderr.write(str(exc))
             sys.exit(EXIT_INVALID)
         for note in result.notes:
             self.stderr.write(f"note: {note}")
-        self.stdout.write(json.dumps(result.document, indent=options["indent"] or None))
+        questions = (document.get("imported") or {}).get("questions") or []
+        if questions:
+            for q in questions:
+                what = f"each {q['model']}" if q.get("model") else f"each {q['role']} device"
+                self.stderr.write(f"{sources[0][0]}: the size of {what} ({', '.join(q['devices'])}) is not in the "
+                                  f"outputs: give it with --size {q['id']}=SIZE (e.g. 16TB), or add "
+                                  "`zpool list -v -p POOL` or `lsblk -b`")
+            sys.exit(EXIT_INVALID)
+        self.stdout.write(json.dumps(document, indent=options["indent"] or None))
