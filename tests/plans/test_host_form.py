@@ -31,20 +31,21 @@ def test_the_form_shows_what_each_empty_field_inherits_and_from_where(web, alice
     assert r.status_code == 200
     page = r.content.decode()
     assert 'id="host-form"' in page and 'name="host-ram"' in page
-    assert "Failure rate of ST14000NM001G (%/year)" in page and "Failure rate of ssd (%/year)" in page
-    assert "Empty: 1.57 %/year (Backblaze Drive Stats for 2024, all data drives)." in page
-    assert "Empty: 0.98 %/year (Backblaze Drive Stats SSD edition for 2022 (boot SSDs))." in page
-    assert "Empty: 1 per 10^15 bits (data-sheet class default)." in page  # HDD read errors
-    assert "Empty: 1 per 10^16 bits (data-sheet class default)." in page  # SSD read errors
-    assert "Empty: 24 h (the planner&#x27;s default" in page
-    assert "Empty: the planned contents" in page  # the design plans 1 TB of data
-    assert "Empty: not given (the SLOG sizing then assumes the 4 GiB cap of zfs_dirty_data_max)." in page
+    assert "Failure rate of ST14000NM001G disks (%/year)" in page and "Failure rate of ssd disks (%/year)" in page
+    assert "Default: 1.57 %/year (Backblaze Drive Stats for 2024, all data drives)." in page
+    assert "Default: 0.98 %/year (Backblaze Drive Stats SSD edition for 2022 (boot SSDs))." in page
+    assert "Default: 1 per 10^15 bits (data-sheet class default)." in page  # HDD read errors
+    assert "Default: 1 per 10^16 bits (data-sheet class default)." in page  # SSD read errors
+    assert "Default: 24 h (a new disk within a day; no wait with a hot spare)." in page
+    assert "Default: the planned contents" in page  # the design plans 1 TB of data
+    assert 'placeholder="1.57"' in page and 'placeholder="10^16"' in page and 'placeholder="24"' in page
+    assert "Default: not given (the SLOG sizing then assumes the 4 GiB cap of zfs_dirty_data_max)." in page
 
 
 def test_a_catalog_failure_rate_is_what_the_field_inherits(web, alice, design):
     CatalogDisk.objects.filter(model="ST14000NM001G").update(afr=0.0121, afr_source="Backblaze Q2 2025, this model")
     page = web(alice).get(f"/designs/{design.pk}/designer/host/").content.decode()
-    assert "Empty: 1.21 %/year (Backblaze Q2 2025, this model)." in page
+    assert "Default: 1.21 %/year (Backblaze Q2 2025, this model)." in page
 
 
 def test_saving_writes_the_document_as_a_new_revision_and_the_estimate_follows(web, alice, design):

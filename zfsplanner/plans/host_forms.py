@@ -43,14 +43,15 @@ _POWER = re.compile(r"^\s*(?:1\s*(?:in|per)\s*)?(?:(10)\s*(?:\^|\*\*)\s*(\d+)|([
 
 @dataclass(frozen=True)
 class Inherited:
-    """What an empty field gives, in words, and where it comes from."""
+    """What an empty field gives, in words, where it comes from, and as the field would take it."""
 
     value: str
     source: str
+    typed: str = ""  # the default as one would type it, shown greyed in the empty field
 
     @property
     def help(self) -> str:
-        return f"Empty: {self.value} ({self.source})."
+        return f"Default: {self.value} ({self.source})."
 
 
 def _percent(v: float) -> str:
@@ -85,16 +86,18 @@ def inherited(spec: Design, inputs: PlanningInputs | None, has_contents: bool) -
     out = {
         "ram": Inherited("not given", "the SLOG sizing then assumes the 4 GiB cap of zfs_dirty_data_max"),
         "replacement_hours": Inherited(f"{DEFAULT_REPLACEMENT_HOURS:g} h",
-                                       "the planner's default: a new disk within a day; none with a hot spare"),
+                                       "a new disk within a day; no wait with a hot spare",
+                                       f"{DEFAULT_REPLACEMENT_HOURS:g}"),
         "fill": Inherited("the planned contents", "how full each vdev is with the datasets planned") if has_contents
-        else Inherited(_percent(DEFAULT_FILL_FRACTION), "the planner's default when no contents are planned"),
+        else Inherited(_percent(DEFAULT_FILL_FRACTION), "when no contents are planned",
+                       f"{100 * DEFAULT_FILL_FRACTION:g}"),
     }
     for key, (model, media) in afr_keys(spec).items():
         afr, source = resolve_afr(model, media, bare, inputs)
-        out[f"afr:{key}"] = Inherited(f"{_percent(afr)}/year", source)
+        out[f"afr:{key}"] = Inherited(f"{_percent(afr)}/year", source, f"{100 * afr:.3g}")
     for media in media_keys(spec):
         ure, source = resolve_ure(media, bare)
-        out[f"ure:{media}"] = Inherited(_bits(ure), source)
+        out[f"ure:{media}"] = Inherited(_bits(ure), source, _bits(ure).removeprefix("1 per ").removesuffix(" bits"))
     return out
 
 
@@ -133,21 +136,23 @@ class HostPlanningForm(forms.Form):
             name = f"afr_{i}"
             self.afr_fields[name] = key
             self.fields[name] = forms.FloatField(
-                label=f"Failure rate of {key} (%/year)", required=False, min_value=0.001, max_value=100,
+                label=f"Failure rate of {key} disks (%/year)", required=False, min_value=0.001, max_value=100,
                 widget=forms.NumberInput(attrs={"step": "any"}),
             )
         for media in media_keys(spec):
             name = f"ure_{media}"
             self.ure_fields[name] = media
             self.fields[name] = forms.CharField(
-                label=f"Read errors of {media.upper()} disks (bits per error)", required=False, max_length=40,
-                widget=forms.TextInput(attrs={"placeholder": "e.g. 10^15"}),
+                label=f"Read errors, {media.upper()} (bits read per error)", required=False, max_length=40,
+                widget=forms.TextInput(),
             )
         for name, key in (("ram", "ram"), ("replacement_hours", "replacement_hours"), ("fill_percent", "fill"),
                           *((n, f"afr:{k}") for n, k in self.afr_fields.items()),
                           *((n, f"ure:{m}") for n, m in self.ure_fields.items())):
             if key in defaults:
                 self.fields[name].help_text = defaults[key].help
+                if defaults[key].typed:
+                    self.fields[name].widget.attrs["placeholder"] = defaults[key].typed
 
     @classmethod
     def initial_from(cls, doc: Mapping[str, Any], spec: Design) -> dict[str, Any]:
