@@ -3,7 +3,8 @@
 Order in ``settings.MIDDLEWARE``: :class:`HealthzMiddleware` first of all (a container's
 health check reaches ``http://127.0.0.1:8000/healthz`` whatever ALLOWED_HOSTS and the TLS
 redirect say), then Django's ``SecurityMiddleware``, then :class:`RefuseControlCharactersMiddleware`
-and :class:`SecurityHeadersMiddleware`.
+and :class:`SecurityHeadersMiddleware`; :class:`HtmxMessagesMiddleware` last, inside Django's
+``MessageMiddleware`` and django-htmx's ``HtmxMiddleware``.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from collections.abc import Callable
 from urllib.parse import unquote
 
 from django.conf import settings
+from django.contrib import messages
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 
 from .errors import CACHE_ERRORS, DATABASE_ERRORS, DATABASE_RETRY_AFTER, wants_json
 
@@ -133,3 +136,49 @@ class SecurityHeadersMiddleware:
         if "Permissions-Policy" not in response:
             response["Permissions-Policy"] = PERMISSIONS_POLICY
         return response
+
+
+class HtmxMessagesMiddleware:
+    """One-time messages leave with the page they were meant for.
+
+    ``base.html`` shows queued messages in ``#messages`` when it renders a whole page, and reading
+    them there uses them up. An htmx request swaps only part of the page, so the message area
+    outside it would keep showing what the page said when it loaded ("Design tank created")
+    through every later save. So when an htmx request changes something (any method but GET,
+    HEAD, OPTIONS), or queued a message itself, its answer also carries ``#messages`` out of
+    band (``hx-swap-oob``): the messages queued since, shown once, or an empty area.
+
+    Only answers that htmx swaps get it (``static/js/htmx-config.js``: 2xx but 204, 409, 422);
+    a redirect, a client redirect (``HX-Redirect``) or a refused request leaves the messages
+    queued for the next whole page.
+    """
+
+    SWAPPED_ERRORS = (409, 422)
+    SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+    CLIENT_NAVIGATION = ("HX-Redirect", "HX-Location", "HX-Refresh")
+
+    def __init__(self, get_response: Handler):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        htmx = getattr(request, "htmx", None)
+        if not htmx or htmx.boosted or not self._swapped(response):
+            return response
+        queued = messages.get_messages(request)
+        if request.method in self.SAFE_METHODS and not len(queued):
+            return response
+        area = render_to_string("_messages.html", {"messages": queued, "oob": True}, request)
+        response.content = response.content + area.encode(response.charset)
+        if response.has_header("Content-Length"):
+            response["Content-Length"] = str(len(response.content))
+        return response
+
+    def _swapped(self, response: HttpResponse) -> bool:
+        status = response.status_code
+        return (
+            not getattr(response, "streaming", False)
+            and response.get("Content-Type", "").startswith("text/html")
+            and ((200 <= status < 300 and status != 204) or status in self.SWAPPED_ERRORS)
+            and not any(response.has_header(h) for h in self.CLIENT_NAVIGATION)
+        )

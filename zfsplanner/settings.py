@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # After htmx (reads request.htmx) and inside messages (which stores what is left unread).
+    "zfsplanner.middleware.HtmxMessagesMiddleware",
 ]
 
 if not DEBUG:

@@ -9,7 +9,7 @@ from tests.factories import PoolDesignFactory, design_document
 from zfsplanner.core.commands import vdev_type_word
 from zfsplanner.core.design import parse_design
 from zfsplanner.core.estimate import estimate_document
-from zfsplanner.plans.models import PoolDesign
+from zfsplanner.plans.models import CatalogDisk, PoolDesign
 from zfsplanner.plans.presentation import summarize
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +107,104 @@ def test_the_share_page_links_the_report_markdown_csv_and_json_and_each_opens_wi
         assert response["Content-Type"].startswith(content_type), link_id
         assert by_id[link_id].startswith(f"/share/{token}/")
     assert "tank" in reader.get(by_id["share-report"]).content.decode()
+
+
+# ------------------------------------------------------------------ one-time messages and htmx
+
+
+def messages_area(html):
+    return re.search(r'<div id="messages" role="status"( hx-swap-oob="true")?>(.*?)</div>', html, re.S)
+
+
+def test_a_message_is_shown_once_and_the_next_htmx_save_clears_it(team, alice, web):
+    from tests.plans.test_designer import vdev_post
+
+    client = web(alice)
+    disk = CatalogDisk.objects.filter(media="hdd").first()
+    fields = {"name": "tank", "openzfs_version": "2.3", "first-layout": "raidz2", "first-width": 6}
+    response = client.post("/designs/new/", {"team": team.pk, **fields, "first-count": 1, "first-disk": disk.model})
+    page = client.get(response["Location"]).content.decode()
+    assert "Design tank created." in messages_area(page).group(2)  # the whole page shows it, once
+
+    design = PoolDesign.objects.get()
+    body = vdev_post(design, role="log", layout="mirror", width=2, custom_size="1TB", custom_media="ssd")
+    saved = client.post(f"/designs/{design.pk}/designer/vdev/", body, HTTP_HX_REQUEST="true").content.decode()
+    area = messages_area(saved)
+    assert area.group(1) and area.group(2) == ""  # out of band: the page's message area, emptied
+    assert 'id="saved"' in saved and "Design tank created" not in saved
+    again = client.get(f"/designs/{design.pk}/designer/").content.decode()
+    assert messages_area(again).group(2) == ""
+
+
+def test_a_whole_page_after_an_htmx_read_still_shows_a_queued_message(design_with_message):
+    client, design = design_with_message
+    partial = client.get(f"/designs/{design.pk}/", HTTP_HX_REQUEST="true")  # an htmx read, e.g. a refresh
+    assert "Saved revision" in messages_area(partial.content.decode()).group(2)  # shown there, once
+    assert "Saved revision" not in client.get(f"/designs/{design.pk}/designer/").content.decode()
+
+
+@pytest.fixture
+def design_with_message(team, alice, web):
+    """A design and a client with a one-time message waiting (a save without htmx queues one)."""
+    from tests.plans.test_designer import vdev_post
+
+    design = PoolDesignFactory(team=team, name="tank", document=design_document("tank"))
+    client = web(alice)
+    body = vdev_post(design, role="log", layout="mirror", width=2, custom_size="1TB", custom_media="ssd")
+    assert client.post(f"/designs/{design.pk}/designer/vdev/", body).status_code == 302
+    return client, design
+
+
+def middleware_response(rf, view, method="post", **headers):
+    from django.contrib.messages.middleware import MessageMiddleware
+    from django.contrib.sessions.middleware import SessionMiddleware
+    from django_htmx.middleware import HtmxMiddleware
+
+    from zfsplanner.middleware import HtmxMessagesMiddleware
+
+    request = getattr(rf, method)("/x/", HTTP_HX_REQUEST="true", **headers)
+    chain = SessionMiddleware(MessageMiddleware(HtmxMiddleware(HtmxMessagesMiddleware(view))))
+    return chain(request)
+
+
+def test_an_htmx_answer_shows_the_message_its_request_queued(rf):
+    from django.contrib import messages
+    from django.http import HttpResponse
+
+    def view(request):
+        messages.success(request, "Invitation sent.")
+        return HttpResponse("<p>part</p>")
+
+    html = middleware_response(rf, view).content.decode()
+    assert html.startswith("<p>part</p>")
+    assert messages_area(html).group(1) and "Invitation sent." in messages_area(html).group(2)
+
+
+@pytest.mark.parametrize(
+    ("answer", "headers"),
+    [
+        ('{"ok": true}', {"content_type": "application/json"}),
+        ("", {"status": 204}),
+        ("<p>refused</p>", {"status": 403}),
+        ("", {"status": 302, "headers": {"Location": "/elsewhere/"}}),
+        ("<p>part</p>", {"headers": {"HX-Redirect": "/elsewhere/"}}),
+    ],
+)
+def test_an_answer_htmx_does_not_swap_leaves_the_message_queued(rf, answer, headers):
+    from django.contrib import messages
+    from django.http import HttpResponse
+
+    def view(request):
+        messages.info(request, "Later.")
+        return HttpResponse(answer, **headers)
+
+    response = middleware_response(rf, view)
+    assert response.content.decode() == answer
+    assert "messages" in response.cookies  # still queued (cookie storage) for the next whole page
+
+
+def test_an_htmx_read_with_nothing_queued_is_left_as_it_is(rf):
+    from django.http import HttpResponse
+
+    response = middleware_response(rf, lambda request: HttpResponse("<option>a</option>"), method="get")
+    assert response.content.decode() == "<option>a</option>"

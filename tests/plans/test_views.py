@@ -51,7 +51,7 @@ def test_home_filters_by_name(design, team, alice, web):
 def test_a_viewer_starts_designs_in_a_team_of_their_own(design, bob, web):
     html = web(bob).get("/").content.decode()
     assert 'id="new-design"' in html and "New design in Alpha" not in html
-    assert "bob&#x27;s designs (your own team, made with the design)" in html  # the import form's choice
+    assert "bob&#x27;s designs (new)" in html  # the import form's choice
     assert 'id="import-pool"' not in html
 
 
@@ -366,7 +366,7 @@ def test_a_user_without_a_team_sees_new_design_and_their_own_team_offered(web):
     html = client.get("/").content.decode()
     assert 'id="new-design"' in html and 'id="no-team"' in html and "“dana&#x27;s designs”" in html
     html = client.get("/designs/new/").content.decode()
-    assert '<option value="" selected>dana&#x27;s designs (your own team, made with the design)</option>' in html
+    assert '<option value="" selected>dana&#x27;s designs (new)</option>' in html
     assert not Team.objects.exists()  # nothing is made by looking
 
 

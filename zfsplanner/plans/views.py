@@ -97,7 +97,7 @@ def home(request: HttpRequest) -> HttpResponse:
     teams = [(t, [r for r in rows if r[0].team_id == t.pk]) for t in Team.objects.for_user(request.user)]
     query = request.GET.copy()
     query.pop("page", None)
-    import_form = DesignImportForm(user=request.user)
+    import_form = DesignImportForm(user=request.user, auto_id="import_%s")  # the filter has a team field too
     can_create = import_form.fields["team"].queryset.exists()
     own_team = None if can_create else personal_team_name(request.user)
     _offer_own_team(import_form, own_team)
@@ -124,7 +124,8 @@ def _offer_own_team(form: Any, own_team: str | None) -> None:
     if own_team is not None:
         field = form.fields["team"]
         field.required = False
-        field.empty_label = f"{own_team} (your own team, made with the design)"
+        field.empty_label = f"{own_team} (new)"
+        field.help_text = "Your own team, made with the design; invite others to it later, or name a new team."
 
 
 def _design_team(user: Any, chosen: Team | None, new_team: str = "") -> Team:
@@ -179,15 +180,20 @@ def design_new(request: HttpRequest) -> HttpResponse:
     else:
         status = 200
     json_form = DesignDocumentForm(
-        user=request.user, initial={"document": pretty_json(NEW_DESIGN_TEMPLATE), "team": request.GET.get("team")}
+        user=request.user,
+        initial={"document": pretty_json(NEW_DESIGN_TEMPLATE), "team": request.GET.get("team")},
+        auto_id=JSON_FORM_IDS,
     )
     _offer_own_team(json_form, own_team)
     context = {"form": form, "group": group, "filter_form": CatalogFilterForm(), "json_form": json_form}
     return render(request, "plans/design_new.html", context, status=status)
 
 
+JSON_FORM_IDS = "json_%s"  # the new-design page has two forms with a team field
+
+
 def _design_new_json(request: HttpRequest, own_team: str | None) -> HttpResponse:
-    form = DesignDocumentForm(request.POST, user=request.user)
+    form = DesignDocumentForm(request.POST, user=request.user, auto_id=JSON_FORM_IDS)
     _offer_own_team(form, own_team)
     if form.is_valid():
         team = _design_team(request.user, form.cleaned_data["team"])
