@@ -60,8 +60,10 @@ def wait_revision(page, n):
 
 
 def add_group(steps, role, layout, width, disk):
-    steps.click("#add-vdev > summary")
+    if steps.page.locator("#add-vdev[open]").count() == 0:  # it stays open after an add
+        steps.click("#add-vdev > summary")
     steps.select("#id_vnew-role", role)
+    steps.page.wait_for_selector(f"#add-vdev form.vdev-form[data-role='{role}']")  # the role's defaults came
     steps.select("#id_vnew-layout", layout)
     steps.fill("#id_vnew-width", str(width))
     steps.select("#id_vnew-disk", disk)
