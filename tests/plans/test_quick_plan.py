@@ -377,3 +377,20 @@ def test_a_reader_who_prefers_tb_gets_tb_by_default(alice, web):
     response = web(alice).get("/plan/", **HX)
     assert f'<div class="value">{format_si(usable(response)[0])}</div>' in response.content.decode()
     assert "unit=TB" in response["HX-Replace-Url"]  # the link shows others the same figures
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("vdevs=0", "vdevs"), ("disks=0&layout=mirror", "disks"), ("price=-5", "price"), ("disks=-3", "disks")],
+)
+def test_zero_and_negative_values_get_the_core_s_message_on_their_field(query, field):
+    response = Client().get(f"/plan/?{query}", **HX)
+    assert response.status_code == 422
+    assert field_error(response, field)
+
+
+def test_the_answer_says_which_disks_make_the_pool():
+    html_text = Client().get("/plan/?layout=mirror&disks=2&vdevs=3&disk=ST16000NM001G&special=1TB").content.decode()
+    pool = re.search(r'<ul class="quick-pool small">(.*?)</ul>', html_text, re.S).group(1)
+    assert "3 × 2-way mirror of Seagate ST16000NM001G" in html.unescape(pool)
+    assert "special" in pool

@@ -15,7 +15,6 @@ come back through :func:`field_errors`, mapped onto the field they concern.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
@@ -58,18 +57,26 @@ def _size_text(value: str, what: str) -> str:
 
 class QuickPlanForm(forms.Form):
     layout = forms.ChoiceField(label="Data layout", choices=VdevLayout.choices)
+    # Only read here: what a layout needs (raidz2: 3 disks or more), the limits and prices of zero or
+    # more are the core's rules, and its messages come back on these fields (``field_errors``).
     disks = forms.IntegerField(
         label="Disks per vdev",
-        min_value=1,
+        widget=forms.NumberInput(attrs={"min": 1}),
         error_messages={"invalid": "Disks per vdev must be a whole number, e.g. 8."},
     )
     vdevs = forms.IntegerField(
-        label="Number of vdevs", min_value=1, error_messages={"invalid": "The number of vdevs must be a whole number."}
+        label="Number of vdevs",
+        widget=forms.NumberInput(attrs={"min": 1}),
+        error_messages={"invalid": "The number of vdevs must be a whole number."},
     )
     size = forms.CharField(
         label="Disk size", max_length=200, help_text="With its unit: 16TB as on the label, or 14.5TiB."
     )
-    disk = forms.ChoiceField(label="…or a disk from the catalog", required=False)
+    disk = forms.ChoiceField(
+        label="…or a disk from the catalog",
+        required=False,
+        help_text="Its size, sectors and price replace the size typed.",
+    )
     version = forms.ChoiceField(label="OpenZFS version", choices=[(s, f"OpenZFS {s}") for s in reversed(SERIES)])
     special = forms.CharField(
         label="Special mirror (SSD size)",
@@ -98,7 +105,7 @@ class QuickPlanForm(forms.Form):
     price = forms.DecimalField(
         label="Price per disk",
         required=False,
-        min_value=Decimal(0),
+        widget=forms.NumberInput(attrs={"min": 0, "step": "0.01"}),
         max_digits=12,
         decimal_places=2,
         help_text="Of one data disk, in your currency: gives the cost per usable TB.",

@@ -43,7 +43,14 @@ from .designer_views import pretty_json
 from .planning import estimate_with_catalog
 from .presentation import DesignSummary, VdevLine, breakdown_chart, summarize
 from .quick_forms import FIELDS, QuickPlanForm, canonical_query, field_errors, form_data
-from .services import ESTIMATE_CACHE_SECONDS, planning_stamp, save_design_document, validate_document, writable_teams
+from .services import (
+    ESTIMATE_CACHE_SECONDS,
+    planning_stamp,
+    resolve_catalog,
+    save_design_document,
+    validate_document,
+    writable_teams,
+)
 
 TEMPLATE = "plans/quick_plan.html"
 UNPROCESSABLE = 422
@@ -114,7 +121,8 @@ def answer(form: QuickPlanForm) -> QuickAnswer:
     doc = form.document()
     spec, estimate, commands = computed(doc)
     d = form.cleaned_data
-    summary = summarize(estimate, doc, with_fixes=False, spec=spec, unit=d.get("unit") or DEFAULT_SIZE_UNIT)
+    shown = resolve_catalog(doc) if d.get("disk") else doc  # a catalog disk named by its vendor and model
+    summary = summarize(estimate, shown, with_fixes=False, spec=spec, unit=d.get("unit") or DEFAULT_SIZE_UNIT)
     cost = None
     if d.get("price") is not None:
         disks = d["disks"] * d["vdevs"]
