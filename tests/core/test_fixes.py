@@ -56,7 +56,8 @@ def test_mixed_ashift_gives_every_vdev_one_ashift_through_the_pool():
     left = risks_of(after)
     assert "mixed-ashift" not in {r["code"] for r in left}
     (irremovable,) = [r for r in left if r["code"] == "special-vdev-irremovable"]  # the raidz2 still makes it so
-    assert "differ in ashift" not in irremovable["detail"] and "differs from the data vdevs'" not in irremovable["detail"]
+    detail = irremovable["detail"]
+    assert "differ in ashift" not in detail and "differs from the data vdevs'" not in detail
     assert [g["ashift"] for g in estimate(parse_design(after))["vdevs"]] == [12, 12, 12]
 
 
@@ -147,3 +148,41 @@ def test_every_fixable_code_is_a_registered_risk():
     from zfsplanner.core.risk.registry import RISK_CATALOG
 
     assert set(FIXABLE_CODES) <= set(RISK_CATALOG)
+
+
+def test_zstd_before_2_0_becomes_lz4():
+    d = {**doc(raidz2(), ashift=12), "openzfs_version": "0.8", "datasets": [{"name": "tank/a", "compression": "zstd"}]}
+    fix, after = fixed(d, "zpool-refuses", "datasets[0]")
+    assert fix.label == "Use compression=lz4" and after["datasets"][0]["compression"] == "lz4"
+    assert "zpool-refuses" not in codes(after) and after["openzfs_version"] == "0.8"
+
+
+def test_a_raidz_special_before_2_4_becomes_a_mirror_as_redundant():
+    special = {"role": "special", "layout": "raidz2", "width": 4, "disk": SSD_512}
+    fix, after = fixed(doc(raidz2(), special, ashift=12), "zpool-refuses", "vdevs[1]")
+    assert fix.label == "Make it a 3-way mirror (survives 2 failures, as before)"
+    assert (after["vdevs"][1]["layout"], after["vdevs"][1]["width"]) == ("mirror", 3)
+    assert "zpool-refuses" not in codes(after)
+
+
+def test_draid_before_2_1_targets_the_first_release_with_draid():
+    draid = {"role": "data", "layout": "draid2", "width": 12, "disk": HDD}
+    fix, after = fixed({**doc(draid, ashift=12), "openzfs_version": "2.0"}, "zpool-refuses", "vdevs[0]")
+    assert fix.label == "Target OpenZFS 2.1" and after["openzfs_version"] == "2.1"
+    assert "zpool-refuses" not in codes(after)
+
+
+def test_a_pool_planned_too_full_gets_another_data_vdev():
+    d = {**doc(raidz2(), ashift=12), "datasets": [{"name": "tank/a", "contents": {"logical_bytes": 90 * 10**12}}]}
+    fix, after = fixed(d, "pool-fill-high", "pool")
+    assert fix.subject == "pool" and fix.label == "Add another data vdev like the others (1 → 2)"
+    assert after["vdevs"][0]["count"] == 2 and d["vdevs"][0]["count"] == 1
+    assert "pool-fill-high" not in codes(after)
+
+
+def test_compression_on_small_blocks_on_draid_gets_a_larger_recordsize():
+    draid = {"role": "data", "layout": "draid2", "width": 24, "draid_data": 8, "draid_spares": 2, "disk": HDD}
+    d = {**doc(draid, ashift=12), "datasets": [{"name": "tank/a", "recordsize": "64K", "compression": "lz4"}]}
+    fix, after = fixed(d, "draid-compression-loss")
+    assert fix.label == "Set recordsize=1M" and after["datasets"][0]["recordsize"] == "1M"
+    assert "draid-compression-loss" not in codes(after)

@@ -22,9 +22,11 @@ from .ashift import DEFAULT_POOL_ASHIFT, group_physical_ashift, uniform_ashift
 from .design import PARITY, Design, InvalidDesign, Layout, Role, parse_design
 from .risk import fault_tolerance
 from .units import format_si, format_zfs_size, parse_zfs_size
+from .versions import SERIES_NAMES, supports
 
 Doc = dict[str, Any]
 _SUBJECT = re.compile(r"^(vdevs|datasets)\[(\d+)\]$")
+POOL = "pool"  # a risk about the whole pool: its fix gets the document itself as the item
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,10 @@ class DesignFix:
 
 
 def _subject(risk: Mapping[str, Any]) -> tuple[str, int] | None:
-    match = _SUBJECT.match(str(risk.get("subject") or ""))
+    subject = str(risk.get("subject") or "")
+    if subject == POOL:
+        return POOL, -1
+    match = _SUBJECT.match(subject)
     return (match.group(1), int(match.group(2))) if match else None
 
 
@@ -204,6 +209,47 @@ def _fix_vm_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | Non
     return f"Set ashift={ashift} explicitly"
 
 
+def _fix_refused(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    """What the design's release refuses, changed to what it accepts (the release stays the user's)."""
+    if "compression" in item:  # a dataset: zstd before 2.0
+        item["compression"] = "lz4"
+        return "Use compression=lz4"
+    group = design.vdevs[index]
+    if group.role in (Role.SPECIAL, Role.DEDUP) and group.parity > 0:  # raidz/dRAID class vdev before 2.4
+        for key in ("draid_data", "draid_spares"):
+            item.pop(key, None)
+        _mirror_of(item, group.parity + 1)
+        return f"Make it a {group.parity + 1}-way mirror (survives {group.parity} failures, as before)"
+    if group.is_draid:  # dRAID before 2.1: the first release that has it
+        first = next((name for name in SERIES_NAMES if supports(name, "draid")), None)
+        if first is None:
+            return None
+        doc["openzfs_version"] = first
+        return f"Target OpenZFS {first}"
+    return None
+
+
+def _fix_pool_fill(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    """One more vdev like the last data group's (a step: the risk stays while the pool is too full)."""
+    data = [i for i, g in enumerate(design.vdevs) if g.role == Role.DATA]
+    vdevs = list(doc.get("vdevs") or [])
+    if not data or not isinstance(vdevs[data[-1]], dict):
+        return None
+    group = copy.deepcopy(vdevs[data[-1]])
+    count = group.get("count") or 1
+    group["count"] = count + 1
+    vdevs[data[-1]] = group
+    doc["vdevs"] = vdevs
+    return f"Add another data vdev like the others ({count} → {count + 1})"
+
+
+def _fix_draid_compression(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    if item.get("type") == "volume" or parse_zfs_size(item.get("recordsize") or "128K") >= 1024 * 1024:
+        return None
+    item["recordsize"] = "1M"
+    return "Set recordsize=1M"
+
+
 _FIXES: Mapping[str, Callable[[Doc, Doc, Design, int], str | None]] = {
     "special-redundancy-below-data": _fix_special_redundancy,
     "non-redundant-vdev": _fix_non_redundant,
@@ -222,6 +268,9 @@ _FIXES: Mapping[str, Callable[[Doc, Doc, Design, int], str | None]] = {
     "dedup-vdev-without-dedup": _fix_unused_dedup_vdev,
     "spare-too-small": _fix_small_spare,
     "vm-sector-size": _fix_vm_ashift,
+    "zpool-refuses": _fix_refused,
+    "pool-fill-high": _fix_pool_fill,
+    "draid-compression-loss": _fix_draid_compression,
 }
 FIXABLE_CODES = tuple(_FIXES)
 
@@ -252,12 +301,16 @@ def design_fix(
             design = parse_design(document)
         except InvalidDesign:
             return None
-    items = document.get(section)
-    if not isinstance(items, list) or not 0 <= index < len(items) or not isinstance(items[index], dict):
-        return None
-    # Only the item the fix changes is copied; the rest of the document is shared, never changed.
-    item = copy.deepcopy(items[index])
-    doc = {**document, section: [*items[:index], item, *items[index + 1 :]]}
+    if section == POOL:
+        doc = {**document}  # a fix of the whole pool copies what it changes (see _fix_pool_fill)
+        item = doc
+    else:
+        items = document.get(section)
+        if not isinstance(items, list) or not 0 <= index < len(items) or not isinstance(items[index], dict):
+            return None
+        # Only the item the fix changes is copied; the rest of the document is shared, never changed.
+        item = copy.deepcopy(items[index])
+        doc = {**document, section: [*items[:index], item, *items[index + 1 :]]}
     label = rule(doc, item, design, index)
     if label is None:
         return None
@@ -266,4 +319,5 @@ def design_fix(
             parse_design(doc)
         except InvalidDesign:
             return None
-    return DesignFix(code=code, subject=f"{section}[{index}]", label=label, document=doc)
+    subject = POOL if section == POOL else f"{section}[{index}]"
+    return DesignFix(code=code, subject=subject, label=label, document=doc)
