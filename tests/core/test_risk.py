@@ -11,6 +11,7 @@ import pytest
 
 from zfsplanner.core.design import parse_design
 from zfsplanner.core.estimate import estimate
+from zfsplanner.core.fixes import design_fix
 from zfsplanner.core.naming import element_label
 from zfsplanner.core.risk import (
     RISK_CATALOG,
@@ -189,10 +190,13 @@ def test_example_and_test_designs_name_parts_in_words_not_json_paths():
     paths = sorted([*(ROOT / "examples").glob("*.json"), *(ROOT / "tests" / "plans" / "designs").glob("*.json")])
     seen = set()
     for path in paths:
-        found = estimate(parse_design(json.loads(path.read_text())))["risks"]
+        doc = json.loads(path.read_text())
+        found = estimate(parse_design(doc))["risks"]
         for r in found:
             for key in ("title", "detail", "fix"):
                 assert not JSON_PATH.search(r[key]), (path.name, r["code"], r[key])
+            fix = design_fix(r, doc)  # the one-click fix's button label, where there is one
+            assert fix is None or not JSON_PATH.search(fix.label), (path.name, fix.label)
             assert re.fullmatch(r"(vdevs|datasets)\[\d+\]|pool", r["subject"])  # the API field keeps the path
             seen.add(r["code"])
     assert len(paths) >= 6 and len(seen) >= 5, seen
