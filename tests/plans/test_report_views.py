@@ -28,7 +28,7 @@ def test_the_report_page_prints_the_whole_report(client, bob, design):
     page = r.content.decode()
     assert "<h1>ZFS pool design: tank</h1>" in page
     assert "&lt;b&gt;main&lt;/b&gt; pool" in page and "<b>main</b>" not in page  # the description is escaped
-    assert '<div class="overflow-auto"><table>' in page and "<h2>Risks</h2>" in page
+    assert '<div class="overflow-auto" tabindex="0"><table>' in page and "<h2>Risks</h2>" in page
     assert f'href="/api/designs/{design.pk}/report.md"' in page and "imports/report.css" in page
     assert 'id="print-report"' in page and 'id="copy-link"' not in page
 

@@ -576,7 +576,8 @@ def markdown_to_html(md: str) -> str:
             i -= 1
             thead = "".join(f'<th scope="col">{_inline(c)}</th>' for c in head)
             tbody = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in rows)
-            out.append(f'<div class="overflow-auto"><table><thead><tr>{thead}</tr></thead>'
+            # tabindex: a table wider than a phone scrolls in its box, and keyboards must reach it
+            out.append(f'<div class="overflow-auto" tabindex="0"><table><thead><tr>{thead}</tr></thead>'
                        f"<tbody>{tbody}</tbody></table></div>")
         elif line.startswith("- "):
             items = []
