@@ -467,8 +467,9 @@ _WHY = {
         "replication check."
     ),
     "--allow-ashift-mismatch": (
-        "The ashift differs because the planner chose it for these disks; this option skips only the ashift "
-        "check (a pool whose top-level vdevs differ in ashift cannot take a vdev out with zpool remove)."
+        "The design gives these vdevs a different ashift (their own, or what zpool chooses from their sectors); "
+        "this option skips only the ashift check (a pool whose top-level vdevs differ in ashift cannot take a "
+        "vdev out with zpool remove; the pool's ashift for every group avoids it)."
     ),
 }
 
