@@ -469,7 +469,7 @@ _WHY = {
     "--allow-ashift-mismatch": (
         "The design gives these vdevs a different ashift (their own, or what zpool chooses from their sectors); "
         "this option skips only the ashift check (a pool whose top-level vdevs differ in ashift cannot take a "
-        "vdev out with zpool remove; the pool's ashift for every group avoids it)."
+        "vdev out with zpool remove; one ashift for the whole pool avoids it)."
     ),
 }
 
