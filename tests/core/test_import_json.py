@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -37,6 +38,8 @@ def test_the_manual_s_status_example_gives_the_tree_and_the_rounded_sizes():
     assert member["size_bytes"] == round(3.64 * 1024**4) and member["state"] == "ONLINE"  # HEALTHY in the manual
     assert doc["disk_partitioning"] == "none" and result.questions == []
     assert doc["imported"]["from"] == ["zpool status -j"]
+    # -c vendor,model,size adds each device's model
+    assert doc["vdevs"][0]["disk"]["model"] == "WDC WD40EFZX-68AWUN0" and member["model"] == "WDC WD40EFZX-68AWUN0"
 
 
 def test_the_manual_s_list_example_gives_the_pool_size():
@@ -83,6 +86,28 @@ def test_flat_vdevs_keyed_by_guid_with_integers_give_the_same_tree():
     flat = import_pool([("b", text(FLAT))]).document
     assert flat["vdevs"] == nested["vdevs"] and flat["name"] == "tank"
     assert [d["name"] for d in flat["imported"]["devices"]] == [d["name"] for d in nested["imported"]["devices"]]
+
+
+def test_zpool_list_j_keyed_by_guid_gives_the_pool_by_its_name():
+    design = parse_design(EXAMPLE)
+    est = estimate(design)
+    found = parse(lines(writer.zpool_list_json(design, est, guid_key=True)), expected="zpool list")
+    [pool] = found.lists
+    assert pool.name == "tank" and pool.size.bytes == est["pool"]["zpool_size_bytes"] and pool.size.exact
+    assert [(r.section, r.name, r.depth) for r in pool.vdevs if r.depth == 1] == [
+        ("data", "raidz2-0", 1), ("special", "mirror-1", 1), ("log", "mirror-2", 1), ("cache", "sdk", 1),
+        ("spare", "sdl", 1)]
+
+
+def test_full_paths_of_zpool_list_p_match_the_names_zpool_status_prints():
+    design = parse_design(EXAMPLE)
+    est = estimate(design)
+    # zpool list -P: the full path of partition 1 where zpool status names the whole disk
+    listing = re.sub(r"    (ata-\S+)", r"    /dev/disk/by-id/\1-part1", writer.zpool_list_text(design, est))
+    result = import_pool([("p", f"$ zpool status tank\n{writer.zpool_status_text(design, est)}"
+                                f"$ zpool list -v -p -P tank\n{listing}\n")])
+    data = [d for d in result.document["imported"]["devices"] if d["role"] == "data"]
+    assert {d["size_source"] for d in data} == {"zpool list -v (partition 1)"}
 
 
 def test_pretty_printed_json_is_read_too():

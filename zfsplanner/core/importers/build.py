@@ -171,12 +171,19 @@ class _Builder:
     # ---- zpool list -v rows by name
     def _list_rows(self) -> dict[tuple[str, str], zpool_list.ListRow]:
         rows: dict[tuple[str, str], zpool_list.ListRow] = {}
+        aliases: dict[tuple[str, str], zpool_list.ListRow] = {}
         for listing in self.lists:
             for r in listing.vdevs:
                 for key in ((r.section, r.name), ("*", r.name)):
                     if key not in rows or rows[key].size is None and r.size is not None:
                         rows[key] = r
-        return rows
+                # zpool list -P prints /dev/disk/by-id/ata-...-part1 where zpool status prints ata-...
+                if r.name.startswith("/dev/"):
+                    dev = devices.classify(r.name)
+                    for short in {dev.base, dev.disk if dev.partition == 1 else None} - {None, r.name}:
+                        for key in ((r.section, str(short)), ("*", str(short))):
+                            aliases.setdefault(key, r)
+        return aliases | rows
 
     def _leaf_sizes_shown(self) -> bool:
         """Whether zpool list -v prints leaves' physical sizes (OpenZFS 2.2 and later)."""
@@ -227,7 +234,7 @@ class _Builder:
             whole = True  # zpool status -P shows a whole disk by its partition 1
         partitioning = Partitioning.LINUX_WHOLE_DISK if whole else Partitioning.NONE
         info = disk_block or block
-        model = (info.model if info else None) or dev.model
+        model = (info.model if info else None) or dev.model or leaf.model or None
         serial = (info.serial if info else None) or dev.serial
         log_sec = info.logical_sector if info else None
         phy_sec = info.physical_sector if info else None

@@ -219,7 +219,9 @@ def _vdev(obj: Mapping[str, Any], lookup: _Lines, after: int) -> StatusVdev:
     line = lookup.find(name, after)
     kids = tuple(_vdev(k, lookup, line) for k in _children(obj))
     path = obj.get("path") if not kids and obj.get("vdev_type") in ("disk", "file") else None
-    return StatusVdev(name, _state(obj), line, _note(obj), kids, path if isinstance(path, str) else "")
+    model = obj.get("model") if not kids else None  # from -c model (zpool_nvlist_cmd())
+    return StatusVdev(name, _state(obj), line, _note(obj), kids, path if isinstance(path, str) else "",
+                      model.strip() if isinstance(model, str) and model.strip() not in ("", "-") else "")
 
 
 def _tops(name: str, pool: Mapping[str, Any], lookup: _Lines, line: int) -> list[tuple[str, Mapping[str, Any]]]:

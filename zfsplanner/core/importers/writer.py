@@ -402,9 +402,6 @@ def zpool_status_json(design: Design, estimate: Mapping[str, Any], *, as_int: bo
             kids[leaf.name] = child
             if flat_into is not None:
                 flat_into[leaf.name] = child
-        for spare_name in _draid_spares(top):
-            kids[spare_name] = vdev(spare_name, "dspare", role, rsize=per_leaf + LABELS_BYTES, leaf=True,
-                                    parent=top.name)
         obj["vdevs"] = kids
         return obj
 
@@ -440,6 +437,13 @@ def zpool_status_json(design: Design, estimate: Mapping[str, Any], *, as_int: bo
             group[obj["name"]] = obj
             if flat:
                 vds[obj["name"]] = obj
+        if role == Role.SPARE:  # dRAID's distributed spares are in the pool's spares list
+            for top in tops:
+                for spare_name in _draid_spares(top) if top.group.is_draid else []:
+                    obj = vdev(spare_name, "dspare", "spare", leaf=True, spare=True)
+                    group[spare_name] = obj
+                    if flat:
+                        vds[spare_name] = obj
         if group:
             sections[key] = group
     item["vdevs"] = vds

@@ -48,6 +48,7 @@ class StatusVdev:
     note: str = ""  # whatever follows the counters: "was /dev/sdb1", "(resilvering)", "block size: ..."
     children: tuple[StatusVdev, ...] = ()
     path: str = ""  # the device's full path, where the output gives it (zpool status -j)
+    model: str = ""  # what `zpool status -j -c model` ran for the device
 
     @property
     def kind(self) -> str:
