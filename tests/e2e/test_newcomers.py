@@ -141,6 +141,7 @@ def test_compare_from_a_variant_and_the_share_pages_downloads(csp_free_page, ali
     page.goto(f"/designs/{design.pk}/")
     page.click("#duplicate")
     page.wait_for_url("**/designer/")
+    check_page(page, "variant-designer", problems)
     page.click("#compare-origin")
     page.wait_for_url("**/designs/compare/**")
     variant = PoolDesign.objects.exclude(pk=design.pk).get()
