@@ -121,3 +121,11 @@ def test_the_capacity_chart_follows_the_unit(web, alice, design):
     assert client.get(f"/designs/{design.pk}/charts/breakdown/?unit=TiB").json()["unit"] == "bytes"
     html = client.get(f"/designs/{design.pk}/?unit=TB").content.decode()
     assert f'data-chart-url="/designs/{design.pk}/charts/breakdown/?unit=TB"' in html
+
+
+def test_the_report_page_carries_the_unit_to_its_links(web, alice, design):
+    page = web(alice).get(f"/designs/{design.pk}/report/?unit=TB").content.decode()
+    assert f'href="/api/designs/{design.pk}/report.md?unit=TB"' in page
+    assert f'href="/designs/{design.pk}/?unit=TB">Back to the design' in page
+    plain = web(alice).get(f"/designs/{design.pk}/report/").content.decode()
+    assert f'href="/api/designs/{design.pk}/report.md"' in plain

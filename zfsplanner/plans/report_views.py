@@ -87,13 +87,16 @@ def _private(response: HttpResponse) -> HttpResponse:
 
 def _page(request: HttpRequest, design: PoolDesign, link: str, downloads: dict[str, str], shared: bool,
           **extra: Any) -> HttpResponse:
+    unit = request_unit(request)
+    unit_query = f"?unit={unit}" if request.GET.get("unit") == unit else ""  # carried to the Markdown and back
+    downloads = {k: f"{v}{unit_query}" if k == "Markdown" else v for k, v in downloads.items()}
     try:
-        markdown, _ = report_texts(design, request.build_absolute_uri(link), request_unit(request))
+        markdown, _ = report_texts(design, request.build_absolute_uri(link), unit)
         body, error = report.markdown_to_html(markdown), None
     except InvalidDesign as exc:
         body, error = "", "; ".join(error_texts(design.to_document(), exc.errors))
     context = {"design": design, "report_html": body, "error": error, "downloads": downloads, "shared": shared,
-               "link": request.build_absolute_uri(link)} | extra
+               "link": request.build_absolute_uri(link), "unit_query": unit_query} | extra
     return render(request, "plans/design_report.html", context, status=200 if error is None else 422)
 
 
