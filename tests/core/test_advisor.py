@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from zfsplanner.core.advisor import (
+    LOSS_CRITICAL,
+    LOSS_WARNING,
     AdvisorError,
     Candidate,
     DataNeeds,
+    LossLevel,
     Options,
     advise,
     layouts,
+    loss_level,
     sort_rows,
 )
 from zfsplanner.core.design import Layout, parse_design
@@ -78,6 +84,33 @@ def test_sorting_puts_the_best_first_and_rows_without_the_figure_last():
     assert all(r.cost_per_usable_tb is not None for r in cheap[:8]) and cheap[-1].cost_per_usable_tb is None
     with pytest.raises(AdvisorError, match="sort"):
         sort_rows(rows, "colour")
+
+
+def test_loss_levels_follow_the_five_year_chance_of_losing_data():
+    assert loss_level(0.0) == loss_level(LOSS_WARNING * 0.99) == LossLevel.OK
+    assert loss_level(LOSS_WARNING) == loss_level(LOSS_CRITICAL * 0.99) == LossLevel.WARNING
+    assert loss_level(LOSS_CRITICAL) == loss_level(0.52) == LossLevel.CRITICAL
+
+
+def test_a_layout_likely_to_lose_data_is_never_sorted_above_one_that_is_not():
+    """24 × 16 TB holding 150 TB: raidz1 vdevs read so much with no parity left that a read error
+    is likely; the cheapest per usable TB, they still come after every layout that is not critical."""
+    rows = advise([Candidate(EXOS16, 24, price=300.0)], DataNeeds(150 * 10**12))
+    assert {r.loss_level for r in rows if "raidz1" in r.layout} == {LossLevel.CRITICAL}
+    assert all(r.loss_level == loss_level(r.loss_5y) for r in rows)
+    for key in ("cost_per_usable_tb", "usable_bytes", "seq_read_bytes_per_s"):
+        levels = [r.loss_level == LossLevel.CRITICAL for r in sort_rows(rows, key)]
+        assert levels == sorted(levels) and levels[0] is False
+    cheapest = min(rows, key=lambda r: r.cost_per_usable_tb)
+    assert cheapest.loss_level == LossLevel.CRITICAL  # the bargain the mark is for
+
+
+def test_a_typed_price_goes_into_the_design_document_and_a_catalog_price_does_not():
+    typed = advise([Candidate(EXOS16, 6, price=389.9, price_typed=True)], DataNeeds(10**12))
+    assert {r.document["vdevs"][0]["price_per_disk"] for r in typed} == {"389.90"}
+    assert parse_design(typed[0].document).vdevs[0].price_per_disk == Decimal("389.90")
+    catalog = advise([Candidate(EXOS16, 6, price=250.0)], DataNeeds(10**12))
+    assert all("price_per_disk" not in r.document["vdevs"][0] for r in catalog)
 
 
 def test_several_candidates_are_compared_in_one_list():

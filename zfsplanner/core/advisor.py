@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from .design import FORMAT, PARITY, Design, InvalidDesign, Layout, VdevGroup, parse_design
@@ -40,6 +41,15 @@ MAX_DISKS = 1000
 # layout no one would choose knowingly (wide raidz1 of large disks lands here).
 LOSS_WARNING = 0.01
 LOSS_CRITICAL = 0.10
+
+
+class LossLevel(StrEnum):
+    """How a layout's five-year chance of losing some data is marked."""
+
+    OK = "ok"
+    WARNING = "warning"  # from LOSS_WARNING
+    CRITICAL = "critical"  # from LOSS_CRITICAL: listed after every other layout
+
 MIN_DRAID_DISKS = 8
 SORT_KEYS = (
     "usable_bytes",
@@ -205,18 +215,18 @@ class Row:
     cost: float | None
     currency: str
     cost_per_usable_tb: float | None
-    loss_level: str  # "ok", "warning" or "critical" (see LOSS_WARNING, LOSS_CRITICAL)
+    loss_level: LossLevel
     document: dict[str, Any]
 
     def as_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
-def loss_level(loss_5y: float) -> str:
-    """How a five-year chance of losing some data is marked: "ok", "warning" or "critical"."""
+def loss_level(loss_5y: float) -> LossLevel:
+    """How a five-year chance of losing some data is marked (:data:`LOSS_WARNING`, :data:`LOSS_CRITICAL`)."""
     if loss_5y >= LOSS_CRITICAL:
-        return "critical"
-    return "warning" if loss_5y >= LOSS_WARNING else "ok"
+        return LossLevel.CRITICAL
+    return LossLevel.WARNING if loss_5y >= LOSS_WARNING else LossLevel.OK
 
 
 def _row(candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options, inputs: PlanningInputs | None) -> Row:
@@ -271,7 +281,7 @@ def sort_rows(rows: Sequence[Row], key: str) -> list[Row]:
     have = [r for r in rows if getattr(r, key) is not None]
     missing = [r for r in rows if getattr(r, key) is None]
     have.sort(key=lambda r: getattr(r, key), reverse=key in DESCENDING)
-    have.sort(key=lambda r: r.loss_level == "critical")  # stable: each part keeps its order
+    have.sort(key=lambda r: r.loss_level == LossLevel.CRITICAL)  # stable: each part keeps its order
     return have + missing
 
 

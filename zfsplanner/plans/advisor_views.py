@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from zfsplanner.core.advisor import DESCENDING, LOSS_CRITICAL, LOSS_WARNING, AdvisorError, Row
+from zfsplanner.core.advisor import DESCENDING, LOSS_CRITICAL, LOSS_WARNING, AdvisorError, LossLevel, Row
 from zfsplanner.core.design import InvalidDesign
 
 from . import charts
@@ -39,7 +39,7 @@ TABLE_COLUMNS = (  # in the order of the table's cells
 )
 
 
-LOSS_BADGES = {"warning": "high chance of data loss", "critical": "very high chance of data loss"}
+LOSS_BADGES = {LossLevel.WARNING: "high chance of data loss", LossLevel.CRITICAL: "very high chance of data loss"}
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class AdvisorRowView:
     """One table row (a card on a phone): the presented figures and how its risk is marked."""
 
     line: AdvisorLine
-    loss_level: str  # "ok", "warning", "critical"
+    loss_level: LossLevel
 
     @property
     def loss_badge(self) -> str:
@@ -73,7 +73,7 @@ def _results_context(form: AdvisorForm, rows: list[Row] | None, create: AdvisorC
     return {
         "form": form,
         "rows": _row_views(rows) if rows is not None else None,
-        "demoted": sum(1 for r in rows or () if r.loss_level == "critical"),
+        "demoted": sum(1 for r in rows or () if r.loss_level == LossLevel.CRITICAL),
         "loss_warning": f"{100 * LOSS_WARNING:g} %",
         "loss_critical": f"{100 * LOSS_CRITICAL:g} %",
         "sort": sort,
