@@ -43,3 +43,11 @@ def test_the_view_of_an_estimate():
     assert view.performance.sync_with_slog == "does not apply"
     assert view.sizing is not None and view.sizing.ddt is None and view.sizing.l2arc_headers is None
     assert planning_view(None).special is None
+
+
+def test_planning_sizes_follow_the_page_unit():
+    from zfsplanner.plans.planning_presentation import planning_view
+
+    estimate = {"sizing": {"slog": {"recommended_bytes": 6 * 10**9, "cap_bytes": 8 * 2**30}, "ram": {}}}
+    assert planning_view(estimate).sizing.slog_recommended.text == "5.59 GiB"
+    assert planning_view(estimate, "TB").sizing.slog_recommended.text == "6.00 GB"

@@ -23,7 +23,7 @@ from zfsplanner.core.report.words import (
     years_text,
 )
 from zfsplanner.core.report.words import scientific as _scientific
-from zfsplanner.core.units import format_iec, format_si, zfs_nicenum
+from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_si, zfs_nicenum
 
 from .presentation import Size
 
@@ -166,15 +166,15 @@ def _pct(v: Any, digits: int = 1) -> str:
     return f"{100 * v:.{digits}f} %"
 
 
-def _size(v: Any) -> Size | None:
-    return Size(int(v)) if isinstance(v, int | float) else None
+def _size(v: Any, unit: str = DEFAULT_SIZE_UNIT) -> Size | None:
+    return Size(int(v), unit) if isinstance(v, int | float) else None
 
 
 def _threshold(v: int) -> str:
     return "off (metadata only)" if not v else zfs_nicenum(v)
 
 
-def _special(s: Mapping[str, Any], datasets: Sequence[Mapping[str, Any]]) -> SpecialView:
+def _special(s: Mapping[str, Any], datasets: Sequence[Mapping[str, Any]], unit: str) -> SpecialView:
     layout = s.get("layout") or {}
     shape = f"{layout.get('count', 1)} × {layout.get('layout', 'mirror')} of {layout.get('width', 2)}"
     rows = []
@@ -182,24 +182,24 @@ def _special(s: Mapping[str, Any], datasets: Sequence[Mapping[str, Any]]) -> Spe
         curve = datasets[i].get("special_small_blocks_curve") if i < len(datasets) else None
         rows.append(
             SpecialDataset(
-                i, d["name"], _threshold(d["special_small_blocks"]), Size(d["demand_bytes"]),
-                Size(d["metadata_bytes"]), len(curve or []),
+                i, d["name"], _threshold(d["special_small_blocks"]), Size(d["demand_bytes"], unit),
+                Size(d["metadata_bytes"], unit), len(curve or []),
             )
         )
-    size = _size(s.get("class_size_bytes")) if s.get("class_size_bytes") else None
+    size = _size(s.get("class_size_bytes"), unit) if s.get("class_size_bytes") else None
     return SpecialView(
         hypothetical=bool(s.get("hypothetical")),
         layout=shape,
         class_size=size,
-        allocated=Size(int(s.get("allocated_bytes") or 0)),
-        demand=Size(int(s.get("demand_bytes") or 0)),
-        metadata=Size(int(s.get("metadata_bytes") or 0)),
-        small_blocks=Size(int(s.get("small_blocks_bytes") or 0)),
-        stop_at=_size(s.get("small_blocks_stop_bytes")),
+        allocated=Size(int(s.get("allocated_bytes") or 0), unit),
+        demand=Size(int(s.get("demand_bytes") or 0), unit),
+        metadata=Size(int(s.get("metadata_bytes") or 0), unit),
+        small_blocks=Size(int(s.get("small_blocks_bytes") or 0), unit),
+        stop_at=_size(s.get("small_blocks_stop_bytes"), unit),
         stop_percent=f"{100 * float(s.get('small_blocks_stop_fraction') or 0.75):.0f} %",
         reserve_pct=int(s.get("reserve_pct") or 25),
         headroom_percent=f"{100 * float(s.get('headroom_fraction') or 0):.0f} %",
-        recommended=Size(int(s.get("recommended_bytes") or 0)),
+        recommended=Size(int(s.get("recommended_bytes") or 0), unit),
         recommended_disk=format_si(s.get("recommended_disk_bytes") or 0),
         fits=s.get("fits"),
         fill_percent=_pct(s.get("fill_fraction"), 2),
@@ -208,7 +208,7 @@ def _special(s: Mapping[str, Any], datasets: Sequence[Mapping[str, Any]]) -> Spe
     )
 
 
-def _reliability(r: Mapping[str, Any]) -> ReliabilityView:
+def _reliability(r: Mapping[str, Any], unit: str) -> ReliabilityView:
     a = r.get("assumptions") or {}
     names = group_labels(r.get("groups"))
     vdevs = []
@@ -221,7 +221,7 @@ def _reliability(r: Mapping[str, Any]) -> ReliabilityView:
                 role=g["role"],
                 survives=g["fault_tolerance"],
                 fill_percent=_pct(g.get("fill_fraction")),
-                per_disk=Size(int(g.get("allocated_per_disk_bytes") or 0)),
+                per_disk=Size(int(g.get("allocated_per_disk_bytes") or 0), unit),
                 rebuild={"healing": "resilver", "sequential": "sequential rebuild to a distributed spare"}.get(
                     g.get("rebuild"), "none: no redundancy"
                 ),
@@ -317,30 +317,31 @@ def _performance(p: Mapping[str, Any]) -> PerformanceView:
     )
 
 
-def _sizing(s: Mapping[str, Any]) -> SizingView:
+def _sizing(s: Mapping[str, Any], unit: str) -> SizingView:
     slog = s.get("slog") or {}
     ram = s.get("ram") or {}
     return SizingView(
         slog_applies=bool(slog.get("applies")),
-        slog_recommended=Size(int(slog.get("recommended_bytes") or 0)),
-        slog_size=_size(slog.get("log_size_bytes")),
+        slog_recommended=Size(int(slog.get("recommended_bytes") or 0), unit),
+        slog_size=_size(slog.get("log_size_bytes"), unit),
         slog_fits=slog.get("fits"),
         slog_rate=rate_text(slog.get("sync_bytes_per_s")),
         slog_rate_source=str(slog.get("sync_rate_source") or ""),
-        slog_cap=Size(int(slog.get("cap_bytes") or 0)),
+        slog_cap=Size(int(slog.get("cap_bytes") or 0), unit),
         ram_known=bool(slog.get("ram_known")),
-        ram=_size(ram.get("ram_bytes")),
+        ram=_size(ram.get("ram_bytes"), unit),
         ram_share=_pct(ram.get("ram_share")),
-        arc=Size(int(ram.get("arc_bytes") or 0)),
-        metadata=Size(int(ram.get("metadata_bytes") or 0)),
-        ddt=_size(ram.get("ddt_bytes")) if ram.get("dedup_blocks") else None,
-        l2arc_headers=_size(ram.get("l2arc_header_bytes")) if ram.get("cache_size_bytes") else None,
+        arc=Size(int(ram.get("arc_bytes") or 0), unit),
+        metadata=Size(int(ram.get("metadata_bytes") or 0), unit),
+        ddt=_size(ram.get("ddt_bytes"), unit) if ram.get("dedup_blocks") else None,
+        l2arc_headers=_size(ram.get("l2arc_header_bytes"), unit) if ram.get("cache_size_bytes") else None,
         l2arc_block=format_iec(ram.get("l2arc_average_block_bytes") or 0),
     )
 
 
-def planning_view(estimate: Mapping[str, Any] | None) -> PlanningView:
-    """The four planning sections of ``estimate`` as typed views (``None`` where absent)."""
+def planning_view(estimate: Mapping[str, Any] | None, unit: str = DEFAULT_SIZE_UNIT) -> PlanningView:
+    """The four planning sections of ``estimate`` as typed views (``None`` where absent); ``size.text``
+    is in ``unit``, the page's (``summary.unit``)."""
     if not isinstance(estimate, Mapping):
         return PlanningView(None, None, None, None)
     datasets = [d for d in estimate.get("datasets") or [] if isinstance(d, Mapping)]
@@ -349,10 +350,10 @@ def planning_view(estimate: Mapping[str, Any] | None) -> PlanningView:
     performance = estimate.get("performance")
     sizing = estimate.get("sizing")
     return PlanningView(
-        _special(special, datasets) if isinstance(special, Mapping) else None,
-        _reliability(reliability) if isinstance(reliability, Mapping) else None,
+        _special(special, datasets, unit) if isinstance(special, Mapping) else None,
+        _reliability(reliability, unit) if isinstance(reliability, Mapping) else None,
         _performance(performance) if isinstance(performance, Mapping) else None,
-        _sizing(sizing) if isinstance(sizing, Mapping) else None,
+        _sizing(sizing, unit) if isinstance(sizing, Mapping) else None,
     )
 
 

@@ -8,15 +8,18 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
+from zfsplanner.core.units import SIZE_UNITS
+
 from ..planning_presentation import PlanningView, planning_view
 
 register = template.Library()
 
 
 @register.simple_tag
-def planning(estimate: Any) -> PlanningView:
-    """``{% planning estimate as p %}``: ``p.special``, ``p.reliability``, ``p.performance``, ``p.sizing``."""
-    return planning_view(estimate)
+def planning(estimate: Any, unit: Any = None) -> PlanningView:
+    """``{% planning estimate summary.unit as p %}``: ``p.special``, ``p.reliability``, ``p.performance``,
+    ``p.sizing``; their sizes' ``text`` in the page's unit (TiB without one)."""
+    return planning_view(estimate, unit) if unit in SIZE_UNITS else planning_view(estimate)
 
 
 @register.simple_tag
