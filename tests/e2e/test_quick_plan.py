@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from zfsplanner.core.units import format_iec, format_si
 from zfsplanner.plans.models import PoolDesign
@@ -82,10 +83,19 @@ def test_a_visitor_gets_usable_space_in_three_inputs_without_a_page_load_at_390p
     assert sideways_scroll(page) <= 0
     assert page.locator("canvas[data-chart-state=ready]").count() == 1  # the chart drew after the swap
 
-    fresh = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844})
+    fresh = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844})  # policy enforced
     again = fresh.new_page()
+    blocked: list[str] = []
+    again.on("console", lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None)
     again.goto(page.url)
+    again.wait_for_selector("canvas[data-chart-state=ready]")
     assert headline(again) == answer
+    again.fill("#id_vdevs", "2")  # the htmx update and the chart under the Content-Security-Policy
+    expect(again.locator(HEADLINE)).not_to_have_attribute("data-bytes", str(answer[0]))
+    again.wait_for_url(lambda url: "vdevs=2" in url)
+    expect(again.locator("canvas[data-chart-state=ready]")).to_have_count(1)
+    assert headline(again)[0] > answer[0]
+    assert blocked == []
     fresh.close()
     assert page.js_errors == []
 
