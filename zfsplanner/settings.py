@@ -288,7 +288,8 @@ CACHES["default"]["KEY_PREFIX"] = env.str("CACHE_KEY_PREFIX", default="") or sou
 if env.str("CACHE_URL", default=""):
     # Sessions read from the shared cache (written through to the database). Not with the
     # per-process default cache: a logout in one worker would not reach the others' copies.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    # zfsplanner/sessions.py: Django's cached_db, working from the database while Redis is down.
+    SESSION_ENGINE = "zfsplanner.sessions"
 # Largest JSON request body the API reads (a design document is a few kilobytes).
 API_JSON_MAX_BYTES = env.int("API_JSON_MAX_BYTES", default=1024 * 1024)
 SPECTACULAR_SETTINGS = {

@@ -12,15 +12,28 @@ created with ``add`` and raised with ``incr`` (atomic in Redis). Each request co
 whatever the rate — DRF's own throttle keeps a timestamp per request and rewrites the whole
 list on every request — at the price of allowing up to twice the rate across the boundary of
 two periods.
+
+While the shared cache is unreachable, requests are counted per process (a rate limit is a
+guard, not a reason to refuse an upload while Redis restarts): see ``LOCAL_COUNTS``.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest, HttpResponse
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
+
+from zfsplanner.errors import CACHE_ERRORS
+
+logger = logging.getLogger(__name__)
+
+# Where requests are counted while the shared cache cannot be reached: per process, so each
+# gunicorn worker allows the rate on its own until Redis is back.
+LOCAL_COUNTS = LocMemCache("zfsplanner-throttle-fallback", {"MAX_ENTRIES": 10_000})
 
 
 class ScopedActionThrottle(SimpleRateThrottle):
@@ -54,13 +67,22 @@ class ScopedActionThrottle(SimpleRateThrottle):
         window = int(now // self.duration)
         self.window_end = (window + 1) * self.duration
         key = f"{self.get_cache_key(request, None)}_{window}"
-        self.cache.add(key, 0, timeout=self.duration + 1)
         try:
-            count = self.cache.incr(key)
-        except ValueError:  # expired between add and incr: the first of a new window
-            self.cache.add(key, 1, timeout=self.duration + 1)
-            count = 1
+            count = self._count(self.cache, key)
+        except CACHE_ERRORS as exc:
+            # The shared cache (Redis) is down: count in this process alone rather than refuse.
+            # An upload must still be stored and answered while Redis restarts (README).
+            logger.warning("rate limit %s counted in this process: the cache is unavailable (%s)", scope, exc)
+            count = self._count(LOCAL_COUNTS, key)
         return count <= self.num_requests
+
+    def _count(self, cache: Any, key: str) -> int:
+        cache.add(key, 0, timeout=self.duration + 1)
+        try:
+            return int(cache.incr(key))
+        except ValueError:  # expired between add and incr: the first of a new window
+            cache.add(key, 1, timeout=self.duration + 1)
+            return 1
 
     def wait(self) -> float:
         return max(self.window_end - self.timer(), 1.0)

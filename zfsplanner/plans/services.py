@@ -352,8 +352,18 @@ def planning_stamp() -> str:
 
 
 def bump_planning_stamp(**_: Any) -> None:
-    """Signal receiver: catalog or benchmark figures changed, so estimates are computed anew."""
-    cache.set(PLANNING_STAMP_KEY, secrets.token_hex(8), timeout=None)
+    """Signal receiver: catalog or benchmark figures changed, so estimates are computed anew.
+
+    With the cache unreachable the save goes on (an upload must be stored while Redis restarts):
+    a benchmark's figures arrive when its parse saves them, which bumps the stamp again."""
+    import logging
+
+    from zfsplanner.errors import CACHE_ERRORS
+
+    try:
+        cache.set(PLANNING_STAMP_KEY, secrets.token_hex(8), timeout=None)
+    except CACHE_ERRORS as exc:
+        logging.getLogger(__name__).warning("planning stamp not bumped, the cache is unavailable: %s", exc)
 
 
 def estimate_design(design: PoolDesign) -> dict[str, Any]:
