@@ -142,11 +142,17 @@ def designs(draw):
     layout, width = draw(LAYOUTS)
     group = {"role": "data", "layout": layout, "width": width, "count": draw(st.integers(1, 3)),
              "disk": {"size_bytes": draw(SIZES), "physical_sector_bytes": 4096}}
+    if width > 1 and draw(st.booleans()):  # mixed member sizes
+        group.pop("disk")
+        group["disks"] = [{"size_bytes": draw(SIZES), "physical_sector_bytes": 4096} for _ in range(width)]
     if layout.startswith("draid"):
         group["draid_spares"] = draw(st.integers(0, 1))
         parity = int(layout[-1])
         group["draid_data"] = draw(st.integers(1, width - parity - group["draid_spares"]))
     vdevs = [group]
+    if draw(st.booleans()):  # zpool lists the classes as dedup, special, logs
+        vdevs.append({"role": "dedup", "layout": "mirror", "width": 2, "count": 1,
+                      "disk": {"size_bytes": draw(SIZES), "physical_sector_bytes": 4096}})
     if draw(st.booleans()):
         vdevs.append({"role": "special", "layout": "mirror", "width": 2, "count": 1,
                       "disk": {"size_bytes": draw(SIZES), "physical_sector_bytes": 4096}})
@@ -160,7 +166,8 @@ def designs(draw):
                       "disk": {"size_bytes": draw(SIZES), "physical_sector_bytes": 4096}})
     if draw(st.booleans()):
         vdevs.append({"role": "spare", "layout": "stripe", "width": 1, "count": 1,
-                      "disk": {"size_bytes": group["disk"]["size_bytes"], "physical_sector_bytes": 4096}})
+                      "disk": {"size_bytes": (group.get("disk") or group["disks"][0])["size_bytes"],
+                               "physical_sector_bytes": 4096}})
     return {"name": "pool1", "openzfs_version": version, "disk_partitioning": partitioning, "vdevs": vdevs}
 
 
@@ -168,7 +175,7 @@ FORMS = st.sampled_from([("text", "text"), ("text", "scripted"), ("json", "json"
                          ("text", "json"), ("json", "scripted")])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(designs(), st.booleans(), FORMS)
 def test_any_design_comes_back_with_the_same_estimate(doc, with_lsblk, forms):
     """Without lsblk the disks' sizes come from the partitions zpool list -v prints (2.2+) or are fitted to
