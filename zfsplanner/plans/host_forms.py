@@ -154,8 +154,8 @@ class HostPlanningForm(forms.Form):
                 if defaults[key].typed:
                     self.fields[name].widget.attrs["placeholder"] = defaults[key].typed
 
-    @classmethod
-    def initial_from(cls, doc: Mapping[str, Any], spec: Design) -> dict[str, Any]:
+    @staticmethod
+    def initial_from(doc: Mapping[str, Any], spec: Design) -> dict[str, Any]:
         """The form's values from the document (empty where it inherits)."""
         host = doc.get("host") if isinstance(doc.get("host"), Mapping) else {}
         rel = doc.get("reliability") if isinstance(doc.get("reliability"), Mapping) else {}

@@ -17,12 +17,11 @@ from zfsplanner.core.commands import vdev_type_word
 from zfsplanner.core.design import Design, InvalidDesign, VdevGroup, parse_design
 from zfsplanner.core.fixes import design_fix
 from zfsplanner.core.naming import describe_shape
-from zfsplanner.core.report import SEVERITY_ORDER, Headline, headline, pool_figures
+from zfsplanner.core.report import Headline, headline, pool_figures
 from zfsplanner.core.report import value as report_value
 from zfsplanner.core.report.words import figure_label
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, format_iec, format_si, format_size, zfs_nicenum
 
-SEVERITIES = SEVERITY_ORDER
 UNIT_EXPLAIN = {
     "TiB": "Sizes in TiB (2^40 bytes), what zpool and zfs count in: their T means TiB.",
     "TB": "Sizes in TB (10^12 bytes), as on drive labels; zpool and zfs print TiB (their T).",

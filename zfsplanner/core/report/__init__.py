@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..commands import all_commands
-from ..design import Design, InvalidDesign, Role, design_to_document
+from ..design import Design, InvalidDesign, Role
 from ..importers.compare import compare
 from ..units import DEFAULT_SIZE_UNIT, format_size, zfs_nicenum
 from .planning import planning_sections
@@ -519,11 +519,6 @@ def csv_text(design: Design, estimate: Mapping[str, Any]) -> str:
         writer.writerow({k: ("" if v is None else str(v).lower() if isinstance(v, bool) else v)
                          for k, v in row.items()})
     return buf.getvalue()
-
-
-def document_of(design: Design) -> dict[str, Any]:
-    """The design document (for callers that have only the parsed design)."""
-    return design_to_document(design)
 
 
 # --------------------------------------------------------------------------- HTML
