@@ -24,8 +24,16 @@ PR #17826). The kernel then fixes each vdev's ashift on its first open
 The ``ashift`` pool property that ``zpool get ashift`` prints is the value given to
 ``zpool create -o ashift=N``, whatever the vdevs really got.
 
+What is asked for is the group's own ``ashift``, else the design's top-level one
+(``zpool create -o ashift=N`` for the whole pool; :attr:`VdevGroup.requested_ashift`), else
+nothing: then ``zpool`` chooses, and a physical sector above ``zfs_vdev_max_auto_ashift`` (a
+64 KiB sector on 2.2 and later) is ignored (:attr:`AshiftChoice.physical_ignored`), which the
+``ashift-below-physical-sector`` risk reports with the explicit ashift to set.
+
 Every module asks :func:`resolve` (or :func:`group_ashift`): the capacity engine uses
-``used``, the generated commands write ``written``, the risk rules compare them.
+``used``, the generated commands write ``written``, the risk rules compare them. The bounds
+(``ASHIFT_MIN``, ``ASHIFT_MAX``, ``ASHIFT_RANGE``) and the ashift of a new design
+(``DEFAULT_POOL_ASHIFT``) are written here only.
 """
 
 from __future__ import annotations
@@ -167,11 +175,6 @@ def vdev_ashift(requested: int, disks: Sequence[Disk], *, top_is_leaf: bool, ver
 def physical_ashift(disk: Disk) -> int:
     """log2 of the disk's physical sector (4 KiB when the design does not give it)."""
     return _physical(disk)
-
-
-def sector_ashift(sector_bytes: int) -> int:
-    """The ashift of a sector size, within what a vdev can have (``ASHIFT_MIN``..``ASHIFT_MAX``)."""
-    return max(ASHIFT_MIN, min(ASHIFT_MAX, ilog2(sector_bytes)))
 
 
 def group_physical_ashift(group: VdevGroup) -> int:
