@@ -24,6 +24,7 @@ from zfsplanner.accounts.models import Team
 from zfsplanner.parsers import ParseError, parse
 from zfsplanner.parsers.fio_log import downsample
 from zfsplanner.parsers.types import BenchResult as ParsedResult
+from zfsplanner.uploads import active_task_ids
 
 from .models import BenchResult, BenchRun, BenchSeries, BenchUpload, UploadStatus, upload_path
 from .uploadhandlers import POLICY, discard
@@ -140,18 +141,15 @@ def stuck_after() -> timedelta:
     return timedelta(seconds=int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 600)) + 60)
 
 
-def active_task_ids() -> set[str] | None:
-    """Ids of the tasks the workers are running or hold right now; None when no worker answers."""
-    from zfsplanner.celery import app
+def claim_timeout() -> timedelta:
+    """A parse writes its heartbeat (``updated``) at least every HEARTBEAT_SECONDS; a claim whose
+    heartbeat is older than this (UPLOAD_CLAIM_TIMEOUT) and whose task no answering worker holds
+    is taken back without waiting for the hard time limit: its worker was killed."""
+    return timedelta(seconds=float(getattr(settings, "UPLOAD_CLAIM_TIMEOUT", 45)))
 
-    try:
-        inspect = app.control.inspect(timeout=1.0)
-        replies = [inspect.active() or {}, inspect.reserved() or {}]
-    except Exception as exc:  # the broker is down: nobody can be asked
-        logger.warning("cannot ask the workers what they run (%s: %s)", type(exc).__name__, exc)
-        return None
-    ids = {task.get("id") for reply in replies for tasks in reply.values() for task in tasks}
-    return ids if any(replies) else None
+
+# How often a running parse proves it is alive, at most (written with its progress).
+HEARTBEAT_SECONDS = 15.0
 
 
 def parse_is_running(upload: BenchUpload) -> bool:
@@ -219,6 +217,9 @@ def sweep_uploads(
       again; a duplicate message finds it claimed and does nothing.
     * ``parsing`` claimed longer ago than ``parsing_after`` (the task time limit + 60 s):
       the worker holding it died. It goes back to ``pending`` and is queued.
+    * ``parsing`` whose heartbeat is older than :func:`claim_timeout` (60 s) while the workers
+      that answer (``inspect``) hold no such task: its worker was killed (the whole worker,
+      or its machine). Taken back the same way, within a minute or two instead of 11.
 
     At most ``SWEEP_BATCH`` of each per call, oldest first.
     """
@@ -234,7 +235,16 @@ def sweep_uploads(
             requeued.append(pk)
     reclaimed: list[int] = []
     dead = BenchUpload.objects.filter(status=UploadStatus.PARSING, started__lt=now - parsing_after)
-    for pk, token in dead.order_by("started").values_list("pk", "task_id")[:SWEEP_BATCH]:
+    claims = list(dead.order_by("started").values_list("pk", "task_id")[:SWEEP_BATCH])
+    # Younger claims whose heartbeat stopped: dead if the workers that answer do not hold them.
+    silent = BenchUpload.objects.filter(status=UploadStatus.PARSING, updated__lt=now - claim_timeout()).exclude(
+        pk__in=[pk for pk, _ in claims]
+    )
+    candidates = list(silent.order_by("updated").values_list("pk", "task_id")[:SWEEP_BATCH])
+    if candidates:
+        running = active_task_ids()  # None: no worker answers, so nobody can tell; wait for the time limit
+        claims += [(pk, token) for pk, token in candidates if running is not None and token not in running]
+    for pk, token in claims:
         reset = BenchUpload.objects.filter(pk=pk, status=UploadStatus.PARSING, task_id=token).update(
             status=UploadStatus.PENDING, progress=0, task_id="", updated=now
         )
@@ -253,14 +263,17 @@ class _Progress:
     def __init__(self, upload_id: int) -> None:
         self.upload_id = upload_id
         self.last_pct = 0
-        self.last_time = 0.0
+        self.last_time = time.monotonic()
 
     def __call__(self, fraction: float) -> None:
         pct = max(0, min(99, int(fraction * 100)))
         now = time.monotonic()
-        if pct - self.last_pct >= 5 and now - self.last_time >= 0.25:
-            self.last_pct, self.last_time = pct, now
-            BenchUpload.objects.filter(pk=self.upload_id, status=UploadStatus.PARSING).update(progress=pct)
+        moved = pct - self.last_pct >= 5 and now - self.last_time >= 0.25
+        if moved or now - self.last_time >= HEARTBEAT_SECONDS:  # progress, or at least the heartbeat
+            self.last_pct, self.last_time = max(pct, self.last_pct), now
+            BenchUpload.objects.filter(pk=self.upload_id, status=UploadStatus.PARSING).update(
+                progress=self.last_pct, updated=timezone.now()
+            )
 
 
 def fail_upload(upload: BenchUpload, message: str, detected_format: str = "") -> None:

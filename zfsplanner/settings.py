@@ -238,12 +238,22 @@ BENCHMARK_PARSE_RETRIES = env.int("BENCHMARK_PARSE_RETRIES", default=12)
 BENCHMARK_PARSE_RETRY_BACKOFF = env.float("BENCHMARK_PARSE_RETRY_BACKOFF", default=2.0)
 BENCHMARK_PARSE_RETRY_BACKOFF_MAX = env.float("BENCHMARK_PARSE_RETRY_BACKOFF_MAX", default=120.0)
 # The sweeper (Celery beat, every BENCHMARK_SWEEP_INTERVAL seconds, or `manage.py sweep_uploads`)
-# queues again uploads left pending longer than BENCHMARK_PENDING_TIMEOUT seconds.
+# queues again uploads left pending longer than BENCHMARK_PENDING_TIMEOUT seconds, takes back a
+# parse whose heartbeat is older than UPLOAD_CLAIM_TIMEOUT seconds when no answering worker holds
+# its task (a killed worker: back within claim timeout + interval, 75 s), and removes partial
+# upload files nobody wrote for UPLOAD_TEMP_MAX_AGE seconds (docs/operations.md).
 BENCHMARK_PENDING_TIMEOUT = env.int("BENCHMARK_PENDING_TIMEOUT", default=300)
-BENCHMARK_SWEEP_INTERVAL = env.float("BENCHMARK_SWEEP_INTERVAL", default=60.0)
+BENCHMARK_SWEEP_INTERVAL = env.float("BENCHMARK_SWEEP_INTERVAL", default=30.0)
+UPLOAD_CLAIM_TIMEOUT = env.float("UPLOAD_CLAIM_TIMEOUT", default=45.0)
+UPLOAD_TEMP_MAX_AGE = env.int("UPLOAD_TEMP_MAX_AGE", default=3600)
 CELERY_BEAT_SCHEDULE = {
     "sweep-benchmark-uploads": {
         "task": "benchmarks.tasks.sweep_uploads_task",
+        "schedule": BENCHMARK_SWEEP_INTERVAL,
+        "options": {"expires": BENCHMARK_SWEEP_INTERVAL},
+    },
+    "sweep-histogram-uploads": {
+        "task": "zfsplanner.imports.tasks.sweep_histograms_task",
         "schedule": BENCHMARK_SWEEP_INTERVAL,
         "options": {"expires": BENCHMARK_SWEEP_INTERVAL},
     },

@@ -238,6 +238,20 @@ def install_upload_handler(request: HttpRequest, policy: UploadPolicy) -> None:
     request.upload_handlers = [StreamingUploadHandler(request, policy)]
 
 
+def active_task_ids() -> set[str] | None:
+    """Ids of the tasks the workers are running or hold right now; None when no worker answers."""
+    from zfsplanner.celery import app  # the app's own settings (not imported at module level: a cycle)
+
+    try:
+        inspect = app.control.inspect(timeout=1.0)
+        replies = [inspect.active() or {}, inspect.reserved() or {}]
+    except Exception as exc:  # the broker is down: nobody can be asked
+        logger.warning("cannot ask the workers what they run (%s: %s)", type(exc).__name__, exc)
+        return None
+    ids = {task.get("id") for reply in replies for tasks in reply.values() for task in tasks}
+    return ids if any(replies) else None
+
+
 def sweep_spool_files(max_age: float | None = None) -> list[str]:
     """Remove what dead requests left in every upload kind's spool folder; the paths removed.
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 import pytest
 from django.conf import settings
@@ -137,6 +138,35 @@ def test_a_pool_process_killed_mid_parse_is_redelivered_and_parses_once(start_wo
     assert "WorkerLostError" in worker.output() or "exited with 'signal 9" in worker.output()
 
 
+def test_the_whole_worker_killed_mid_parse_is_parsed_within_two_minutes_of_its_return(
+    start_worker, client_for, alice
+):
+    # The sweep interval and claim timeout are the production defaults, not the suite's 1 s.
+    worker = start_worker(BENCHMARK_SWEEP_INTERVAL=str(settings.BENCHMARK_SWEEP_INTERVAL))
+    client = client_for(alice)
+    [upload_id] = _upload(client, SimpleUploadedFile("big_bw.1.log", _big_fio_log(3_000_000)))
+
+    def mid_parse():
+        u = BenchUpload.objects.get(pk=upload_id)
+        return u if u.status == UploadStatus.PARSING and u.progress >= 10 else None
+
+    claimed = wait_for(mid_parse, 120, "the parse under way", interval=0.05)
+    os.killpg(worker.proc.pid, signal.SIGKILL)  # the worker, its pool and its beat: the machine died
+    worker.proc.wait(timeout=10)
+    assert BenchUpload.objects.get(pk=upload_id).status == UploadStatus.PARSING  # held by a dead claim
+
+    started = time.monotonic()
+    start_worker(BENCHMARK_SWEEP_INTERVAL=str(settings.BENCHMARK_SWEEP_INTERVAL))
+    _all_done([upload_id], timeout=120)
+    took = time.monotonic() - started
+    upload = BenchUpload.objects.get(pk=upload_id)
+    assert upload.task_id != claimed.task_id  # taken back from the dead claim and queued anew
+    assert upload.attempts == 2 and took < 120, took
+    [series] = BenchSeries.objects.filter(run__upload=upload)
+    assert series.point_count == 3_000_000
+    print(f"parsed {took:.1f} s after the worker's return")
+
+
 def test_uploads_while_the_broker_is_down_are_parsed_once_it_is_back(broker, start_worker, client_for, alice):
     start_worker(BENCHMARK_PENDING_TIMEOUT="3600")  # only the "not sent" note can bring them back this fast
     client = client_for(alice)
@@ -149,6 +179,42 @@ def test_uploads_while_the_broker_is_down_are_parsed_once_it_is_back(broker, sta
     broker.start()  # empty: whatever it held is gone, as after a restart without persistence
     _all_done(ids, timeout=120)
     _assert_parsed_exactly_once(ids)
+
+
+def test_uploads_while_the_one_redis_of_broker_and_cache_is_down_are_kept_and_parsed_once(
+    broker, start_worker, client_for, alice, team, settings
+):
+    """docker-compose.yml's stack: one Redis is the broker (db 0) and the cache (db 1), sessions
+    included. Stopped while files arrive, then started again empty: no upload is refused, and
+    each is parsed exactly once with no one clicking anything."""
+    from tests.factories import PoolDesignFactory, design_document
+    from zfsplanner.imports import services as import_services
+    from zfsplanner.imports.models import HistogramStatus, HistogramUpload
+
+    cache_url = broker.url.rsplit("/", 1)[0] + "/1"
+    settings.CACHES = {"default": {"BACKEND": "zfsplanner.cache.RedisCache", "LOCATION": cache_url,
+                                   "KEY_PREFIX": "faults"}}
+    settings.SESSION_ENGINE = "zfsplanner.sessions"
+    design = PoolDesignFactory(team=team, name="tank", document=design_document("tank"))
+    start_worker(BENCHMARK_PENDING_TIMEOUT="3600", CACHE_URL=cache_url)
+    client = client_for(alice)  # logged in while Redis answered: the session is in both stores
+    broker.stop()
+
+    ids = []
+    for path in (CDM_WD, CDM_CRUCIAL, FIO_JSON):  # one request each, as a browser sends them
+        ids += _upload(client, SimpleUploadedFile(path.name, path.read_bytes()))  # 201, not 503
+    listing = client.post("/api/histogram-uploads/", {"design": design.pk, "dataset": "tank/data",
+                                                      "text": "4096\n131072\n"}, format="json")
+    assert listing.status_code == 202, listing.content
+    for upload in BenchUpload.objects.filter(pk__in=ids):
+        assert upload.status == UploadStatus.PENDING and upload.error == services.QUEUE_DOWN_NOTE
+    assert HistogramUpload.objects.get().error == import_services.QUEUE_DOWN_NOTE
+
+    broker.start()  # empty: the queue and the cache are gone, as after a restart without persistence
+    _all_done(ids, timeout=120)
+    _assert_parsed_exactly_once(ids)
+    wait_for(lambda: HistogramUpload.objects.get().status == HistogramStatus.DONE, 60, "the listing bucketed")
+    assert HistogramUpload.objects.get().attempts == 1
 
 
 def test_a_database_outage_longer_than_the_retries_ends_with_every_upload_parsed(

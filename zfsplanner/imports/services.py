@@ -29,7 +29,7 @@ from zfsplanner.core.histogram import HistogramError, HistogramResult, bucket_st
 from zfsplanner.core.importers import CatalogEntry, UnreadableOutput, import_pool
 from zfsplanner.core.importers import PoolImport as ImportedPool
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
-from zfsplanner.plans.services import save_design_document
+from zfsplanner.plans.services import bump_planning_stamp, save_design_document
 
 from .models import HistogramStatus, HistogramUpload, PoolImport, histogram_path
 from .uploadhandlers import POLICY, discard
@@ -37,6 +37,7 @@ from .uploadhandlers import POLICY, discard
 logger = logging.getLogger(__name__)
 
 POOL_IMPORT_MAX_CHARS = 4 * 1024 * 1024
+HEARTBEAT_SECONDS = 15.0  # a bucketing task proves it is alive at least this often (sweep_histograms)
 READ_CHUNK = 1024 * 1024
 
 
@@ -131,9 +132,69 @@ def discard_upload(f: Any) -> None:
 
 
 def enqueue(upload_id: int) -> None:
+    """Queue bucketing once the row is committed; a broker outage never fails the upload."""
+    transaction.on_commit(lambda: publish(upload_id))
+
+
+# Shown on a pending listing whose message the broker did not take (cleared when it is sent).
+QUEUE_DOWN_NOTE = (
+    "The task queue is unavailable; the listing is kept and bucketing starts automatically once it is back."
+)
+
+
+def publish(upload_id: int) -> bool:
+    """Send the bucketing message now; False when the broker cannot take it. The listing then
+    carries :data:`QUEUE_DOWN_NOTE`, which makes the next sweep send it again."""
     from .tasks import bucket_histogram_task
 
-    transaction.on_commit(lambda: bucket_histogram_task.delay(upload_id))
+    try:
+        bucket_histogram_task.delay(upload_id)
+    except Exception as exc:  # kombu/redis connection errors of every kind: the sweeper re-queues
+        logger.warning("listing %s stays queued: the broker did not take the message (%s: %s)",
+                       upload_id, type(exc).__name__, exc)
+        try:
+            HistogramUpload.objects.filter(pk=upload_id, status=HistogramStatus.PENDING).update(
+                error=QUEUE_DOWN_NOTE, updated=timezone.now())
+        except OperationalError:
+            logger.warning("listing %s: the database is unreachable too; the sweeper finds it by age", upload_id)
+        return False
+    return True
+
+
+def sweep_histograms() -> list[int]:
+    """Queue again every listing nobody is bucketing (the beat sweep; the same rules as benchmark
+    uploads, ``benchmarks.services.sweep_uploads``): pending ones the broker refused or that
+    waited BENCHMARK_PENDING_TIMEOUT, and claims held by a dead worker (past the time limit, or
+    silent for UPLOAD_CLAIM_TIMEOUT while no answering worker holds their task). The ids queued."""
+    now = timezone.now()
+    queued: list[int] = []
+    unsent = Q(error=QUEUE_DOWN_NOTE) | Q(updated__lt=now - timedelta(seconds=settings.BENCHMARK_PENDING_TIMEOUT))
+    for pk in HistogramUpload.objects.filter(unsent, status=HistogramStatus.PENDING).values_list("pk", flat=True)[:500]:
+        if HistogramUpload.objects.filter(unsent, pk=pk, status=HistogramStatus.PENDING).update(
+            error="", updated=now
+        ) and publish(pk):
+            queued.append(pk)
+    parsing = HistogramUpload.objects.filter(status=HistogramStatus.PARSING)
+    claims = list(parsing.filter(started__lt=now - _stuck_after()).values_list("pk", "task_id")[:500])
+    silent = list(
+        parsing.filter(updated__lt=now - timedelta(seconds=float(settings.UPLOAD_CLAIM_TIMEOUT)))
+        .exclude(pk__in=[pk for pk, _ in claims]).values_list("pk", "task_id")[:500]
+    )
+    if silent:
+        running = uploads.active_task_ids()  # None: no worker answers; wait for the time limit
+        claims += [(pk, token) for pk, token in silent if running is not None and token not in running]
+    for pk, token in claims:
+        if HistogramUpload.objects.filter(pk=pk, status=HistogramStatus.PARSING, task_id=token).update(
+            status=HistogramStatus.PENDING, progress=0, task_id="", updated=now
+        ):
+            logger.warning("listing %s: the task %s holding it is gone; queued again", pk, token)
+            if publish(pk):
+                queued.append(pk)
+    return queued
+
+
+def _stuck_after() -> timedelta:
+    return timedelta(seconds=int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 600)) + 60)
 
 
 def claim_histogram(upload_id: int, token: str) -> bool:
@@ -142,14 +203,14 @@ def claim_histogram(upload_id: int, token: str) -> bool:
         HistogramUpload.objects.filter(pk=upload_id)
         .filter(Q(status=HistogramStatus.PENDING) | Q(status=HistogramStatus.PARSING, task_id=token))
         .update(status=HistogramStatus.PARSING, task_id=token, progress=0, started=timezone.now(), error="",
-                error_line=None, attempts=F("attempts") + 1)
+                error_line=None, attempts=F("attempts") + 1, updated=timezone.now())
     )
     return claimed == 1
 
 
 def retry_histogram(upload: HistogramUpload) -> bool:
     """Queue the stored bytes again: after a failure, to re-apply, or when a worker died mid-way."""
-    stuck_before = timezone.now() - timedelta(seconds=int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 600)) + 60)
+    stuck_before = timezone.now() - _stuck_after()
     reset = (
         HistogramUpload.objects.filter(pk=upload.pk)
         .filter(Q(status__in=[HistogramStatus.FAILED, HistogramStatus.DONE])
@@ -169,14 +230,16 @@ class _Progress:
         self.pk = upload.pk
         self.total = max(upload.size, 1)
         self.last_pct = 0
-        self.last_time = 0.0
+        self.last_time = time.monotonic()
 
     def __call__(self, consumed: int) -> None:
         pct = max(0, min(99, consumed * 100 // self.total))
         now = time.monotonic()
-        if pct - self.last_pct >= 5 and now - self.last_time >= 0.25:
-            self.last_pct, self.last_time = pct, now
-            HistogramUpload.objects.filter(pk=self.pk, status=HistogramStatus.PARSING).update(progress=pct)
+        moved = pct - self.last_pct >= 5 and now - self.last_time >= 0.25
+        if moved or now - self.last_time >= HEARTBEAT_SECONDS:  # progress, or at least the heartbeat
+            self.last_pct, self.last_time = max(pct, self.last_pct), now
+            HistogramUpload.objects.filter(pk=self.pk, status=HistogramStatus.PARSING).update(
+                progress=self.last_pct, updated=timezone.now())
 
 
 def _chunks(upload: HistogramUpload) -> Iterator[bytes]:

@@ -1,7 +1,9 @@
 """Celery task: take an id, claim the row, call one service; state lives in ``HistogramUpload``.
 
 Only a transient database error is retried; an unreadable listing is an answer (kept as
-the upload's message, naming the line) and the user retries after fixing it.
+the upload's message, naming the line) and the user retries after fixing it. A listing the
+broker did not take, or whose worker died, is queued again by :func:`sweep_histograms_task`
+(Celery beat, every BENCHMARK_SWEEP_INTERVAL seconds).
 """
 
 from __future__ import annotations
@@ -47,3 +49,9 @@ def bucket_histogram_task(self, upload_id: int) -> str:
         services.fail_histogram(upload, f"bucketing took longer than the {TIME_LIMIT - 30} s limit")
         return "failed"
     return "bucketed"
+
+
+@shared_task(ignore_result=True)
+def sweep_histograms_task() -> str:
+    """Queue again listings left pending or held by a dead worker (run by Celery beat)."""
+    return f"listings queued again: {services.sweep_histograms()}"
