@@ -110,6 +110,17 @@ def test_full_paths_of_zpool_list_p_match_the_names_zpool_status_prints():
     assert {d["size_source"] for d in data} == {"zpool list -v (partition 1)"}
 
 
+def test_a_draid_vdev_without_vdev_type_or_state_as_2_3_2_prints_it():
+    """openzfs/zfs#18431: OpenZFS 2.3.2 prints a dRAID vdev with only its name and figures."""
+    result = import_pool([("p", text("openzfs-2.3.2-json-draid2-missing-vdev-type.txt"))])
+    doc = result.document
+    assert [(v["layout"], v["width"], v["draid_data"], v["draid_spares"]) for v in doc["vdevs"]] == [
+        ("draid2", 14, 8, 1)]
+    assert result.questions == [] and doc["vdevs"][0]["disk"]["model"] == "ST18000NM000J"
+    rows = {r.key: r for r in compare(doc, estimate(parse_design(doc)))}
+    assert rows["size"].difference_bytes == 0 and rows["size"].reported_bytes == 233989371985920
+
+
 def test_pretty_printed_json_is_read_too():
     compact = text(FLAT).splitlines()[1]
     pretty = "$ zpool status -j --json-int --json-flat-vdevs --json-pool-key-guid -p tank | jq\n" + \

@@ -614,6 +614,30 @@ def _questions(tops: list[TopVdev]) -> tuple[list[TopVdev], list[dict[str, Any]]
     return out, list(keys.values())
 
 
+def _with_stand_ins(doc: dict[str, Any]) -> dict[str, Any]:
+    """A copy whose asked disks hold 1 TiB, only to check everything the outputs did give."""
+    out = copy.deepcopy(doc)
+    for v in out.get("vdevs") or []:
+        for d in [v["disk"]] if "disk" in v else v.get("disks") or []:
+            if "size_question" in d:
+                d["size_bytes"] = 1 << 40
+    return out
+
+
+def _asked(doc: dict[str, Any], path: str) -> bool:
+    """Whether ``path`` (``vdevs[2].disk.size_bytes``) is the size of a disk the preview asks for."""
+    m = re.fullmatch(r"vdevs\[([0-9]+)\]\.(?:disk|disks\[([0-9]+)\])\.size_bytes", path)
+    if m is None:
+        return False
+    vdevs = doc.get("vdevs") or []
+    i = int(m.group(1))
+    if i >= len(vdevs):
+        return False
+    disks = [vdevs[i].get("disk")] if m.group(2) is None else list(vdevs[i].get("disks") or [])
+    j = int(m.group(2) or 0)
+    return j < len(disks) and isinstance(disks[j], dict) and "size_question" in disks[j]
+
+
 def answer_sizes(document: dict[str, Any], answers: Mapping[str, int | CatalogEntry]) -> dict[str, Any]:
     """The imported design with the sizes the preview asked for: ``{question id: bytes or catalog disk}``.
 
@@ -749,10 +773,10 @@ def build(found: Outputs, *, pool: str | None = None, catalog: Sequence[CatalogE
     if questions:
         doc[IMPORT_KEY]["questions"] = questions
     try:
-        parse_design(doc)
+        # sizes still to be asked are no fault of the outputs: the rest is checked with them standing at 1 TiB
+        parse_design(_with_stand_ins(doc) if questions else doc)
     except InvalidDesign as exc:
-        # sizes still to be asked are no fault of the outputs; anything else is
-        errors = [(path, msg) for path, msg in exc.errors if not (questions and path.endswith(".size_bytes"))]
+        errors = [(path, msg) for path, msg in exc.errors if not _asked(doc, path)]
         if errors:
             raise ImportProblem(None, f"the pool does not make a valid design: {InvalidDesign(errors)}") from None
     return PoolImport(doc, members, tuple(doc[IMPORT_KEY]["notes"]), tuple(found.sources))

@@ -307,6 +307,12 @@ def _guid(*parts: object) -> str:
     return str(value or 1)
 
 
+# fill_vdev_info() finds a vdev by its printed name (zpool_find_vdev()); OpenZFS 2.3.2 finds neither the root
+# ("root-0", as the manual's example shows) nor a dRAID vdev (openzfs/zfs#18431), which then have only their
+# name and figures: no vdev_type, guid, class or state.
+_NOT_FOUND_BY_NAME = ("root", "draid")
+
+
 def _num(value: int, as_int: bool) -> int | str:
     """``nice_num_str_nvlist()`` with ``-p``: digits as a string, or an integer with ``--json-int``."""
     return value if as_int else str(value)
@@ -347,13 +353,15 @@ def zpool_status_json(design: Design, estimate: Mapping[str, Any], *, as_int: bo
     def vdev(name: str, vtype: str, cls: str, *, space: int = 0, used: int = 0, dspace: int = 0, rsize: int = 0,
              pspace: int = 0, leaf: bool = False, path: str | None = None, spare: bool = False,
              parent: str | None = None) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": name, "vdev_type": vtype, "guid": _num(int(_guid(design.name, name)), as_int)
-                               if as_int else _guid(design.name, name)}
-        if path:
-            out["path"] = path
-            out["devid"] = path.rsplit("/", 1)[-1]
-        out["class"] = cls
-        out["state"] = "ONLINE"
+        out: dict[str, Any] = {"name": name}
+        if vtype not in _NOT_FOUND_BY_NAME:
+            out["vdev_type"] = vtype
+            out["guid"] = _num(int(_guid(design.name, name)), as_int) if as_int else _guid(design.name, name)
+            if path:
+                out["path"] = path
+                out["devid"] = path.rsplit("/", 1)[-1]
+            out["class"] = cls
+            out["state"] = "ONLINE"
         if flat and parent is not None:
             out["parent"] = parent
         if spare:
@@ -485,8 +493,10 @@ def zpool_list_json(design: Design, estimate: Mapping[str, Any], *, as_int: bool
                 vtype = "draid" if ":" in name else name.split("-")[0].rstrip("0123456789") or "raidz"
             cls = {Role.DATA: "normal", Role.LOG: "log", Role.CACHE: "l2cache", Role.SPARE: "spare"}.get(
                 role, role.value)
-            return {"name": name, "vdev_type": vtype, "guid": _guid(design.name, name), "class": cls,
-                    "state": "ONLINE", "properties": {k: _prop(r.values[k], "NONE", as_int) for k, _ in VDEV_FIELDS}}
+            info: dict[str, Any] = {"name": name}
+            if vtype not in _NOT_FOUND_BY_NAME:
+                info |= {"vdev_type": vtype, "guid": _guid(design.name, name), "class": cls, "state": "ONLINE"}
+            return info | {"properties": {k: _prop(r.values[k], "NONE", as_int) for k, _ in VDEV_FIELDS}}
 
         nvdevs: dict[str, Any] = {}
         groups: dict[str, dict[str, Any]] = {}
