@@ -8,6 +8,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from zfsplanner.accounts.models import Team
+from zfsplanner.accounts.tokens import upload_only_team
 from zfsplanner.api_fields import VisibleObjectField
 from zfsplanner.api_parsers import load_json_field
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
@@ -155,6 +156,12 @@ class UploadCreateSerializer(RunMetadataMixin, serializers.Serializer):
                 {"files": "send one or more files as multipart field 'files' (or 'file')"}
             )
         attrs["files"] = files
+        scoped = upload_only_team(self.context["request"])  # an upload-only token sends to its own team
+        if scoped is not None:
+            if attrs.setdefault("team", scoped).pk != scoped.pk:
+                raise serializers.ValidationError({"team": "this token uploads to its own team only"})
+            if not scoped.can_write(self.context["request"].user):
+                raise serializers.ValidationError({"team": "your role in this team may not upload any more"})
         if "team" not in attrs:
             teams = list(writable_teams(self.context["request"].user)[:2])
             if len(teams) != 1:

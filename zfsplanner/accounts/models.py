@@ -175,6 +175,15 @@ class RevokeReason(models.TextChoices):
     BY_USER = "by_user", "revoked by its user"
     PASSWORD_CHANGED = "password_changed", "password changed"
     BY_ADMIN = "by_admin", "revoked by an administrator"
+    REPLACED = "replaced", "replaced by a newer collect command"
+
+
+class TokenScope(models.TextChoices):
+    """What a token may do: everything its user may (``full``), or only send pool outputs and benchmark
+    runs for one team (``upload``: the short-lived token of the "Collect from a server" command)."""
+
+    FULL = "full", "Full access"
+    UPLOAD = "upload", "Upload only (pool outputs and benchmark runs)"
 
 
 class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
@@ -196,6 +205,11 @@ class ApiToken(models.Model):
     last_used = models.DateTimeField(null=True, blank=True, editable=False)
     revoked = models.DateTimeField(null=True, blank=True)
     revoked_reason = models.CharField(max_length=20, choices=RevokeReason.choices, blank=True)
+    scope = models.CharField(max_length=10, choices=TokenScope.choices, default=TokenScope.FULL)
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+        help_text="An upload-only token's team: what it sends belongs there.",
+    )
 
     objects = ApiTokenQuerySet.as_manager()
 

@@ -9,12 +9,21 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from .models import ApiToken, RevokeReason, key_digest, new_key
+from .models import ApiToken, RevokeReason, Team, TokenScope, key_digest, new_key
 from .services import TeamError
 
 MAX_TOKEN_DAYS = 3650
 MAX_ACTIVE_TOKENS = 100
 LAST_USED_RESOLUTION = timedelta(minutes=1)
+# The "Collect from a server" command's token: upload only, for one team, short-lived; a user keeps at
+# most MAX_UPLOAD_TOKENS of them usable (a newer one replaces the oldest).
+UPLOAD_TOKEN_LIFETIME = timedelta(hours=2)
+MAX_UPLOAD_TOKENS = 5
+# What an upload-only token may reach: (URL name, method). Anything else is 403.
+UPLOAD_ONLY_ROUTES = frozenset({
+    ("imports-api:pool-import-list", "POST"),
+    ("benchmarks-api:upload-list", "POST"),
+})
 
 
 class TokenError(TeamError):
@@ -49,6 +58,37 @@ def issue_token(user: Any, name: str, days: int | None) -> tuple[ApiToken, str]:
         expires=timezone.now() + timedelta(days=days) if days is not None else None,
     )
     return token, key
+
+
+@transaction.atomic
+def issue_upload_token(user: Any, team: Team) -> tuple[ApiToken, str]:
+    """A fresh upload-only token of ``user`` for ``team`` (an owner or editor), valid UPLOAD_TOKEN_LIFETIME;
+    the user's oldest usable upload tokens beyond MAX_UPLOAD_TOKENS are revoked."""
+    if not team.can_write(user):
+        raise TokenError("team", f"your role in {team.name} may not upload (owners and editors may)")
+    key, digest = new_key()
+    token = ApiToken.objects.create(
+        user=user,
+        name=f"Collect from a server ({team.name})"[:100],
+        prefix=key[:8],
+        key_digest=digest,
+        expires=timezone.now() + UPLOAD_TOKEN_LIFETIME,
+        scope=TokenScope.UPLOAD,
+        team=team,
+    )
+    usable = ApiToken.objects.filter(user=user, scope=TokenScope.UPLOAD).active().order_by("-created", "-pk")
+    old = list(usable.values_list("pk", flat=True)[MAX_UPLOAD_TOKENS:])
+    if old:
+        ApiToken.objects.filter(pk__in=old).update(revoked=timezone.now(), revoked_reason=RevokeReason.REPLACED)
+    return token, key
+
+
+def upload_only_team(request: Any) -> Team | None:
+    """The team an upload-only token sends to, or None when the request is not made with one."""
+    token = getattr(request, "auth", None)
+    if isinstance(token, ApiToken) and token.scope == TokenScope.UPLOAD:
+        return token.team
+    return None
 
 
 def token_for_key(key: str) -> ApiToken | None:

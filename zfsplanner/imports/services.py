@@ -93,6 +93,19 @@ def save_pool_import(record: PoolImport, team: Team, user: Any, name: str | None
     return design
 
 
+def attach_pool_import(record: PoolImport, design: PoolDesign) -> PoolImport:
+    """Tie a preview to an existing design: the design page then sets the pool's figures against it."""
+    PoolImport.objects.filter(pk=record.pk).update(design=design)
+    record.design = design
+    bump_planning_stamp()  # the design's cached page shows the attached pool's figures
+    return record
+
+
+def attached_import(design: PoolDesign) -> PoolImport | None:
+    """The newest import attached to (or saved as) ``design``, or None."""
+    return PoolImport.objects.filter(design=design).order_by("-created", "-pk").first()
+
+
 # --------------------------------------------------------------------------- histogram uploads
 
 

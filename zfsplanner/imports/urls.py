@@ -1,10 +1,12 @@
 from django.urls import path
 
-from . import views
+from . import collect_views, views
 
 app_name = "imports"
 
 urlpatterns = [
+    path("collect.sh", collect_views.collect_script, name="collect-script"),
+    path("imports/collect/", collect_views.collect_page, name="collect"),
     path("imports/pool/", views.pool_import_new, name="pool-import-new"),
     path("imports/pool/<int:pk>/", views.pool_import_detail, name="pool-import-detail"),
     path("imports/pool/<int:pk>/sizes/", views.pool_import_answer, name="pool-import-answer"),

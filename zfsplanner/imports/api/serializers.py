@@ -26,6 +26,8 @@ class PoolImportRequestSerializer(serializers.Serializer):
     sources = SourceSerializer(many=True, required=False)
     files = serializers.ListField(child=serializers.FileField(), required=False)
     pool = serializers.CharField(required=False, allow_blank=True, max_length=255)
+    design = VisibleObjectField(scope=PoolDesign.objects.for_user, model=PoolDesign, what="design", required=False,
+                                help_text="Attach the import to this design (its team's owners and editors).")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs.get("text") and not attrs.get("sources") and not attrs.get("files"):

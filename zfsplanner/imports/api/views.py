@@ -14,6 +14,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from zfsplanner.accounts.tokens import upload_only_team
 from zfsplanner.api_parsers import limited_json_parser
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.importers import UnreadableOutput
@@ -65,12 +66,21 @@ class PoolImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
         data = request.data
         if hasattr(data, "getlist") and request.FILES:
             data = {**{k: data.get(k) for k in data if k != "files"}, "files": request.FILES.getlist("files")}
-        req = PoolImportRequestSerializer(data=data)
+        req = PoolImportRequestSerializer(data=data, context={"request": request})
         req.is_valid(raise_exception=True)
+        design = req.validated_data.get("design")
+        if design is not None:
+            scoped = upload_only_team(request)
+            if scoped is not None and design.team_id != scoped.pk:
+                raise ValidationError({"design": [f"design {design.pk} belongs to another team than this token's"]})
+            if not design.team.can_write(request.user):
+                raise PermissionDenied("Only owners and editors of the design's team can attach an import to it.")
         try:
             record = services.create_pool_import(request.user, req.source_pairs(), req.validated_data.get("pool", ""))
         except UnreadableOutput as exc:
             return _error(exc)
+        if design is not None:
+            record = services.attach_pool_import(record, design)
         return Response(PoolImportSerializer(record).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=SaveImportSerializer,

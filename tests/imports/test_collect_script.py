@@ -1,0 +1,293 @@
+"""tools/collect.sh run under dash with fake zpool/zfs/lsblk printing real OpenZFS outputs (tests/core/data),
+against a live test server; with real fio for the benchmark."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from benchmarks.models import BenchRun
+from tests.core.import_samples import SAMPLES
+from tests.factories import PoolDesignFactory, design_document
+from zfsplanner.accounts.tokens import issue_upload_token
+from zfsplanner.imports.models import PoolImport
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "tools" / "collect.sh"
+TEXT_SAMPLE = "linux-2.3-raidz2-special-log-cache-spare.txt"
+JSON_SAMPLE = "openzfs-2.3-json-raidz2-special-log-cache-spare.txt"
+# What the script may call besides the fakes (everything else is absent from its PATH).
+TOOLS = ("sh", "cat", "rm", "mkdir", "mktemp", "sed", "awk", "grep", "tr", "cut", "head", "df", "hostname", "uname",
+         "id", "date", "curl", "findmnt", "stat")
+PROMPT = re.compile(r"^(?:\$ |[\w.-]+@[\w.-]+:\S*# )(.*)$")
+LSBLK_COLUMNS = "NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA"
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def sample_outputs(name: str) -> dict[str, str]:
+    """``{command line: output}`` of a corpus file, in its order."""
+    out: dict[str, list[str]] = {}
+    current = None
+    for line in (SAMPLES / name).read_text().splitlines():
+        m = PROMPT.match(line)
+        if m:
+            current = m.group(1).strip()
+            out[current] = []
+        elif current is not None:
+            out[current].append(line)
+    return {k: "\n".join(v).rstrip("\n") + "\n" for k, v in out.items()}
+
+
+def script_args(command: str, pool: str) -> tuple[str, str] | None:
+    """The (tool, arguments) under which collect.sh asks for what a sample command printed; None for the
+    forms it does not run (zfs list, -H)."""
+    words = command.removeprefix("sudo ").split()
+    tool, json = words[0], "-j" in words
+    if any(w.startswith("-H") for w in words):
+        return None
+    sub = " ".join(words[:2])
+    if sub == "zpool status":
+        return tool, f"status -j -p {pool}" if json else f"status {pool}"
+    if sub == "zpool list":
+        return tool, f"list -v -j --json-int {pool}" if json else f"list -v -p {pool}"
+    if sub == "zpool get":
+        return tool, f"get -j -p all {pool}" if json else f"get -p all {pool}"
+    if sub == "zfs get":
+        return tool, f"get {'-j ' if json else ''}-p -r -t filesystem,volume all {pool}"
+    if sub == "zfs version":
+        return tool, "version -j" if json else "version"
+    if tool == "lsblk":
+        return tool, f"-b {'-J ' if '-J' in words else ''}-o {LSBLK_COLUMNS}"
+    return None
+
+
+class Host:
+    """A PATH with fake zpool/zfs/lsblk that answer only the commands given (others: exit 2, as a release
+    without that option does), and symlinks to the real tools the script may use."""
+
+    def __init__(self, root: Path, *, fio: bool = True) -> None:
+        self.bin = root / "bin"
+        self.answers = root / "answers"
+        self.bin.mkdir()
+        for tool in ("zpool", "zfs", "lsblk"):
+            (self.answers / tool).mkdir(parents=True)
+            fake = self.bin / tool
+            fake.write_text(
+                "#!/bin/sh\n"
+                f'f="{self.answers / tool}/$(printf "%s" "$*" | tr " /" "_%")"\n'
+                'if [ -f "$f" ]; then cat "$f"; exit 0; fi\n'
+                f'echo "{tool}: invalid option in \'$*\'" >&2\nexit 2\n'
+            )
+            fake.chmod(0o755)
+        for tool in TOOLS + (("fio",) if fio else ()):
+            real = shutil.which(tool)
+            assert real, f"{tool} is not installed (apt-get install {tool})"
+            (self.bin / tool).symlink_to(real)
+
+    def answer(self, tool: str, args: str, output: str) -> None:
+        (self.answers / tool / args.replace(" ", "_").replace("/", "%")).write_text(output)
+
+    def pool(self, sample: str, pool: str = "tank") -> dict[str, str]:
+        outputs = {}
+        for command, output in sample_outputs(sample).items():
+            asked = script_args(command, pool)
+            if asked is not None:
+                self.answer(*asked, output)
+                outputs[command] = output
+        self.answer("zpool", "list -H -o name", f"{pool}\n")
+        self.answer("zpool", f"list -H -o name {pool}", f"{pool}\n")
+        return outputs
+
+    def run(self, *args: str, env: dict[str, str] | None = None, timeout: int = 120) -> subprocess.CompletedProcess:
+        dash = shutil.which("dash")
+        assert dash, "dash is not installed (apt-get install dash)"
+        environment = {"PATH": str(self.bin), "HOME": str(self.bin.parent), **(env or {})}
+        return subprocess.run([dash, str(SCRIPT), *args], env=environment, capture_output=True, text=True,
+                              timeout=timeout, check=False)
+
+
+@pytest.fixture
+def host(tmp_path):
+    return Host(tmp_path)
+
+
+@pytest.fixture
+def key(alice, team):
+    return issue_upload_token(alice, team)[1]
+
+
+def message(result: subprocess.CompletedProcess) -> str:
+    """The one-line message a failure ends with (progress lines may come before it)."""
+    lines = result.stderr.splitlines()
+    assert [line for line in lines if line.startswith("collect.sh: ")] == lines[-1:], result.stderr
+    return lines[-1]
+
+
+def reported_size(outputs: dict[str, str], pool: str = "tank") -> int:
+    """SIZE of the pool row of the sample's ``zpool list -v -p``, as the pool printed it."""
+    listing = next(v for k, v in outputs.items() if k.startswith("zpool list") and "-j" not in k)
+    row = next(line for line in listing.splitlines() if line.split()[:1] == [pool])
+    return int(row.split()[1])
+
+
+def test_dry_run_prints_every_output_and_sends_nothing(host, live_server, key):
+    text = host.pool(TEXT_SAMPLE)
+    result = host.run("--server", live_server.url, "--token", key, "--dry-run")
+    assert result.returncode == 0, result.stderr
+    for command, output in text.items():
+        assert output in result.stdout, command
+    assert "=== files: zpool status tank" in result.stdout
+    assert "=== files: zpool status -j" not in result.stdout  # this release has no -j: not sent
+    assert PoolImport.objects.count() == 0
+
+
+def test_dry_run_adds_the_json_forms_where_the_release_has_them(host):
+    host.pool(TEXT_SAMPLE)
+    json_outputs = {k: v for k, v in sample_outputs(JSON_SAMPLE).items()}
+    for command, output in json_outputs.items():
+        host.answer(*script_args(command, "tank"), output)  # type: ignore[misc]
+    result = host.run("--dry-run")
+    assert result.returncode == 0, result.stderr
+    for command, output in json_outputs.items():
+        assert output in result.stdout, command
+    assert result.stdout.index("=== files: zpool status tank") < result.stdout.index("=== files: zpool status -j -p")
+
+
+def test_it_creates_the_import_whose_size_is_the_pools(host, live_server, key, team, alice, web):
+    design = PoolDesignFactory(team=team, name="tank", document=design_document("tank"))
+    outputs = host.pool(TEXT_SAMPLE)
+    result = host.run("--server", live_server.url, "--design", str(design.pk), env={"ZFSPLANNER_TOKEN": key})
+    assert result.returncode == 0, result.stderr
+    record = PoolImport.objects.get()
+    assert result.stdout == f"{live_server.url}/imports/pool/{record.pk}/\n"
+    assert record.created_by == alice and record.pool == "tank" and record.design == design
+    assert record.document["imported"]["reported"]["zpool_size_bytes"] == reported_size(outputs) == 96954591739904
+    assert [s["name"] for s in record.sources] == [
+        "zpool status tank", "zpool list -v -p tank", "zpool get -p all tank", "zfs get -p -r all tank", "lsblk -b"]
+    # the design page sets the pool's SIZE against its own model
+    page = web(alice).get(f"/designs/{design.pk}/").content.decode()
+    assert "Model against pool tank" in page and 'id="attached-size"' in page
+
+
+def test_one_import_per_pool(host, live_server, key):
+    host.pool(TEXT_SAMPLE)
+    host.pool("freebsd-2.2-raidz1-gptid.txt", pool="backup")
+    host.answer("zpool", "list -H -o name", "tank\nbackup\n")
+    result = host.run("--server", live_server.url, "--token", key)
+    assert result.returncode == 0, result.stderr
+    assert sorted(PoolImport.objects.values_list("pool", flat=True)) == ["backup", "tank"]
+    assert len(result.stdout.splitlines()) == 2
+    only = host.run("--server", live_server.url, "--token", key, "--pool", "backup")
+    assert only.returncode == 0, only.stderr
+    assert PoolImport.objects.filter(pool="backup").count() == 2 and PoolImport.objects.count() == 3
+
+
+def test_benchmark_with_real_fio_arrives_parsed_and_leaves_the_directory_empty(host, live_server, key, team,
+                                                                                tmp_path):
+    design = PoolDesignFactory(team=team, name="tank", document=design_document("tank"))
+    host.pool(TEXT_SAMPLE)
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    host.answer("zfs", f"list -H -o name {bench}", "tank/bench\n")
+    host.answer("zfs", "get -H -p -o property,value recordsize,compression,sync,primarycache tank/bench",
+                "recordsize\t1048576\ncompression\tlz4\nsync\tstandard\nprimarycache\tmetadata\n")
+    result = host.run("--server", live_server.url, "--token", key, "--design", str(design.pk),
+                      "--benchmark", str(bench), "--size", "64M", "--runtime", "2", timeout=300)
+    assert result.returncode == 0, result.stderr
+    run = BenchRun.objects.get()
+    assert result.stdout.splitlines()[-1] == f"{live_server.url}/benchmarks/{run.pk}/"
+    assert os.listdir(bench) == []
+    assert run.upload.status == "done", run.upload.error
+    assert run.results.count() == 8
+    assert sorted(run.results.values_list("name", flat=True)) == sorted(
+        f"{t} {d}" for t in ("SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1") for d in ("read", "write"))
+    assert run.team == team and run.design == design
+    assert "tank" in run.label and "tank/bench" in run.label and run.label.startswith(os.uname().nodename)
+    assert run.settings["recordsize_bytes"] == 1048576 and run.settings["compression"] == "lz4"
+    assert run.settings["sync"] == "standard"
+    assert run.settings["extra"]["primarycache"] == "metadata" and run.settings["extra"]["pool"] == "tank"
+
+
+def test_benchmark_dry_run_says_where_and_writes_nothing(host, tmp_path):
+    host.pool(TEXT_SAMPLE)
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    result = host.run("--dry-run", "--benchmark", str(bench), "--size", "64M", "--runtime", "2")
+    assert result.returncode == 0, result.stderr
+    assert "(not ZFS)" in result.stdout and "not run with --dry-run" in result.stdout
+    assert "size=67108864" in result.stdout and "runtime=2" in result.stdout
+    assert os.listdir(bench) == []
+
+
+def test_a_refused_token_exits_2(host, live_server):
+    host.pool(TEXT_SAMPLE)
+    result = host.run("--server", live_server.url, "--token", "not-a-token")
+    assert result.returncode == 2
+    assert "refused the token" in message(result)
+    assert PoolImport.objects.count() == 0
+
+
+def test_missing_fio_exits_2_before_sending_anything(tmp_path, live_server, key):
+    host = Host(tmp_path, fio=False)
+    host.pool(TEXT_SAMPLE)
+    result = host.run("--server", live_server.url, "--token", key, "--benchmark", str(tmp_path))
+    assert (result.returncode, result.stderr.startswith("collect.sh: fio not found")) == (2, True), result.stderr
+    assert PoolImport.objects.count() == 0
+
+
+def test_an_unreachable_server_exits_2(host, key):
+    host.pool(TEXT_SAMPLE)
+    result = host.run("--server", "http://127.0.0.1:9", "--token", key)
+    assert result.returncode == 2 and "cannot reach http://127.0.0.1:9" in result.stderr
+
+
+def test_no_pool_exits_2(host, key):
+    host.answer("zpool", "list -H -o name", "")
+    result = host.run("--server", "http://127.0.0.1:9", "--token", key)
+    assert result.returncode == 2 and "no pool" in result.stderr
+    named = host.run("--server", "http://127.0.0.1:9", "--token", key, "--pool", "nope")
+    assert named.returncode == 2 and "no imported pool named 'nope'" in named.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--bogus"], "unknown option '--bogus'"),
+    (["--size", "lots"], "--size takes a size"),
+    (["--runtime", "0"], "--runtime takes whole seconds"),
+    (["--design", "x"], "--design takes a design id"),
+    (["--server"], "--server needs a value"),
+    (["--token", "t"], "give the planner's address"),
+    (["--server", "ftp://x", "--token", "t"], "must start with http"),
+])
+def test_bad_usage_exits_2_with_one_line(host, args, message):
+    result = host.run(*args)
+    assert result.returncode == 2 and message in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_too_little_free_space_is_refused_before_writing(host, tmp_path, key):
+    host.pool(TEXT_SAMPLE)
+    free = shutil.disk_usage(tmp_path).free
+    size_g = free // 2**30 // 2 + 2  # twice this is more than the free space
+    result = host.run("--server", "http://127.0.0.1:9", "--token", key, "--benchmark", str(tmp_path),
+                      "--size", f"{size_g}G")
+    assert result.returncode == 2 and "needs twice that" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["answers", "bin"]
+
+
+def test_help_and_version(host):
+    result = host.run("--help")
+    assert result.returncode == 0 and "--benchmark DIR" in result.stdout
+    version = re.search(r'^COLLECT_VERSION="(.+)"$', SCRIPT.read_text(), re.MULTILINE).group(1)
+    assert host.run("--version").stdout == f"collect.sh {version}\n"
+
+
+def test_shellcheck_finds_nothing():
+    shellcheck = shutil.which("shellcheck")
+    assert shellcheck, "shellcheck is not installed (apt-get install shellcheck)"
+    result = subprocess.run([shellcheck, str(SCRIPT)], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout

@@ -1,0 +1,510 @@
+#!/bin/sh
+# zfsplanner collect.sh: send a ZFS pool's own outputs to zfsplanner in one request, and, when
+# asked, run a CrystalDiskMark-like fio benchmark and send its results.
+#
+#   curl -fsS https://planner.example/collect.sh | sh -s -- --server https://planner.example --token TOKEN
+#
+# Reads only: zpool status, zpool list, zpool get, zfs get, zfs version, lsblk. Changes nothing
+# on the pool. With --benchmark DIR it writes one test file in DIR (removed whatever happens).
+# Exit status: 0 done; 2 bad usage, a missing tool, an unreachable server, a refused token, no
+# pool or too little free space; 1 the server could not read what was sent, or fio failed.
+# POSIX sh: runs under dash, busybox ash, bash and FreeBSD sh.
+
+COLLECT_VERSION="1.0.0"
+
+LC_ALL=C
+export LC_ALL
+
+usage() {
+    cat <<'EOF'
+Usage: collect.sh --server URL --token TOKEN [options]
+
+Send a ZFS pool's outputs to zfsplanner (one import per pool) and print the link of
+its preview ("model vs your pool"). Nothing on the pool is changed.
+
+  --server URL        the zfsplanner address, e.g. https://planner.example
+  --token TOKEN       an upload-only token from the "Collect from a server" page
+                      (or the environment variable ZFSPLANNER_TOKEN)
+  --pool NAME         this pool only (default: every imported pool, one import each)
+  --design ID         attach the import (and the benchmark run) to design ID
+  --benchmark DIR     also run the CrystalDiskMark-like fio job set on one test file
+                      in DIR and upload the results (needs fio; the file is removed
+                      afterwards, also on Ctrl-C)
+  --size SIZE         size of the test file (default 1G; K, M, G, T are powers of 1024)
+  --runtime SECONDS   seconds per fio job (default 10; 8 jobs)
+  --dry-run           print exactly what would be sent; send nothing, run no benchmark
+  --help              this text
+  --version           the script's version
+
+Exit status: 0 done; 2 bad usage, a missing tool, an unreachable server, a refused
+token, no pool, or less free space in DIR than twice SIZE; 1 the server could not
+read what was sent, or fio failed.
+EOF
+}
+
+die() {
+    printf 'collect.sh: %s\n' "$*" >&2
+    exit 2
+}
+
+fail() {
+    printf 'collect.sh: %s\n' "$*" >&2
+    exit 1
+}
+
+say() {
+    printf '%s\n' "$*" >&2
+}
+
+# ------------------------------------------------------------------ options
+
+SERVER=""
+TOKEN="${ZFSPLANNER_TOKEN:-}"
+POOL=""
+DESIGN=""
+BENCH_DIR=""
+SIZE="1G"
+RUNTIME="10"
+DRY_RUN=0
+
+need_value() {
+    [ "$2" -ge 2 ] || die "$1 needs a value (see --help)"
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --server) need_value "$1" $#; SERVER=$2; shift 2 ;;
+        --server=*) SERVER=${1#*=}; shift ;;
+        --token) need_value "$1" $#; TOKEN=$2; shift 2 ;;
+        --token=*) TOKEN=${1#*=}; shift ;;
+        --pool) need_value "$1" $#; POOL=$2; shift 2 ;;
+        --pool=*) POOL=${1#*=}; shift ;;
+        --design) need_value "$1" $#; DESIGN=$2; shift 2 ;;
+        --design=*) DESIGN=${1#*=}; shift ;;
+        --benchmark) need_value "$1" $#; BENCH_DIR=$2; shift 2 ;;
+        --benchmark=*) BENCH_DIR=${1#*=}; shift ;;
+        --size) need_value "$1" $#; SIZE=$2; shift 2 ;;
+        --size=*) SIZE=${1#*=}; shift ;;
+        --runtime) need_value "$1" $#; RUNTIME=$2; shift 2 ;;
+        --runtime=*) RUNTIME=${1#*=}; shift ;;
+        --dry-run) DRY_RUN=1; shift ;;
+        --help|-h) usage; exit 0 ;;
+        --version) printf 'collect.sh %s\n' "$COLLECT_VERSION"; exit 0 ;;
+        *) die "unknown option '$1' (see --help)" ;;
+    esac
+done
+
+is_count() {
+    case "$1" in
+        ''|*[!0-9]*) return 1 ;;
+    esac
+    [ "$1" -gt 0 ]
+}
+
+# SIZE in bytes: 1G, 64M, 512K, 2T, 1GiB, 1048576 (K/M/G/T are powers of 1024, as fio reads them).
+size_bytes() {
+    num=$(printf '%s' "$1" | sed -n 's/^\([0-9][0-9]*\)\([KkMmGgTt]\{0,1\}\)\(i\{0,1\}[Bb]\{0,1\}\)$/\1/p')
+    unit=$(printf '%s' "$1" | sed -n 's/^\([0-9][0-9]*\)\([KkMmGgTt]\{0,1\}\)\(i\{0,1\}[Bb]\{0,1\}\)$/\2/p')
+    [ -n "$num" ] || return 1
+    case "$unit" in
+        ''|[Bb]) mult=1 ;;
+        [Kk]) mult=1024 ;;
+        [Mm]) mult=1048576 ;;
+        [Gg]) mult=1073741824 ;;
+        [Tt]) mult=1099511627776 ;;
+    esac
+    printf '%s\n' "$((num * mult))"
+}
+
+SERVER=${SERVER%/}
+case "$SERVER" in
+    ''|http://*|https://*) ;;
+    *) die "--server must start with http:// or https:// (got '$SERVER')" ;;
+esac
+if [ -n "$DESIGN" ] && ! is_count "$DESIGN"; then
+    die "--design takes a design id, a number (got '$DESIGN')"
+fi
+is_count "$RUNTIME" || die "--runtime takes whole seconds, more than 0 (got '$RUNTIME')"
+SIZE_BYTES=$(size_bytes "$SIZE") || die "--size takes a size such as 1G, 64M or 1073741824 (got '$SIZE')"
+[ "$SIZE_BYTES" -ge 1048576 ] || die "--size must be at least 1M (got '$SIZE')"
+if [ "$DRY_RUN" -eq 0 ]; then
+    [ -n "$SERVER" ] || die "give the planner's address: --server https://planner.example (see --help)"
+    [ -n "$TOKEN" ] || die "give a token: --token TOKEN or ZFSPLANNER_TOKEN (the planner's \"Collect from a server\" page shows one)"
+fi
+
+# ------------------------------------------------------------------ tools
+
+have() {
+    command -v "$1" >/dev/null 2>&1
+}
+
+have zpool || die "zpool not found: run this on the ZFS host (as root or a user allowed to run zpool)"
+have zfs || die "zfs not found: run this on the ZFS host"
+HTTP=""
+if have curl; then
+    HTTP=curl
+elif have wget; then
+    HTTP=wget
+elif [ "$DRY_RUN" -eq 0 ]; then
+    die "neither curl nor wget found: install one of them to send the outputs"
+fi
+if [ -n "$BENCH_DIR" ] && [ "$DRY_RUN" -eq 0 ]; then
+    have fio || die "fio not found: install it (apt install fio, dnf install fio, pkg install fio) or leave out --benchmark"
+fi
+
+WORK=$(mktemp -d 2>/dev/null || mktemp -d -t zfsplanner-collect) || die "cannot create a temporary directory"
+TEST_FILE=""
+# shellcheck disable=SC2317  # called by the traps
+cleanup() {
+    if [ -n "$TEST_FILE" ]; then
+        rm -f "$TEST_FILE"
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'cleanup; trap - EXIT; exit 130' INT
+trap 'cleanup; trap - EXIT; exit 143' TERM
+trap 'cleanup; trap - EXIT; exit 129' HUP
+
+# ------------------------------------------------------------------ pools
+
+if [ -n "$POOL" ]; then
+    zpool list -H -o name "$POOL" >/dev/null 2>&1 || die "no imported pool named '$POOL' (zpool list shows: $(zpool list -H -o name 2>/dev/null | tr '\n' ' '))"
+    POOLS=$POOL
+else
+    POOLS=$(zpool list -H -o name 2>/dev/null)
+    [ -n "$POOLS" ] || die "no pool: zpool list shows no imported pool on this host"
+fi
+
+# ------------------------------------------------------------------ benchmark checks (before anything is sent)
+
+json_str() {
+    printf '%s' "$1" | tr -d '\000-\037' | sed 's/\\/\\\\/g; s/"/\\"/g'
+}
+
+HOST=$(hostname 2>/dev/null || uname -n)
+BENCH_WHERE=""
+if [ -n "$BENCH_DIR" ]; then
+    [ -d "$BENCH_DIR" ] || die "--benchmark $BENCH_DIR: no such directory"
+    [ -w "$BENCH_DIR" ] || [ "$DRY_RUN" -eq 1 ] || die "--benchmark $BENCH_DIR: not writable by $(id -un 2>/dev/null || echo this user)"
+    BENCH_DIR=$(cd "$BENCH_DIR" && pwd -P) || die "--benchmark: cannot enter $BENCH_DIR"
+    free_kib=$(df -Pk "$BENCH_DIR" | awk 'NR == 2 { print $4 }')
+    case "$free_kib" in
+        ''|*[!0-9]*) die "cannot read the free space of $BENCH_DIR (df -Pk)" ;;
+    esac
+    if [ "$((free_kib * 1024))" -lt "$((2 * SIZE_BYTES))" ]; then
+        die "$BENCH_DIR has $((free_kib / 1024)) MiB free; a $SIZE test file needs twice that ($((2 * SIZE_BYTES / 1048576)) MiB): use a smaller --size or another directory"
+    fi
+    # Where it runs: a ZFS dataset (its properties and pool) or another file system (type and device).
+    DATASET=$(zfs list -H -o name "$BENCH_DIR" 2>/dev/null | head -n 1)
+    if [ -n "$DATASET" ]; then
+        BENCH_POOL=${DATASET%%/*}
+        props=$(zfs get -H -p -o property,value recordsize,compression,sync,primarycache "$DATASET" 2>/dev/null)
+        prop() { printf '%s\n' "$props" | awk -v p="$1" '$1 == p { print $2; exit }'; }
+        RECORDSIZE=$(prop recordsize)
+        COMPRESSION=$(prop compression)
+        SYNC=$(prop sync)
+        PRIMARYCACHE=$(prop primarycache)
+        # O_DIRECT on ZFS: ignored before 2.3, bypasses the ARC from 2.3 on; keep the ARC in, as the pool serves data.
+        DIRECT=0
+        BENCH_WHERE="dataset $DATASET (pool $BENCH_POOL): recordsize=$RECORDSIZE compression=$COMPRESSION sync=$SYNC primarycache=$PRIMARYCACHE"
+        LABEL="$HOST: pool $BENCH_POOL, dataset $DATASET"
+        TARGET_KIND=pool
+        TARGET=$DATASET
+        SETTINGS="{\"extra\": {\"host\": \"$(json_str "$HOST")\", \"pool\": \"$(json_str "$BENCH_POOL")\", \"dataset\": \"$(json_str "$DATASET")\", \"primarycache\": \"$(json_str "$PRIMARYCACHE")\", \"direct\": \"0\", \"collect\": \"$COLLECT_VERSION\"}"
+        case "$SYNC" in standard|always|disabled) SETTINGS="$SETTINGS, \"sync\": \"$SYNC\"" ;; esac
+        [ -n "$COMPRESSION" ] && SETTINGS="$SETTINGS, \"compression\": \"$(json_str "$COMPRESSION")\""
+        is_count "$RECORDSIZE" && SETTINGS="$SETTINGS, \"recordsize_bytes\": \"$RECORDSIZE\""
+        SETTINGS="$SETTINGS}"
+    else
+        FSTYPE=""
+        DEVICE=""
+        if have findmnt; then
+            FSTYPE=$(findmnt -n -o FSTYPE -T "$BENCH_DIR" 2>/dev/null | head -n 1)
+            DEVICE=$(findmnt -n -o SOURCE -T "$BENCH_DIR" 2>/dev/null | head -n 1)
+        fi
+        [ -n "$DEVICE" ] || DEVICE=$(df -P "$BENCH_DIR" | awk 'NR == 2 { print $1 }')
+        [ -n "$FSTYPE" ] || FSTYPE=$(stat -f -c %T "$BENCH_DIR" 2>/dev/null || echo unknown)
+        case "$FSTYPE" in
+            tmpfs|ramfs|zfs) DIRECT=0 ;;  # no O_DIRECT there
+            *) DIRECT=1 ;;
+        esac
+        BENCH_POOL=""
+        DATASET=""
+        BENCH_WHERE="$FSTYPE on $DEVICE (not ZFS)"
+        LABEL="$HOST: $DEVICE ($FSTYPE)"
+        TARGET_KIND=other
+        TARGET="$DEVICE ($FSTYPE) at $BENCH_DIR"
+        SETTINGS="{\"extra\": {\"host\": \"$(json_str "$HOST")\", \"filesystem\": \"$(json_str "$FSTYPE")\", \"device\": \"$(json_str "$DEVICE")\", \"direct\": \"$DIRECT\", \"collect\": \"$COLLECT_VERSION\"}}"
+    fi
+    case "$(uname -s)" in
+        Linux) ENGINE=libaio ;;
+        *) ENGINE=posixaio ;;
+    esac
+fi
+
+# The CrystalDiskMark 8 "Default" set (docs/benchmark-formats.md): SEQ1M Q8T1, SEQ1M Q1T1,
+# RND4K Q32T1, RND4K Q1T1, each read then write, one after another (stonewall), one test file.
+write_jobs() {
+    cat <<EOF
+[global]
+filename=$1
+size=$SIZE_BYTES
+runtime=$RUNTIME
+time_based=1
+direct=$DIRECT
+ioengine=$ENGINE
+group_reporting=1
+stonewall
+
+[SEQ1M-Q8T1-read]
+rw=read
+bs=1m
+iodepth=8
+
+[SEQ1M-Q8T1-write]
+rw=write
+bs=1m
+iodepth=8
+
+[SEQ1M-Q1T1-read]
+rw=read
+bs=1m
+iodepth=1
+ioengine=psync
+
+[SEQ1M-Q1T1-write]
+rw=write
+bs=1m
+iodepth=1
+ioengine=psync
+
+[RND4K-Q32T1-read]
+rw=randread
+bs=4k
+iodepth=32
+
+[RND4K-Q32T1-write]
+rw=randwrite
+bs=4k
+iodepth=32
+
+[RND4K-Q1T1-read]
+rw=randread
+bs=4k
+iodepth=1
+ioengine=psync
+
+[RND4K-Q1T1-write]
+rw=randwrite
+bs=4k
+iodepth=1
+ioengine=psync
+EOF
+}
+
+# ------------------------------------------------------------------ HTTP
+
+BOUNDARY="zfsplanner-collect-$$-$(date +%s)"
+
+part_field() {  # BODY NAME VALUE
+    printf -- '--%s\r\nContent-Disposition: form-data; name="%s"\r\n\r\n%s\r\n' "$BOUNDARY" "$2" "$3" >>"$1"
+}
+
+part_file() {  # BODY NAME FILENAME PATH TYPE
+    {
+        printf -- '--%s\r\nContent-Disposition: form-data; name="%s"; filename="%s"\r\nContent-Type: %s\r\n\r\n' \
+            "$BOUNDARY" "$2" "$3" "$5"
+        cat "$4"
+        printf '\r\n'
+    } >>"$1"
+}
+
+part_end() {
+    printf -- '--%s--\r\n' "$BOUNDARY" >>"$1"
+}
+
+# post PATH BODY -> sets STATUS and leaves the answer in $WORK/answer; exits 2 when the server
+# cannot be reached or refuses the token.
+post() {
+    url="$SERVER$1"
+    rm -f "$WORK/answer" "$WORK/headers"
+    if [ "$HTTP" = curl ]; then
+        # The token goes in a config file, not on the command line (other users see arguments in ps).
+        printf 'header = "Authorization: Token %s"\n' "$TOKEN" >"$WORK/curl.conf"
+        STATUS=$(curl -sS -K "$WORK/curl.conf" -o "$WORK/answer" -w '%{http_code}' \
+            -H "Content-Type: multipart/form-data; boundary=$BOUNDARY" -H "User-Agent: zfsplanner-collect/$COLLECT_VERSION" \
+            --data-binary "@$2" "$url" 2>"$WORK/http.err")
+        rc=$?
+        rm -f "$WORK/curl.conf"
+        if [ "$rc" -ne 0 ] || [ "$STATUS" = 000 ]; then
+            die "cannot reach $SERVER: $(tr '\n' ' ' <"$WORK/http.err")"
+        fi
+    else
+        wget -q -S -O "$WORK/answer" --content-on-error \
+            --header="Authorization: Token $TOKEN" \
+            --header="Content-Type: multipart/form-data; boundary=$BOUNDARY" \
+            --user-agent="zfsplanner-collect/$COLLECT_VERSION" \
+            --post-file="$2" "$url" 2>"$WORK/headers"
+        STATUS=$(awk '$1 ~ /^HTTP\// { code = $2 } END { print code }' "$WORK/headers")
+        [ -n "$STATUS" ] || die "cannot reach $SERVER: $(grep -v '^ ' "$WORK/headers" | tr '\n' ' ')"
+    fi
+    case "$STATUS" in
+        401|403) die "the server refused the token (expired, revoked, or not allowed to upload): open $SERVER/imports/collect/ for a new command" ;;
+    esac
+}
+
+answer_detail() {
+    # The server's message in one line ({"detail": ...} or the field errors).
+    tr '\n' ' ' <"$WORK/answer" | cut -c1-400
+}
+
+json_value() {  # KEY: the first "KEY": "text" or "KEY": number of the answer
+    tr ',{}' '\n' <"$WORK/answer" | sed -n "s/^ *\"$1\": *\"\{0,1\}\([^\"]*\)\"\{0,1\} *\$/\1/p" | head -n 1
+}
+
+# ------------------------------------------------------------------ collect
+
+# run_output FILE COMMAND...: the output after its "$ command" line, as the importer reads it.
+run_output() {
+    out=$1
+    shift
+    printf '$ %s\n' "$*" >"$out"
+    if "$@" >>"$out" 2>"$WORK/cmd.err"; then
+        return 0
+    fi
+    return 1
+}
+
+is_json_output() {
+    sed -n '2p' "$1" | grep -q '^[[:space:]]*{'
+}
+
+collect_pool() {  # POOL DIR: one file per output in DIR, names in DIR/names (name<TAB>file)
+    p=$1
+    dir=$2
+    mkdir -p "$dir"
+    : >"$dir/list"
+    n=0
+    add() {  # NAME COMMAND...
+        name=$1
+        shift
+        n=$((n + 1))
+        if run_output "$dir/$n" "$@"; then
+            printf '%s\t%s\n' "$n" "$name" >>"$dir/list"
+            return 0
+        fi
+        return 1
+    }
+    add_json() {
+        name=$1
+        shift
+        n=$((n + 1))
+        if run_output "$dir/$n" "$@" && is_json_output "$dir/$n"; then
+            printf '%s\t%s\n' "$n" "$name" >>"$dir/list"
+        fi
+    }
+    add "zpool status $p" zpool status "$p" || fail "zpool status $p failed: $(tr '\n' ' ' <"$WORK/cmd.err")"
+    add "zpool list -v -p $p" zpool list -v -p "$p" || say "note: zpool list -v -p $p failed; sizes come from the other outputs"
+    add "zpool get -p all $p" zpool get -p all "$p" || true
+    # Filesystems and volumes: snapshots are not modelled and can be many thousands of lines.
+    add "zfs get -p -r all $p" zfs get -p -r -t filesystem,volume all "$p" || true
+    if have lsblk; then
+        add_json "lsblk -b -J" lsblk -b -J -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA
+        if ! grep -q 'lsblk' "$dir/list"; then
+            add "lsblk -b" lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA || true
+        fi
+    fi
+    add "zfs version" zfs version || true
+    # The JSON forms (OpenZFS 2.3 and later): exact numbers, no columns to line up.
+    add_json "zpool status -j -p $p" zpool status -j -p "$p"
+    add_json "zpool list -v -j $p" zpool list -v -j --json-int "$p"
+    add_json "zpool get -j -p all $p" zpool get -j -p all "$p"
+    add_json "zfs get -j -p -r all $p" zfs get -j -p -r -t filesystem,volume all "$p"
+    add_json "zfs version -j" zfs version -j
+}
+
+import_pool() {  # POOL
+    p=$1
+    dir="$WORK/pool-$p"
+    collect_pool "$p" "$dir"
+    body="$WORK/import.body"
+    : >"$body"
+    part_field "$body" pool "$p"
+    [ -n "$DESIGN" ] && part_field "$body" design "$DESIGN"
+    while IFS="$(printf '\t')" read -r file name; do
+        part_file "$body" files "$name" "$dir/$file" "text/plain; charset=utf-8"
+    done <"$dir/list"
+    part_end "$body"
+    if [ "$DRY_RUN" -eq 1 ]; then
+        printf '=== POST %s/api/pool-imports/ (multipart/form-data, Authorization: Token %.8s...)\n' "${SERVER:-SERVER}" "${TOKEN:-TOKEN}"
+        printf 'pool=%s\n' "$p"
+        [ -n "$DESIGN" ] && printf 'design=%s\n' "$DESIGN"
+        while IFS="$(printf '\t')" read -r file name; do
+            printf '=== files: %s\n' "$name"
+            cat "$dir/$file"
+        done <"$dir/list"
+        return 0
+    fi
+    say "sending the outputs of pool $p to $SERVER ..."
+    post /api/pool-imports/ "$body"
+    case "$STATUS" in
+        201) ;;
+        *) fail "the server could not import pool $p (HTTP $STATUS): $(answer_detail)" ;;
+    esac
+    link=$(json_value url)
+    say "pool $p: the import preview (model vs your pool):"
+    printf '%s%s\n' "$SERVER" "$link"
+}
+
+for p in $POOLS; do
+    import_pool "$p"
+done
+
+# ------------------------------------------------------------------ benchmark
+
+[ -n "$BENCH_DIR" ] || exit 0
+
+if [ "$DRY_RUN" -eq 1 ]; then
+    printf '=== benchmark (not run with --dry-run): %s in %s, %s s per job\n' "$SIZE" "$BENCH_DIR" "$RUNTIME"
+    printf 'where: %s\nlabel: %s\nsettings: %s\n' "$BENCH_WHERE" "$LABEL" "$SETTINGS"
+    printf '=== fio job file\n'
+    write_jobs "$BENCH_DIR/zfsplanner-collect-TEST.tmp"
+    printf '=== POST %s/api/benchmark-uploads/ (multipart/form-data): files=<fio JSON>, label, target_kind=%s, target, settings%s\n' \
+        "${SERVER:-SERVER}" "$TARGET_KIND" "${DESIGN:+, design=$DESIGN}"
+    exit 0
+fi
+
+TEST_FILE="$BENCH_DIR/zfsplanner-collect-$$.tmp"
+write_jobs "$TEST_FILE" >"$WORK/jobs.fio"
+say "benchmark on $BENCH_WHERE"
+say "running 8 fio jobs of $RUNTIME s on a $SIZE test file in $BENCH_DIR (about $((8 * RUNTIME)) s plus writing the file) ..."
+fio_rc=0
+fio --output-format=json --output="$WORK/fio.json" "$WORK/jobs.fio" 2>"$WORK/fio.err" || fio_rc=$?
+rm -f "$TEST_FILE"
+TEST_FILE=""
+[ -s "$WORK/fio.json" ] || fail "fio failed (exit $fio_rc) and wrote no results: $(tr '\n' ' ' <"$WORK/fio.err" | cut -c1-400)"
+
+body="$WORK/bench.body"
+: >"$body"
+FIO_VERSION=$(fio --version 2>/dev/null)
+part_field "$body" label "$LABEL"
+part_field "$body" target_kind "$TARGET_KIND"
+part_field "$body" target "$TARGET"
+part_field "$body" settings "$SETTINGS"
+part_field "$body" notes "collect.sh $COLLECT_VERSION on $HOST: $FIO_VERSION, CrystalDiskMark-like job set, --size $SIZE, --runtime $RUNTIME s per job, direct=$DIRECT, in $BENCH_DIR"
+[ -n "$DESIGN" ] && part_field "$body" design "$DESIGN"
+safe_name=$(printf '%s' "fio-$HOST-${DATASET:-$FSTYPE}" | tr -c 'A-Za-z0-9._-' '_')
+part_file "$body" files "$safe_name.json" "$WORK/fio.json" "application/json"
+part_end "$body"
+say "sending the fio results to $SERVER ..."
+post /api/benchmark-uploads/ "$body"
+case "$STATUS" in
+    200|201) ;;
+    *) fail "the server did not take the benchmark run (HTTP $STATUS): $(answer_detail)" ;;
+esac
+run=$(json_value run)
+say "benchmark run (parsed in the background):"
+printf '%s/benchmarks/%s/\n' "$SERVER" "$run"
+[ "$fio_rc" -eq 0 ] || fail "fio ended with exit $fio_rc (its results were sent; the run's page says what failed)"
+exit 0

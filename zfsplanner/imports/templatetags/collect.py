@@ -1,0 +1,30 @@
+"""The design page's "model vs the pool" for an import attached to the design (by the collector's --design
+or by saving the import as this design): SIZE, AVAIL and ALLOC of the pool against this design's estimate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from zfsplanner.core.importers.compare import Row, compare
+
+from ..services import attached_import
+
+register = template.Library()
+
+SHOWN = ("size", "avail", "alloc")
+
+
+@register.simple_tag
+def attached_pool(design: Any, estimate: Any) -> dict[str, Any] | None:
+    """``{"record", "pool", "rows"}`` for the newest attached import, or None (nothing attached)."""
+    if design is None or not getattr(design, "pk", None) or not isinstance(estimate, dict):
+        return None
+    record = attached_import(design)
+    if record is None:
+        return None
+    imported = record.document.get("imported") or {}
+    # The pool's own figures (from the import) against the estimate of this design (one home: compare()).
+    rows: list[Row] = [r for r in compare({"imported": imported}, estimate) if r.key in SHOWN]
+    return {"record": record, "pool": record.document.get("name") or record.pool, "rows": rows}
