@@ -189,3 +189,15 @@ def test_damaged_scripted_output_raises_only_its_own_error(data):
         parse(body, columns=columns_from_option("name,size,alloc,free"), scripted=True)
     except ZpoolListError:
         pass
+
+
+@pytest.mark.parametrize(("name", "shape"), [
+    # openzfs/zfs#9928 (0.8.3): -o name,size,allocated; names without ids; a log mirror
+    ("bugreport-0.8-list-v-o-name-size-alloc.txt", [("data", "raidz1", 3), ("log", "mirror", 2)]),
+    # openzfs/zfs#17068 (2.2, 2.3): -o name,frag; a single-disk data vdev and a special mirror
+    ("bugreport-2.3-list-v-o-name-frag-special.txt", [("data", "stripe", 1), ("special", "mirror", 2)]),
+])
+def test_the_o_outputs_of_public_bug_reports_import(name, shape):
+    result = import_pool([(name, text(name))])
+    assert [(v["role"], v["layout"], v["width"]) for v in result.document["vdevs"]] == shape
+    assert result.questions == []
