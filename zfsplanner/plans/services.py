@@ -27,7 +27,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from zfsplanner.accounts.models import WRITE_ROLES, Membership, Team
-from zfsplanner.core.ashift import written_ashift
+from zfsplanner.core.ashift import DEFAULT_POOL_ASHIFT, written_ashift
 from zfsplanner.core.commands import (
     all_commands,
     zfs_create_commands,
@@ -536,13 +536,14 @@ def get_shared_design(token: str) -> PoolDesign:
 
 
 def design_ashift(design: PoolDesign) -> int:
-    """The pool's ashift (its first data vdev group's, as ``zpool create -o ashift`` gets it); 12 if unknown."""
+    """The pool's ashift (its first data vdev group's, as ``zpool create -o ashift`` gets it); a new
+    design's (12) if unknown."""
     try:
         spec = design.to_spec()
     except InvalidDesign:
-        return 12
+        return DEFAULT_POOL_ASHIFT
     data = [g for g in spec.vdevs if g.role == Role.DATA]
-    return written_ashift(data[0], spec.version) if data else 12
+    return written_ashift(data[0], spec.version) if data else DEFAULT_POOL_ASHIFT
 
 
 def apply_measured_ratio(
