@@ -189,6 +189,8 @@ class _Builder:
         """Whether zpool list -v prints leaves' physical sizes (OpenZFS 2.2 and later)."""
         if self.list is None:
             return False
+        if self.list.from_status:
+            return True  # zpool status -j (2.3+): phys_space on every leaf
         if self.version is not None:
             return Version.parse(self.version) >= Version(2, 2)
         return any(r.depth is not None and r.depth >= 2 and r.size is not None for r in self.list.vdevs)
