@@ -394,3 +394,11 @@ def test_the_answer_says_which_disks_make_the_pool():
     pool = re.search(r'<ul class="quick-pool small">(.*?)</ul>', html_text, re.S).group(1)
     assert "3 × 2-way mirror of Seagate ST16000NM001G" in html.unescape(pool)
     assert "special" in pool
+
+
+def test_an_update_with_typed_sizes_needs_no_database_query():
+    Client().get("/plan/", **HX)  # the catalog's options are built once per catalog state
+    with CaptureQueriesContext(connection) as queries:
+        response = Client().get(f"/plan/?{REFERENCE}&data=7TB", **HX)
+    assert response.status_code == 200
+    assert [q["sql"] for q in queries] == []
