@@ -86,6 +86,10 @@ ACCESS: dict[str, list[Cell]] = {
     "plans:designer-pool": [
         Cell("post", DESIGN + "designer/pool/", PAGE_WRITE, {"name": "tank", "openzfs_version": "2.3"})
     ],
+    "plans:designer-host": [
+        Cell("get", DESIGN + "designer/host/", PAGE_WRITE),
+        Cell("post", DESIGN + "designer/host/", PAGE_WRITE, {"host-replacement_hours": "48"}),
+    ],
     "plans:designer-vdev": [Cell("post", DESIGN + "designer/vdev/", PAGE_WRITE, {"index": "new"})],
     "plans:designer-dataset": [Cell("post", DESIGN + "designer/dataset/", PAGE_WRITE, {"index": "new"})],
     "plans:designer-op": [
