@@ -184,3 +184,16 @@ def test_damaged_json_raises_only_the_importers_errors(data):
         import_pool([("paste", "\n".join(body))])
     except UnreadableOutput:
         pass
+
+
+def test_the_same_pool_as_text_and_as_json_is_one_pool():
+    """What tools/collect.sh sends: every output as text and, from 2.3, as -j too."""
+    design = parse_design(EXAMPLE)
+    est = estimate(design)
+    both = writer.outputs(design, est) + writer.outputs(design, est, status="json", listing="json")
+    result = import_pool([("collected", both)])
+    assert shape(result.document) == shape(import_pool([("text", writer.outputs(design, est))]).document)
+    rows = {r.key: r for r in compare(result.document, estimate(parse_design(result.document)))}
+    assert rows["size"].difference_bytes == 0
+    assert result.sources[:2] == ("zpool status", "zpool list")
+    assert "zpool status -j" in result.sources

@@ -109,19 +109,21 @@ class _Builder:
 
     # ---- which pool
     def _pick_status(self, pool_name: str | None) -> zpool_status.PoolStatus | None:
+        """The pool to import; the same pool as text and as ``-j`` is one pool (the JSON, with paths, preferred)."""
         pools = self.found.status
         if not pools:
             return None
+        names = list(dict.fromkeys(p.name for p in pools))
         if pool_name:
-            for p in pools:
-                if p.name == pool_name:
-                    return p
-            found = ", ".join(p.name for p in pools)
-            raise ImportProblem(pools[0].line, f"no pool named {pool_name!r} (found {found})")
-        if len(pools) > 1:
-            names = ", ".join(p.name for p in pools)
-            raise ImportProblem(pools[1].line, f"the outputs hold {len(pools)} pools ({names}); choose one")
-        return pools[0]
+            if pool_name not in names:
+                raise ImportProblem(pools[0].line, f"no pool named {pool_name!r} (found {', '.join(names)})")
+            chosen = pool_name
+        elif len(names) > 1:
+            second = next(p for p in pools if p.name == names[1])
+            raise ImportProblem(second.line, f"the outputs hold {len(names)} pools ({', '.join(names)}); choose one")
+        else:
+            chosen = names[0]
+        return max((p for p in pools if p.name == chosen), key=lambda p: p.from_json)
 
     def _pick_list_pool(self, pool_name: str | None) -> zpool_list.PoolList:
         pools = [p for p in self.found.lists if p.vdevs and (pool_name is None or p.name == pool_name)]

@@ -272,6 +272,7 @@ def _status(name: str, pool: Mapping[str, Any], lookup: _Lines) -> PoolStatus:
         status=str(pool.get("status", "")),
         scan=str(scan.get("state", "")) if isinstance(scan, dict) else "",
         errors=str(pool.get("error_count", "")),
+        from_json=True,
     )
 
 

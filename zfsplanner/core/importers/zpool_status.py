@@ -103,6 +103,7 @@ class PoolStatus:
     status: str = ""
     scan: str = ""
     errors: str = ""
+    from_json: bool = False  # zpool status -j (which gives each device's path)
 
 
 @dataclass
