@@ -402,3 +402,10 @@ def test_an_update_with_typed_sizes_needs_no_database_query():
         response = Client().get(f"/plan/?{REFERENCE}&data=7TB", **HX)
     assert response.status_code == 200
     assert [q["sql"] for q in queries] == []
+
+
+def test_a_catalog_disk_needs_no_typed_size_and_no_size_at_all_is_named():
+    assert Client().get("/plan/?size=&disk=ST16000NM001G", **HX).status_code == 200
+    response = Client().get("/plan/?size=", **HX)
+    assert response.status_code == 422
+    assert "Type the disk size" in field_error(response, "size")

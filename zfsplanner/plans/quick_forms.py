@@ -70,7 +70,10 @@ class QuickPlanForm(forms.Form):
         error_messages={"invalid": "The number of vdevs must be a whole number."},
     )
     size = forms.CharField(
-        label="Disk size", max_length=200, help_text="With its unit: 16TB as on the label, or 14.5TiB."
+        label="Disk size",
+        required=False,  # unless no catalog disk is chosen (clean)
+        max_length=200,
+        help_text="With its unit: 16TB as on the label, or 14.5TiB.",
     )
     disk = forms.ChoiceField(
         label="…or a disk from the catalog",
@@ -122,7 +125,14 @@ class QuickPlanForm(forms.Form):
         self.fields["disk"].choices = [("", "none: use the size typed above"), *catalog_choices()]
 
     def clean_size(self) -> str:
-        return _size_text(self.cleaned_data["size"], "The disk size")
+        text = self.cleaned_data["size"]
+        return _size_text(text, "The disk size") if text.strip() else ""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("disk") and not data.get("size") and "size" not in self.errors:
+            self.add_error("size", "Type the disk size, e.g. 16TB, or pick a disk from the catalog.")
+        return data
 
     def clean_special(self) -> str:
         text = self.cleaned_data["special"]
