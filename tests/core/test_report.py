@@ -134,3 +134,11 @@ def test_the_csv_keeps_its_columns_and_adds_a_label_in_words():
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [r["label"] for r in rows[:2]] == ["pool tank", "data vdev 1: 6-disk raidz2"]
     assert {r["label"] for r in rows if r["kind"] == "dataset"} == {"dataset tank/photos", "volume tank/vm-100-disk-0"}
+
+
+def test_the_space_table_leaves_out_what_the_design_does_not_have():
+    design, est = example("draid.json")
+    space = markdown(design, est).split("## Space, figure by figure")[1].split("##")[0]
+    assert "| Usable space, empty pool (AVAIL) | 511.39 TiB | 511T |" in space
+    for absent in ("Free after the planned contents", "Used by the planned contents", "Log devices", "Hot spares"):
+        assert absent not in space

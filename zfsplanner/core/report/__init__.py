@@ -82,8 +82,11 @@ def pool_figures(pool: Mapping[str, Any]) -> list[tuple[str, str, str, int]]:
     """The pool's figures that apply to this design: (key, label, what it means, bytes); a log, cache,
     spare, special class or planned contents the design does not have is left out, not shown as 0."""
     out = []
+    planned = bool(pool.get("zfs_used_bytes"))
     for key, label, explain in POOL_FIGURES:
         n = pool.get(key)
+        if key == "zfs_avail_after_bytes" and not planned:
+            continue  # the same as AVAIL of the empty pool
         if isinstance(n, int) and not isinstance(n, bool) and (n or key not in _ONLY_WHEN_SET):
             out.append((key, label, explain, n))
     return out
