@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,7 +12,7 @@ from hypothesis import strategies as st
 from tests.core.import_samples import lines, section, text
 from zfsplanner.core.design import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.importers import import_pool
+from zfsplanner.core.importers import import_pool, writer
 from zfsplanner.core.importers.compare import compare
 from zfsplanner.core.importers.zpool_list import ZpoolListError, columns_from_option, parse
 
@@ -201,3 +204,25 @@ def test_the_o_outputs_of_public_bug_reports_import(name, shape):
     result = import_pool([(name, text(name))])
     assert [(v["role"], v["layout"], v["width"]) for v in result.document["vdevs"]] == shape
     assert result.questions == []
+
+
+POOL_COLUMNS = ["size", "allocated", "free", "checkpoint", "expandsize", "fragmentation", "capacity", "dedupratio",
+                "health", "altroot"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(columns=st.lists(st.sampled_from(POOL_COLUMNS), unique=True), scripted=st.booleans(),
+       example=st.sampled_from(["home-server.json", "draid.json"]))
+def test_any_o_column_list_with_or_without_h(columns, scripted, example):
+    """Whatever -o asks for (name first), the vdev rows keep their fields and read the same."""
+    doc = json.loads((Path(__file__).resolve().parents[2] / "examples" / example).read_text())
+    design = parse_design(doc)
+    est = estimate(design)
+    cols = ("name", *columns)
+    out = writer.zpool_list_text(design, est, columns=cols, scripted=scripted)
+    [pool] = parse(lines(out), columns=cols if scripted else None, scripted=scripted)
+    [full] = parse(lines(writer.zpool_list_text(design, est)))
+    assert [(r.name, r.depth, r.section, r.size, r.allocated) for r in pool.vdevs] == [
+        (r.name, r.depth, r.section, r.size, r.allocated) for r in full.vdevs]
+    assert pool.size == (full.size if "size" in columns else None)
+    assert pool.allocated == (full.allocated if "allocated" in columns else None)
