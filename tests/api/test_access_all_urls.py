@@ -5,7 +5,9 @@ allauth pages, in ``tests/accounts/test_access.py``) fails ``test_every_url_has_
 
 Visitors: anonymous; a share-link visitor (anonymous, holding a valid share token);
 charlie, owner of another team (outsider); bob, viewer; erin, editor; alice, owner of team
-"alpha". What each gets is a class of answers, checked on fresh data per cell:
+"alpha"; a request with alice's upload-only token for "alpha" (the collect command's: it reaches
+the two upload endpoints and nothing else; pages ignore tokens). What each gets is a class of
+answers, checked on fresh data per cell:
 
 * ``ok``: the request reached the view and was served or validated (2xx, 3xx other than the
   log-in page, 400, 409, 422);
@@ -17,6 +19,7 @@ charlie, owner of another team (outsider); bob, viewer; erin, editor; alice, own
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,11 +33,12 @@ from tests.accounts.test_access import ACCESS as ACCOUNTS_ACCESS
 from tests.accounts.test_access import accounts_url_names
 from tests.core.import_samples import text
 from tests.factories import BenchResultFactory, PoolDesignFactory, design_document
+from zfsplanner.accounts.tokens import UPLOAD_ONLY_ROUTES, issue_upload_token
 from zfsplanner.plans.services import create_share_link
 
 pytestmark = pytest.mark.django_db
 
-VISITORS = ("anonymous", "share", "outsider", "viewer", "editor", "owner")
+VISITORS = ("anonymous", "share", "outsider", "viewer", "editor", "owner", "upload")
 OK_STATUSES = {200, 201, 202, 204, 286, 301, 302, 303, 400, 409, 422}  # 286: htmx "stop polling"
 
 
@@ -48,6 +52,9 @@ class Cell:
     fmt: str = "json"
 
     def klass(self, visitor: str) -> str:
+        if visitor == "upload" and visitor not in self.expect:
+            # refused by every API view but the uploads; a page sees an anonymous visitor
+            return "auth" if self.api else self.klass("anonymous")
         return self.expect.get(visitor, self.expect.get("*", ""))
 
 
@@ -71,8 +78,8 @@ API_DESIGN = "/api/designs/{design}/"
 ACCESS: dict[str, list[Cell]] = {
     # --- site
     ":healthz": [Cell("get", "/healthz", PUBLIC)],
-    ":schema": [Cell("get", "/api/schema/", PUBLIC)],
-    ":api-docs": [Cell("get", "/api/docs/", PUBLIC)],
+    ":schema": [Cell("get", "/api/schema/", {**PUBLIC, "upload": "auth"})],  # the token is for uploads only
+    ":api-docs": [Cell("get", "/api/docs/", {**PUBLIC, "upload": "auth"})],
     # --- designs: pages
     "plans:home": [Cell("get", "/", PAGE_LIST)],
     "plans:design-new": [Cell("get", "/designs/new/", PAGE_LIST)],
@@ -181,7 +188,10 @@ ACCESS: dict[str, list[Cell]] = {
     ],
     "benchmarks-api:run-series": [Cell("get", "/api/benchmarks/{run}/series/", API_READ, api=True)],
     "benchmarks-api:run-series-csv": [Cell("get", "/api/benchmarks/{run}/series.csv", API_READ, api=True)],
-    "benchmarks-api:upload-list": [Cell("get", "/api/benchmark-uploads/", API_LIST, api=True)],
+    "benchmarks-api:upload-list": [
+        Cell("get", "/api/benchmark-uploads/", API_LIST, api=True),
+        Cell("post", "/api/benchmark-uploads/", {**API_LIST, "upload": "ok"}, {}, api=True, fmt="multipart"),
+    ],
     "benchmarks-api:upload-detail": [Cell("get", "/api/benchmark-uploads/{upload}/", API_READ, api=True)],
     "benchmarks-api:upload-retry": [Cell("post", "/api/benchmark-uploads/{upload}/retry/", API_WRITE, {}, api=True)],
     # --- compression samples: private to who uploaded them
@@ -193,13 +203,18 @@ ACCESS: dict[str, list[Cell]] = {
     "compression-api:sample-detail": [Cell("get", "/api/compression/samples/{sample}/", API_OWN, api=True)],
     # --- imports: a pool preview is its maker's; file histograms belong to the design's team
     "imports:pool-import-new": [Cell("get", "/imports/pool/", PAGE_LIST)],
+    "imports:collect-script": [Cell("get", "/collect.sh", PUBLIC)],
+    "imports:collect": [Cell("get", "/imports/collect/", PAGE_LIST)],
     "imports:pool-import-detail": [Cell("get", "/imports/pool/{import_}/", PAGE_OWN)],
     "imports:pool-import-save": [Cell("post", "/imports/pool/{import_}/save/", PAGE_OWN)],
     "imports:histogram-list": [Cell("get", DESIGN + "histograms/", PAGE_READ)],
     "imports:histogram-upload": [Cell("post", DESIGN + "histograms/upload/", PAGE_WRITE)],
     "imports:histogram-status": [Cell("get", "/histograms/{histogram}/status/", PAGE_READ)],
     "imports:histogram-retry": [Cell("post", "/histograms/{histogram}/retry/", PAGE_WRITE)],
-    "imports-api:pool-import-list": [Cell("get", "/api/pool-imports/", API_LIST, api=True)],
+    "imports-api:pool-import-list": [
+        Cell("get", "/api/pool-imports/", API_LIST, api=True),
+        Cell("post", "/api/pool-imports/", {**API_LIST, "upload": "ok"}, {}, api=True),
+    ],
     "imports-api:pool-import-detail": [Cell("get", "/api/pool-imports/{import_}/", API_OWN, api=True)],
     "imports-api:pool-import-save": [Cell("post", "/api/pool-imports/{import_}/save/", API_OWN, {}, api=True)],
     "imports-api:histogram-upload-list": [Cell("get", "/api/histogram-uploads/", API_LIST, api=True)],
@@ -259,6 +274,7 @@ def world(team, alice, erin, bob, charlie, settings, tmp_path):
         "import_": import_.pk,
         "histogram": histogram.pk,
         "disk": CatalogDisk.objects.first().pk,
+        "upload_key": issue_upload_token(alice, team)[1],
     }
 
 
@@ -279,6 +295,8 @@ def test_access(name, index, visitor, world, alice, erin, bob, charlie):
     client = APIClient() if cell.api else Client()
     if user is not None:
         client.force_login(user)
+    if visitor == "upload":
+        client.defaults["HTTP_AUTHORIZATION"] = f"Token {world['upload_key']}"
     kwargs = {"format": cell.fmt} if cell.api else {}
     response = getattr(client, cell.method)(path, data, **kwargs)
     assert _klass(response) == cell.klass(visitor), (cell.method, path, visitor, response.status_code)
@@ -294,3 +312,44 @@ def _klass(response) -> str:
     if status == 404:
         return "hidden"
     return "ok" if status in OK_STATUSES else f"status {status}"
+
+
+def api_routes() -> list[tuple[str, str]]:
+    """``(URL name, path)`` of every API route of the site, the accounts API included, ids filled with 1."""
+
+    def walk(patterns, prefix="", namespace=None):
+        for p in patterns:
+            route = prefix + str(p.pattern).removeprefix("^").removesuffix("$")
+            if isinstance(p, URLResolver):
+                yield from walk(p.url_patterns, route, p.namespace or namespace)
+            else:
+                yield namespace, p, route
+
+    out = []
+    for namespace, pattern, route in walk(get_resolver().url_patterns):
+        if not route.startswith("api/") or "(?P<format>" in route:
+            continue  # not the API, or a format-suffix route (the same view as its plain form)
+        view = getattr(pattern.callback, "cls", None)
+        if view is not None and not view.authentication_classes:
+            continue  # reads no token at all (the log-in endpoint: user name and password)
+        path = "/" + re.sub(r"\(\?P<\w+>[^)]*\)|<(?:\w+:)?\w+>", "1", route)
+        out.append((f"{namespace or ''}:{pattern.name}", path))
+    return out
+
+
+@pytest.mark.parametrize("method", ["get", "post", "put", "patch", "delete"])
+def test_an_upload_only_token_reaches_the_uploads_and_nothing_else(method, alice, team):
+    """Every API URL × every method: an upload-only token is refused (403) before any view looks at the
+    request, but for POST to the two upload endpoints (where an empty body is a 400 naming the field)."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {issue_upload_token(alice, team)[1]}")
+    routes = api_routes()
+    assert {"accounts-api:team-list", "plans-api:design-list", "imports-api:pool-import-list"} <= {n for n, _ in routes}
+    for name, path in routes:
+        response = getattr(client, method)(path, {}, format="json")
+        allowed = (name, method.upper()) in UPLOAD_ONLY_ROUTES
+        if allowed:
+            assert response.status_code == 400, (name, path, response.status_code)
+        else:
+            assert response.status_code == 403, (name, method, path, response.status_code)
+            assert "upload-only" in str(response.data["detail"]), (name, path)
