@@ -59,6 +59,7 @@ bench: $(STAMP) native
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
+	shellcheck tools/collect.sh
 
 ## Rebuild the vendored htmx and Chart.js from frontend/package-lock.json.
 frontend:
