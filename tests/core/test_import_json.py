@@ -197,3 +197,85 @@ def test_the_same_pool_as_text_and_as_json_is_one_pool():
     assert rows["size"].difference_bytes == 0
     assert result.sources[:2] == ("zpool status", "zpool list")
     assert "zpool status -j" in result.sources
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 2**64) | st.sampled_from(["", "-", "1.5T", "12", "x", "ONLINE"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["name", "vdevs", "pools", "datasets", "properties", "value", "source", "type", "state",
+                         "vdev_type", "class", "parent", "path", "phys_space", "total_space", "alloc_space", "was",
+                         "configured_ashift", "physical_ashift", "model", "tank", "mirror-0", "sda", "special",
+                         "spares", "l2cache", "zfs_version", "userland", "size", "health"]),
+        inner, max_size=5),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(command=st.sampled_from(["zpool status", "zpool list", "zpool get", "zfs list", "zfs get", "zfs version"]),
+       body=st.dictionaries(st.sampled_from(["pools", "datasets", "zfs_version"]), JSON_VALUES, max_size=3))
+def test_any_json_shape_raises_only_the_readers_error(command, body):
+    text = json.dumps({"output_version": {"command": command, "vers_major": 0, "vers_minor": 1}, **body})
+    try:
+        parse(lines(text))
+    except JsonOutputError:
+        pass
+
+
+SCALARS = st.none() | st.booleans() | st.integers(-5, 2**70) | st.lists(st.integers(), max_size=2) | st.sampled_from(
+    ["", "-", "1.5T", "12", "9", "99999999999", "x", "ONLINE", "mirror-0", "raidz2-0", "draid2:8d:14c:1s-0", "sda",
+     "tank", "/dev/sda1", "normal", "special", "spare", "root", "disk", "12345678901234567890"])
+
+
+KEYS = ["configured_ashift", "physical_ashift", "was", "aux", "parent", "path", "model", "phys_space",
+        "total_space", "alloc_space", "class", "vdev_type", "state", "name", "vdevs", "properties", "value", "source"]
+
+
+def paths(node, prefix=()):
+    """Every (path, value) of a JSON document."""
+    yield prefix, node
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from paths(v, (*prefix, k))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), name=st.sampled_from([FLAT, ALL]), index=st.integers(0, 4))
+def test_any_damage_deep_in_the_json_raises_only_the_readers_error(data, name, index):
+    """Real-shaped JSON with values replaced or keys removed anywhere in the tree."""
+    docs = [t for t in text(name).splitlines() if t.startswith("{")]
+    doc = json.loads(docs[index % len(docs)])
+    for _ in range(data.draw(st.integers(1, 4))):
+        where = [p for p, _ in paths(doc) if p]
+        if not where:
+            break
+        path = data.draw(st.sampled_from(where))
+        parent = doc
+        for k in path[:-1]:
+            parent = parent[k]
+        action = data.draw(st.sampled_from(["replace", "delete", "add"]))
+        if action == "replace":
+            parent[path[-1]] = data.draw(SCALARS)
+        elif action == "delete":
+            del parent[path[-1]]
+        elif isinstance(parent[path[-1]], dict):
+            for key in data.draw(st.lists(st.sampled_from(KEYS), min_size=1, max_size=3, unique=True)):
+                parent[path[-1]][key] = data.draw(SCALARS)
+    try:
+        parse(lines(json.dumps(doc)))
+    except JsonOutputError:
+        pass
+
+
+@pytest.mark.parametrize(("configured", "physical", "note"), [
+    ("9", "12", "block size: 512B configured, 4096B native"),
+    (9, 12, "block size: 512B configured, 4096B native"),  # --json-int
+    ("x", "12", ""),
+    ("99999999999", "12", ""),
+])
+def test_the_ashift_warning_is_read_only_from_real_ashifts(configured, physical, note):
+    leaf = {"name": "sda", "vdev_type": "disk", "state": "ONLINE", "configured_ashift": configured,
+            "physical_ashift": physical}
+    pool = {"name": "tank", "vdevs": {"tank": {"name": "tank", "vdevs": {"sda": leaf}}}}
+    found = parse(lines(json.dumps({"output_version": {"command": "zpool status"}, "pools": {"tank": pool}})))
+    assert found.status[0].vdevs[0].note == note

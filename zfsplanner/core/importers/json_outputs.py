@@ -205,8 +205,9 @@ def _note(obj: Mapping[str, Any]) -> str:
     """What the text prints after the counters: ``was PATH``, the aux state, the ashift warning."""
     if "was" in obj:
         return f"was {obj['was']}"
-    if "configured_ashift" in obj and "physical_ashift" in obj:
-        configured, physical = int(_value(obj["configured_ashift"])), int(_value(obj["physical_ashift"]))
+    ashifts = [_value(obj.get(k)) for k in ("configured_ashift", "physical_ashift")]
+    if all(a.isdigit() and len(a) <= 2 and 9 <= int(a) <= 16 for a in ashifts):
+        configured, physical = (int(a) for a in ashifts)
         return f"block size: {1 << configured}B configured, {1 << physical}B native"
     aux = obj.get("aux")
     return str(aux).lower().replace("_", " ") if aux else ""
