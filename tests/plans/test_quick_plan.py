@@ -409,3 +409,13 @@ def test_a_catalog_disk_needs_no_typed_size_and_no_size_at_all_is_named():
     response = Client().get("/plan/?size=", **HX)
     assert response.status_code == 422
     assert "Type the disk size" in field_error(response, "size")
+
+
+def test_a_catalog_disk_with_a_price_gives_the_cost_without_typing_one():
+    from zfsplanner.plans.models import CatalogDisk
+
+    CatalogDisk.objects.filter(model="ST16000NM001G").update(price=300)
+    html_text = Client().get("/plan/?layout=mirror&disks=2&vdevs=2&disk=ST16000NM001G").content.decode()
+    assert "1200.00 for 4 data disks at 300.00 (the catalog's price)" in html_text
+    typed = Client().get("/plan/?layout=mirror&disks=2&vdevs=2&disk=ST16000NM001G&price=250").content.decode()
+    assert "1000.00 for 4 data disks at 250.00;" in typed

@@ -15,6 +15,7 @@ come back through :func:`field_errors`, mapped onto the field they concern.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
@@ -176,15 +177,25 @@ def canonical_query(data: Mapping[str, Any]) -> str:
 
 
 def catalog_choices() -> list[tuple[str, str]]:
-    """The catalog's disks as ``(model, label)`` options, built once per state of the catalog
+    """The catalog's disks as ``(model, label)`` options."""
+    return [(model, label) for model, label, _ in _catalog()]
+
+
+def catalog_price(model: str) -> Decimal | None:
+    """The catalog's price of one disk of ``model`` (None when it has none)."""
+    return next((price for m, _, price in _catalog() if m == model), None)
+
+
+def _catalog() -> list[tuple[str, str, Decimal | None]]:
+    """Model, label and price of every catalog disk, read once per state of the catalog
     (``planning_stamp`` changes whenever a catalog disk does)."""
     key = f"quick-plan-catalog:{planning_stamp()}"
-    choices = cache.get(key)
-    if choices is None:
+    rows = cache.get(key)
+    if rows is None:
         disks = CatalogDisk.objects.order_by("media", "capacity_bytes", "vendor", "model")
-        choices = [(d.model, catalog_label(d)) for d in disks]
-        cache.set(key, choices, timeout=ESTIMATE_CACHE_SECONDS)
-    return list(choices)
+        rows = [(d.model, catalog_label(d), d.price) for d in disks]
+        cache.set(key, rows, timeout=ESTIMATE_CACHE_SECONDS)
+    return list(rows)
 
 
 def quick_document(values: Mapping[str, Any]) -> dict[str, Any]:

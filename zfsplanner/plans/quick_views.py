@@ -42,7 +42,7 @@ from zfsplanner.throttling import page_throttled
 from .designer_views import pretty_json
 from .planning import estimate_with_catalog
 from .presentation import DesignSummary, VdevLine, breakdown_chart, summarize
-from .quick_forms import FIELDS, QuickPlanForm, canonical_query, field_errors, form_data
+from .quick_forms import FIELDS, QuickPlanForm, canonical_query, catalog_price, field_errors, form_data
 from .services import (
     ESTIMATE_CACHE_SECONDS,
     planning_stamp,
@@ -58,12 +58,13 @@ UNPROCESSABLE = 422
 
 @dataclass(frozen=True)
 class QuickCost:
-    """What the data disks cost at the price typed in, and per usable TB (10^12 bytes)."""
+    """What the data disks cost at the price typed in (else the catalog disk's), and per usable TB (10^12 bytes)."""
 
     price: Decimal
     disks: int
     total: Decimal
     per_usable_tb: Decimal | None
+    source: str = "typed"  # or "catalog": the catalog's price of the chosen disk
 
 
 @dataclass(frozen=True)
@@ -124,11 +125,14 @@ def answer(form: QuickPlanForm) -> QuickAnswer:
     shown = resolve_catalog(doc) if d.get("disk") else doc  # a catalog disk named by its vendor and model
     summary = summarize(estimate, shown, with_fixes=False, spec=spec, unit=d.get("unit") or DEFAULT_SIZE_UNIT)
     cost = None
-    if d.get("price") is not None:
+    price, source = d.get("price"), "typed"
+    if price is None and d.get("disk"):
+        price, source = catalog_price(d["disk"]), "catalog"
+    if price is not None:
         disks = d["disks"] * d["vdevs"]
-        total = d["price"] * disks
+        total = price * disks
         usable_tb = Decimal(summary.usable.bytes) / Decimal(10**12)
-        cost = QuickCost(d["price"], disks, total, total / usable_tb if usable_tb else None)
+        cost = QuickCost(price, disks, total, total / usable_tb if usable_tb else None, source)
     return QuickAnswer(doc, estimate, commands, summary, cost)
 
 
