@@ -264,6 +264,10 @@ def test_any_damage_deep_in_the_json_raises_only_the_readers_error(data, name, i
     try:
         parse(lines(json.dumps(doc)))
     except JsonOutputError:
+        return
+    try:  # what the reader takes, the import takes or refuses with its own error
+        import_pool([("paste", json.dumps(doc))])
+    except UnreadableOutput:
         pass
 
 
