@@ -71,7 +71,7 @@ class Host:
     """A PATH with fake zpool/zfs/lsblk that answer only the commands given (others: exit 2, as a release
     without that option does), and symlinks to the real tools the script may use."""
 
-    def __init__(self, root: Path, *, fio: bool = True) -> None:
+    def __init__(self, root: Path, *, fio: bool | str = True, http: str = "curl") -> None:
         self.bin = root / "bin"
         self.answers = root / "answers"
         self.bin.mkdir()
@@ -85,7 +85,11 @@ class Host:
                 f'echo "{tool}: invalid option in \'$*\'" >&2\nexit 2\n'
             )
             fake.chmod(0o755)
-        for tool in TOOLS + (("fio",) if fio else ()):
+        if isinstance(fio, str):  # a stand-in for fio: this shell script
+            (self.bin / "fio").write_text(fio)
+            (self.bin / "fio").chmod(0o755)
+        tools = [t for t in TOOLS if t != "curl"] + [http] + (["fio"] if fio is True else [])
+        for tool in tools:
             real = shutil.which(tool)
             assert real, f"{tool} is not installed (apt-get install {tool})"
             (self.bin / tool).symlink_to(real)
@@ -291,3 +295,42 @@ def test_shellcheck_finds_nothing():
     assert shellcheck, "shellcheck is not installed (apt-get install shellcheck)"
     result = subprocess.run([shellcheck, str(SCRIPT)], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout
+
+
+def test_wget_when_there_is_no_curl(tmp_path, live_server, key):
+    host = Host(tmp_path, http="wget")
+    outputs = host.pool(TEXT_SAMPLE)
+    result = host.run("--server", live_server.url, "--token", key)
+    assert result.returncode == 0, result.stderr
+    record = PoolImport.objects.get()
+    assert result.stdout == f"{live_server.url}/imports/pool/{record.pk}/\n"
+    assert record.document["imported"]["reported"]["zpool_size_bytes"] == reported_size(outputs)
+    refused = host.run("--server", live_server.url, "--token", "not-a-token")
+    assert refused.returncode == 2 and "refused the token" in message(refused)
+
+
+# fio's stand-in: lays out the test file named in the job file, then what the case says.
+FIO_LAYOUT = '''#!/bin/sh
+[ "$1" = --version ] && { echo fio-3.33; exit 0; }
+for a in "$@"; do job=$a; done
+file=$(sed -n 's/^filename=//p' "$job")
+echo layout > "$file"
+'''
+
+
+@pytest.mark.parametrize(("then", "status", "said"), [
+    ("kill -INT $PPID\nexit 130\n", 130, ""),  # Ctrl-C while fio runs
+    ("kill -TERM $PPID\nexit 143\n", 143, ""),
+    ("echo 'fio: pid=1, err=28/file:io_u.c:1889, func=io_u error, error=No space left on device' >&2\nexit 1\n", 1,
+     "No space left on device"),
+])
+def test_the_test_file_is_removed_whatever_happens(tmp_path, live_server, key, then, status, said):
+    host = Host(tmp_path, fio=FIO_LAYOUT + then)
+    host.pool(TEXT_SAMPLE)
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    result = host.run("--server", live_server.url, "--token", key, "--benchmark", str(bench), "--size", "64M")
+    assert result.returncode == status, result.stderr
+    assert said in result.stderr
+    assert os.listdir(bench) == []
+    assert not BenchRun.objects.exists()
