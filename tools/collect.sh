@@ -10,6 +10,9 @@
 # pool or too little free space; 1 the server could not read what was sent, or fio failed.
 # POSIX sh: runs under dash, busybox ash, bash and FreeBSD sh.
 
+# Run as `curl ... | sh -s -- ...`, the shell reads this script from a pipe: everything is in main(),
+# parsed in full before anything runs, and no command it runs can read (and eat) the rest of it.
+main() {
 COLLECT_VERSION="1.0.0"
 
 LC_ALL=C
@@ -408,7 +411,7 @@ collect_pool() {  # POOL DIR: one file per output in DIR, names in DIR/names (na
     add "zpool list -v -p $p" zpool list -v -p "$p" || say "note: zpool list -v -p $p failed; sizes come from the other outputs"
     add "zpool get -p all $p" zpool get -p all "$p" || true
     # Filesystems and volumes: snapshots are not modelled and can be many thousands of lines.
-    add "zfs get -p -r all $p" zfs get -p -r -t filesystem,volume all "$p" || true
+    add "zfs get -p -r -t filesystem,volume all $p" zfs get -p -r -t filesystem,volume all "$p" || true
     if have lsblk; then
         add_json "lsblk -b -J" lsblk -b -J -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA
         if ! grep -q 'lsblk' "$dir/list"; then
@@ -418,9 +421,9 @@ collect_pool() {  # POOL DIR: one file per output in DIR, names in DIR/names (na
     add "zfs version" zfs version || true
     # The JSON forms (OpenZFS 2.3 and later): exact numbers, no columns to line up.
     add_json "zpool status -j -p $p" zpool status -j -p "$p"
-    add_json "zpool list -v -j $p" zpool list -v -j --json-int "$p"
+    add_json "zpool list -v -j --json-int $p" zpool list -v -j --json-int "$p"
     add_json "zpool get -j -p all $p" zpool get -j -p all "$p"
-    add_json "zfs get -j -p -r all $p" zfs get -j -p -r -t filesystem,volume all "$p"
+    add_json "zfs get -j -p -r -t filesystem,volume all $p" zfs get -j -p -r -t filesystem,volume all "$p"
     add_json "zfs version -j" zfs version -j
 }
 
@@ -508,3 +511,6 @@ say "benchmark run (parsed in the background):"
 printf '%s/benchmarks/%s/\n' "$SERVER" "$run"
 [ "$fio_rc" -eq 0 ] || fail "fio ended with exit $fio_rc (its results were sent; the run's page says what failed)"
 exit 0
+}
+
+main "$@" </dev/null

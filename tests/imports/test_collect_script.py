@@ -108,12 +108,15 @@ class Host:
         self.answer("zpool", f"list -H -o name {pool}", f"{pool}\n")
         return outputs
 
-    def run(self, *args: str, env: dict[str, str] | None = None, timeout: int = 120) -> subprocess.CompletedProcess:
+    def run(self, *args: str, env: dict[str, str] | None = None, timeout: int = 120,
+            piped: bool = False) -> subprocess.CompletedProcess:
+        """dash SCRIPT ARGS, or with ``piped`` as the page says: the script on standard input (sh -s -- ARGS)."""
         dash = shutil.which("dash")
         assert dash, "dash is not installed (apt-get install dash)"
         environment = {"PATH": str(self.bin), "HOME": str(self.bin.parent), **(env or {})}
-        return subprocess.run([dash, str(SCRIPT), *args], env=environment, capture_output=True, text=True,
-                              timeout=timeout, check=False)
+        command = [dash, "-s", "--", *args] if piped else [dash, str(SCRIPT), *args]
+        return subprocess.run(command, env=environment, capture_output=True, text=True, timeout=timeout, check=False,
+                              input=SCRIPT.read_text() if piped else None)
 
 
 @pytest.fixture
@@ -151,6 +154,20 @@ def test_dry_run_prints_every_output_and_sends_nothing(host, live_server, key):
     assert PoolImport.objects.count() == 0
 
 
+def test_piped_into_sh_as_the_page_shows_it(host, live_server, key):
+    """curl … | sh -s -- …: the commands it runs cannot eat the rest of the script from standard input
+    (this fake zpool reads everything there is on its standard input)."""
+    host.pool(TEXT_SAMPLE)
+    greedy = host.bin / "zpool"
+    greedy.write_text(greedy.read_text().replace("#!/bin/sh\n", "#!/bin/sh\ncat >/dev/null\n", 1))
+    from_file = host.run("--dry-run")
+    piped = host.run("--dry-run", piped=True)
+    assert piped.returncode == 0 and piped.stdout == from_file.stdout != ""
+    sent = host.run("--server", live_server.url, "--token", key, piped=True)
+    assert sent.returncode == 0, sent.stderr
+    assert PoolImport.objects.count() == 1
+
+
 def test_dry_run_adds_the_json_forms_where_the_release_has_them(host):
     host.pool(TEXT_SAMPLE)
     json_outputs = {k: v for k, v in sample_outputs(JSON_SAMPLE).items()}
@@ -173,7 +190,8 @@ def test_it_creates_the_import_whose_size_is_the_pools(host, live_server, key, t
     assert record.created_by == alice and record.pool == "tank" and record.design == design
     assert record.document["imported"]["reported"]["zpool_size_bytes"] == reported_size(outputs) == 96954591739904
     assert [s["name"] for s in record.sources] == [
-        "zpool status tank", "zpool list -v -p tank", "zpool get -p all tank", "zfs get -p -r all tank", "lsblk -b"]
+        "zpool status tank", "zpool list -v -p tank", "zpool get -p all tank", "zfs get -p -r -t filesystem,volume all tank",
+        "lsblk -b"]
     # the design page sets the pool's SIZE against its own model
     page = web(alice).get(f"/designs/{design.pk}/").content.decode()
     assert "Model against pool tank" in page and 'id="attached-size"' in page
