@@ -190,8 +190,8 @@ def test_it_creates_the_import_whose_size_is_the_pools(host, live_server, key, t
     assert record.created_by == alice and record.pool == "tank" and record.design == design
     assert record.document["imported"]["reported"]["zpool_size_bytes"] == reported_size(outputs) == 96954591739904
     assert [s["name"] for s in record.sources] == [
-        "zpool status tank", "zpool list -v -p tank", "zpool get -p all tank", "zfs get -p -r -t filesystem,volume all tank",
-        "lsblk -b"]
+        "zpool status tank", "zpool list -v -p tank", "zpool get -p all tank",
+        "zfs get -p -r -t filesystem,volume all tank", "lsblk -b"]
     # the design page sets the pool's SIZE against its own model
     page = web(alice).get(f"/designs/{design.pk}/").content.decode()
     assert "Model against pool tank" in page and 'id="attached-size"' in page
