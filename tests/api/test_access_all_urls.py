@@ -73,6 +73,7 @@ RUNS_PAGE = {"anonymous": "login", "share": "login", "outsider": "hidden", "*": 
 STAFF_WRITE = {"anonymous": "auth", "share": "auth", "*": "denied"}  # the catalog: staff only
 
 DESIGN = "/designs/{design}/"
+QUICK = "?layout=raidz2&disks=6&vdevs=1&size=16TB"
 API_DESIGN = "/api/designs/{design}/"
 
 ACCESS: dict[str, list[Cell]] = {
@@ -81,7 +82,11 @@ ACCESS: dict[str, list[Cell]] = {
     ":schema": [Cell("get", "/api/schema/", {**PUBLIC, "upload": "auth"})],  # the token is for uploads only
     ":api-docs": [Cell("get", "/api/docs/", {**PUBLIC, "upload": "auth"})],
     # --- designs: pages
-    "plans:home": [Cell("get", "/", PAGE_LIST)],
+    "plans:home": [Cell("get", "/", PUBLIC)],  # the quick planner for visitors, the designs list for members
+    "plans:quick-plan": [Cell("get", "/plan/" + QUICK, PUBLIC)],
+    "plans:quick-plan-chart": [Cell("get", "/plan/chart/" + QUICK, PUBLIC)],
+    "plans:quick-plan-json": [Cell("get", "/plan/design.json" + QUICK, PUBLIC)],
+    "plans:quick-plan-save": [Cell("get", "/plan/save/" + QUICK, PAGE_LIST)],  # saving needs an account
     "plans:design-new": [Cell("get", "/designs/new/", PAGE_LIST)],
     "plans:design-import": [Cell("get", "/designs/import/", PAGE_LIST)],
     "plans:design-compare": [Cell("get", "/designs/compare/?ids={design}", PAGE_LIST)],
@@ -207,6 +212,7 @@ ACCESS: dict[str, list[Cell]] = {
     "imports:collect": [Cell("get", "/imports/collect/", PAGE_LIST)],
     "imports:pool-import-detail": [Cell("get", "/imports/pool/{import_}/", PAGE_OWN)],
     "imports:pool-import-save": [Cell("post", "/imports/pool/{import_}/save/", PAGE_OWN)],
+    "imports:pool-import-answer": [Cell("post", "/imports/pool/{import_}/sizes/", PAGE_OWN)],
     "imports:histogram-list": [Cell("get", DESIGN + "histograms/", PAGE_READ)],
     "imports:histogram-upload": [Cell("post", DESIGN + "histograms/upload/", PAGE_WRITE)],
     "imports:histogram-status": [Cell("get", "/histograms/{histogram}/status/", PAGE_READ)],

@@ -38,7 +38,7 @@ def test_the_designer_and_the_design_page_name_a_draid_vdev_as_zpool_create_does
     for page in (f"/designs/{design.pk}/designer/", f"/designs/{design.pk}/"):
         html = client.get(page).content.decode()
         assert word in html, page
-        assert "?d" not in html, page
+        assert ":?d:" not in html, page
 
 
 # ------------------------------------------------------------------ compare a variant with its design

@@ -42,8 +42,8 @@ from .filters import PoolDesignFilterSet
 from .forms import CompressionSampleForm, DesignDocumentForm, DesignImportForm, MeasuredRatioForm, ShareLinkForm
 from .models import PoolDesign
 from .presentation import summarize
-from .samples import SampleUploadHandler, install_sample_handler, measure_sample
 from .quick_views import quick_plan
+from .samples import SampleUploadHandler, install_sample_handler, measure_sample
 from .services import (
     EditConflict,
     apply_measured_ratio,
@@ -85,10 +85,10 @@ def _list_estimate(design: PoolDesign) -> dict[str, Any] | None:
 @transaction.non_atomic_requests  # reads only, like the quick planner it may show
 @require_http_methods(["GET"])
 def home(request: HttpRequest) -> HttpResponse:
-    designs = PoolDesign.objects.for_user(request.user).select_related("team").prefetch_related("vdevs", "datasets")
     """The user's designs; the quick planner for a visitor who is not logged in."""
     if not request.user.is_authenticated:
         return quick_plan(request)
+    designs = PoolDesign.objects.for_user(request.user).select_related("team").prefetch_related("vdevs", "datasets")
     filterset = PoolDesignFilterSet(request.GET, queryset=designs, request=request)
     page = Paginator(filterset.qs.order_by("team__name", "name", "pk"), DESIGNS_PER_PAGE).get_page(
         request.GET.get("page")
