@@ -56,10 +56,13 @@ screenshots: $(STAMP) browser
 bench: $(STAMP) native
 	$(PY) tests/perf/run.py
 
+## ruff, mypy strict on the core and parsers, the import contracts (.importlinter) and dead code (vulture).
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	shellcheck tools/collect.sh
+	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/vulture zfsplanner benchmarks .ci/vulture_whitelist.py --min-confidence 80 --exclude '*/migrations/*'
 
 ## Rebuild the vendored htmx and Chart.js from frontend/package-lock.json.
 frontend:
