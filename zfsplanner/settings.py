@@ -257,6 +257,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": BENCHMARK_SWEEP_INTERVAL,
         "options": {"expires": BENCHMARK_SWEEP_INTERVAL},
     },
+    "sweep-compression-samples": {
+        "task": "zfsplanner.compression.tasks.sweep_samples_task",
+        "schedule": BENCHMARK_SWEEP_INTERVAL,
+        "options": {"expires": BENCHMARK_SWEEP_INTERVAL},
+    },
 }
 
 REST_FRAMEWORK = {

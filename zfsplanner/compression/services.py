@@ -12,6 +12,7 @@ import hashlib
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -143,9 +144,49 @@ def store_sample(owner: Any, upload: UploadedFile, options: Options) -> Compress
 
 
 def enqueue(sample: CompressionSample) -> None:
+    """Measure once the row is committed; a broker outage never fails the upload."""
+    transaction.on_commit(lambda: publish(sample.pk))
+
+
+# Shown on a pending sample whose message the broker did not take (cleared when it is sent).
+QUEUE_DOWN_NOTE = (
+    "The task queue is unavailable; the sample is kept and measuring starts automatically once it is back."
+)
+
+
+def publish(pk: int) -> bool:
+    """Send the measuring message now; False when the broker cannot take it (the sample then
+    carries :data:`QUEUE_DOWN_NOTE` and the next sweep sends it again)."""
     from .tasks import measure_sample
 
-    transaction.on_commit(lambda: measure_sample.delay(sample.pk))
+    try:
+        measure_sample.delay(pk)
+    except Exception as exc:  # kombu/redis connection errors of every kind: the sweeper re-queues
+        logger.warning("compression sample %s stays queued: the broker did not take the message (%s: %s)",
+                       pk, type(exc).__name__, exc)
+        CompressionSample.objects.filter(pk=pk, status=SampleStatus.PENDING).update(error=QUEUE_DOWN_NOTE)
+        return False
+    return True
+
+
+def sweep_samples() -> list[int]:
+    """Queue again samples nobody is measuring (beat): pending ones the broker refused, and ones
+    held by a task past its time limit + 60 s (its worker died). The ids queued."""
+    from .tasks import TIME_LIMIT
+
+    queued: list[int] = []
+    unsent = CompressionSample.objects.filter(status=SampleStatus.PENDING, error=QUEUE_DOWN_NOTE)
+    for pk in unsent.values_list("pk", flat=True)[:500]:
+        if unsent.filter(pk=pk).update(error="") and publish(pk):
+            queued.append(pk)
+    stuck = CompressionSample.objects.filter(
+        status=SampleStatus.MEASURING, started__lt=timezone.now() - timedelta(seconds=TIME_LIMIT + 60)
+    )
+    for pk, token in stuck.values_list("pk", "task_id")[:500]:
+        reset = CompressionSample.objects.filter(pk=pk, status=SampleStatus.MEASURING, task_id=token)
+        if reset.update(status=SampleStatus.PENDING, progress=0, task_id="") and publish(pk):
+            queued.append(pk)
+    return queued
 
 
 def claim(pk: int, task_id: str) -> bool:

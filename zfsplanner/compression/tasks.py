@@ -27,3 +27,9 @@ TIME_LIMIT = 6 * 3600
 def measure_sample(self: object, sample_id: int) -> None:
     task_id = getattr(getattr(self, "request", None), "id", None) or uuid.uuid4().hex
     services.run(sample_id, str(task_id))
+
+
+@shared_task(ignore_result=True)
+def sweep_samples_task() -> str:
+    """Queue again samples the broker refused or a dead worker held (run by Celery beat)."""
+    return f"samples queued again: {services.sweep_samples()}"
