@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zfsplanner.plans import charts
+from zfsplanner.plans.presentation import charts
 
 GB = 10**9
 TB = 10**12

@@ -11,7 +11,7 @@ from tests.factories import PoolDesignFactory, design_document
 from zfsplanner.core.compression import measure_compression
 from zfsplanner.core.design import parse_design
 from zfsplanner.plans.models import PoolDesign
-from zfsplanner.plans.samples import SampleUploadHandler, compressor_ratio
+from zfsplanner.plans.services.samples import SampleUploadHandler, compressor_ratio
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,6 @@ from zfsplanner.accounts.models import Membership, Role, Team
 from zfsplanner.accounts.tokens import issue_token
 from zfsplanner.page_cache import CSRF_PLACEHOLDER
 from zfsplanner.plans.models import ShareLink
-from zfsplanner.plans.planning import estimate_with_catalog
 from zfsplanner.plans.services import (
     design_state,
     estimate_design,
@@ -27,7 +26,8 @@ from zfsplanner.plans.services import (
     save_design_document,
     validate_document,
 )
-from zfsplanner.plans.views import _until_next_expiry
+from zfsplanner.plans.services.planning import estimate_with_catalog
+from zfsplanner.plans.views.designs import _until_next_expiry
 
 pytestmark = pytest.mark.django_db
 

@@ -132,7 +132,7 @@ def test_reliability_assumptions_name_the_groups():
 
     from zfsplanner.core.design import parse_design
     from zfsplanner.core.estimate import estimate
-    from zfsplanner.plans.planning_presentation import planning_view
+    from zfsplanner.plans.presentation.planning import planning_view
 
     doc = json.loads((Path(__file__).resolve().parents[2] / "examples" / "home-server.json").read_text())
     view = planning_view(estimate(parse_design(doc)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from zfsplanner.core.design import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.plans.planning_presentation import (
+from zfsplanner.plans.presentation.planning import (
     duration_text,
     odds_text,
     planning_view,
@@ -46,7 +46,7 @@ def test_the_view_of_an_estimate():
 
 
 def test_planning_sizes_follow_the_page_unit():
-    from zfsplanner.plans.planning_presentation import planning_view
+    from zfsplanner.plans.presentation.planning import planning_view
 
     estimate = {"sizing": {"slog": {"recommended_bytes": 6 * 10**9, "cap_bytes": 8 * 2**30}, "ram": {}}}
     assert planning_view(estimate).sizing.slog_recommended.text == "5.59 GiB"

@@ -10,7 +10,7 @@ from zfsplanner.core.commands import vdev_type_word
 from zfsplanner.core.design import parse_design
 from zfsplanner.core.estimate import estimate_document
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
-from zfsplanner.plans.presentation import summarize
+from zfsplanner.plans.presentation.summary import summarize
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from tests.factories import PoolDesignFactory, design_document
 from zfsplanner.core.estimate import estimate_document
 from zfsplanner.core.units import format_iec, zfs_nicenum
-from zfsplanner.plans import charts
 from zfsplanner.plans.models import PoolDesign
-from zfsplanner.plans.presentation import summarize
+from zfsplanner.plans.presentation import charts
+from zfsplanner.plans.presentation.summary import summarize
 
 pytestmark = pytest.mark.django_db
 

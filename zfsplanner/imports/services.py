@@ -29,7 +29,7 @@ from zfsplanner.core.histogram import HistogramError, HistogramResult, bucket_st
 from zfsplanner.core.importers import CatalogEntry, UnreadableOutput, import_pool
 from zfsplanner.core.importers import PoolImport as ImportedPool
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
-from zfsplanner.plans.services import bump_planning_stamp, save_design_document
+from zfsplanner.plans.services import planning_figures_changed, save_design_document
 
 from .models import HistogramStatus, HistogramUpload, PoolImport, histogram_path
 from .uploadhandlers import POLICY, discard
@@ -97,7 +97,7 @@ def attach_pool_import(record: PoolImport, design: PoolDesign) -> PoolImport:
     """Tie a preview to an existing design: the design page then sets the pool's figures against it."""
     PoolImport.objects.filter(pk=record.pk).update(design=design)
     record.design = design
-    bump_planning_stamp()  # the design's cached page shows the attached pool's figures
+    planning_figures_changed()  # the design's cached page shows the attached pool's figures
     return record
 
 

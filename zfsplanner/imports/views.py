@@ -19,9 +19,8 @@ from django_htmx.http import HttpResponseStopPolling
 
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.importers import UnreadableOutput, answer_sizes
-from zfsplanner.plans.editing import error_text
 from zfsplanner.plans.models import PoolDesign
-from zfsplanner.plans.services import get_design_for_user, writable_teams
+from zfsplanner.plans.services import error_text, get_design_for_user, writable_teams
 
 from . import services
 from .forms import HistogramForm, PoolImportForm, SaveImportForm

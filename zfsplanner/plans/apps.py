@@ -7,14 +7,12 @@ class PlansConfig(AppConfig):
     verbose_name = "Pool designs"
 
     def ready(self) -> None:
-        """Cached estimates follow the catalog and the benchmark runs they read (services.planning_stamp)."""
+        """Cached estimates follow the catalog (services.planning_stamp); the benchmarks app connects
+        its runs the same way (``services.measurements``)."""
         from django.db.models.signals import post_delete, post_save
 
-        from benchmarks.models import BenchResult, BenchRun
-
         from .models import CatalogDisk
-        from .services import bump_planning_stamp
+        from .services.designs import planning_figures_changed
 
-        for model in (CatalogDisk, BenchRun, BenchResult):
-            post_save.connect(bump_planning_stamp, sender=model, dispatch_uid=f"planning-stamp-save-{model.__name__}")
-            post_delete.connect(bump_planning_stamp, sender=model, dispatch_uid=f"planning-stamp-del-{model.__name__}")
+        post_save.connect(planning_figures_changed, sender=CatalogDisk, dispatch_uid="planning-stamp-save-CatalogDisk")
+        post_delete.connect(planning_figures_changed, sender=CatalogDisk, dispatch_uid="planning-stamp-del-CatalogDisk")

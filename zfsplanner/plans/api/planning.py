@@ -20,9 +20,10 @@ from zfsplanner.core import advisor
 from zfsplanner.core.design import COMPRESSIBILITY_PROFILES, OPENZFS_VERSIONS, InvalidDesign
 from zfsplanner.core.units import UnitError, parse_disk_size, parse_zfs_size
 
-from .. import charts
 from ..models import CatalogDisk, PoolDesign
-from ..planning import catalog_candidate, catalog_inputs_for_models, measured_vs_predicted
+from ..presentation import charts
+from ..services.measurements import measured_vs_predicted
+from ..services.planning import catalog_candidate, catalog_inputs_for_models
 from .serializers import DesignErrorSerializer, InvalidDesignError
 
 MAX_CANDIDATES = 10

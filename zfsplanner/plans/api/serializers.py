@@ -25,8 +25,8 @@ from zfsplanner.core.design import FORMAT, InvalidDesign
 
 from ..choices import OpenZFSVersion, Partitioning
 from ..models import CatalogDisk, PoolDesign, ShareLink
-from ..samples import check_algorithm, check_recordsize
-from ..services import META_KEYS, save_design_document, validate_document, writable_teams
+from ..services.designs import META_KEYS, save_design_document, validate_document, writable_teams
+from ..services.samples import check_algorithm, check_recordsize
 
 
 class InvalidDesignError(APIException):

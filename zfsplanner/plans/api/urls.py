@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from .. import report_views
+from ..views import reports
 from . import planning, views
 
 app_name = "plans-api"
@@ -14,10 +14,10 @@ urlpatterns = [
     path("estimate/", views.EstimateView.as_view(), name="estimate"),
     path("advisor/", planning.AdvisorView.as_view(), name="advisor"),
     path("designs/<int:pk>/measured/", planning.DesignMeasuredView.as_view(), name="design-measured"),
-    path("designs/<int:pk>/report.md", report_views.DesignReportView.as_view(), {"format": "md"},
+    path("designs/<int:pk>/report.md", reports.DesignReportView.as_view(), {"format": "md"},
          name="design-report-md"),
-    path("designs/<int:pk>/estimate.csv", report_views.DesignReportView.as_view(), {"format": "csv"},
+    path("designs/<int:pk>/estimate.csv", reports.DesignReportView.as_view(), {"format": "csv"},
          name="design-estimate-csv"),
-    path("designs/<int:pk>/report/", report_views.DesignReportView.as_view(), name="design-report"),
+    path("designs/<int:pk>/report/", reports.DesignReportView.as_view(), name="design-report"),
     *router.urls,
 ]

@@ -33,14 +33,11 @@ from rest_framework.views import APIView
 
 from zfsplanner.api_parsers import JSONBodyError, LimitedJSONParser
 from zfsplanner.core.design import InvalidDesign
-from zfsplanner.core.fixes import design_fix
 from zfsplanner.core.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 
 from ..filters import CatalogDiskFilterSet, PoolDesignFilterSet
 from ..models import CatalogDisk, PoolDesign
-from ..planning import estimate_with_catalog
-from ..samples import install_sample_handler, measure_sample, too_big_message
-from ..services import (
+from ..services.designs import (
     ESTIMATE_CACHE_SECONDS,
     EditConflict,
     NothingToWalk,
@@ -53,10 +50,12 @@ from ..services import (
     export_filename,
     planning_stamp,
     revoke_share_link,
-    save_design_document,
     validate_document,
     walk_revisions,
 )
+from ..services.fixes import FixRefused, FixUnavailable, apply_fix, available_fixes
+from ..services.planning import estimate_with_catalog
+from ..services.samples import install_sample_handler, measure_sample, too_big_message
 from .serializers import (
     CatalogDiskSerializer,
     CommandsSerializer,
@@ -303,13 +302,10 @@ class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSe
     @action(detail=True, methods=["get"], pagination_class=None)
     def fixes(self, request: Request, pk: str | None = None) -> Response:
         """The risks whose fix is a change to the design, with what applying it does."""
-        design = self.get_object()
         try:
-            risks = estimate_design(design)["risks"]
+            found = available_fixes(self.get_object())
         except InvalidDesign as exc:
             raise InvalidDesignError(exc.errors) from exc
-        doc = design.to_document()
-        found = [f for f in (design_fix(r, doc) for r in risks) if f is not None]
         return Response([{"code": f.code, "subject": f.subject, "label": f.label} for f in found])
 
     @extend_schema(
@@ -317,31 +313,22 @@ class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSe
     )
     @action(detail=True, methods=["post"], url_path="fixes/apply")
     def apply_fix(self, request: Request, pk: str | None = None) -> Response:
-        """Apply one risk's fix (``code`` and ``subject`` from ``fixes``) as a new revision."""
+        """Apply one risk's fix (``code`` and ``subject`` from ``fixes``) as a new revision
+        (``services.fixes.apply_fix``, as the designer does)."""
         design = self.get_object()
         body = ApplyFixSerializer(data=request.data)
         body.is_valid(raise_exception=True)
+        code, subject = body.validated_data["code"], body.validated_data["subject"]
         try:
-            risks = estimate_design(design)["risks"]
+            design, _ = apply_fix(design, code, subject, request.user, body.validated_data.get("revision"))
         except InvalidDesign as exc:
             raise InvalidDesignError(exc.errors) from exc
-        code, subject = body.validated_data["code"], body.validated_data["subject"]
-        risk = next((r for r in risks if r.get("code") == code and r.get("subject") == subject), None)
-        fix = design_fix(risk, design.to_document()) if risk else None
-        if fix is None:
+        except FixRefused as exc:
+            raise InvalidDesignError(exc.errors) from exc
+        except FixUnavailable:
             return Response(
                 {"code": [f"This design has no risk {code!r} on {subject!r} with a one-click fix (GET .../fixes/)."]},
                 status=status.HTTP_400_BAD_REQUEST,
-            )
-        try:
-            design = save_design_document(
-                design.team,
-                fix.document,
-                request.user,
-                instance=design,
-                expected_revision=body.validated_data.get("revision"),
-                kind="fix",
-                summary=f"fix {code}: {fix.label}",
             )
         except EditConflict as exc:
             return Response({"detail": str(exc), "revision": exc.current}, status=status.HTTP_409_CONFLICT)

@@ -13,11 +13,11 @@ from zfsplanner.core import advisor
 from zfsplanner.core.design import COMPRESSIBILITY_PROFILES, DatasetType, InvalidDesign
 from zfsplanner.core.units import UnitError, format_si, parse_disk_size
 
-from .choices import DEFAULT_OPENZFS_VERSION, Media, OpenZFSVersion
-from .designer_forms import catalog_label
-from .models import CatalogDisk, PoolDesign
-from .planning import catalog_candidate
-from .services import writable_teams
+from ..choices import DEFAULT_OPENZFS_VERSION, Media, OpenZFSVersion
+from ..models import CatalogDisk, PoolDesign
+from ..services.designs import writable_teams
+from ..services.planning import catalog_candidate
+from .designer import catalog_label
 
 CANDIDATES = 3
 CUSTOM = "custom"

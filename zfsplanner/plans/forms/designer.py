@@ -25,8 +25,8 @@ from zfsplanner.core.design import (
 )
 from zfsplanner.core.units import format_zfs_size, parse_disk_size
 
-from .choices import DatasetType, Media, OpenZFSVersion, Partitioning, Sync, VdevLayout, VdevRole
-from .models import CatalogDisk
+from ..choices import DatasetType, Media, OpenZFSVersion, Partitioning, Sync, VdevLayout, VdevRole
+from ..models import CatalogDisk
 
 POWERS = [2**i for i in range(9, 25)]  # 512 B .. 16 MiB
 RECORDSIZES = [p for p in POWERS if 4096 <= p <= 16 * 1024 * 1024]

@@ -15,10 +15,10 @@ from zfsplanner.core.ashift import ASHIFT_MAX, ASHIFT_MIN
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 
-from .choices import OpenZFSVersion
-from .editing import error_texts
-from .samples import check_algorithm, check_recordsize, too_big_message
-from .services import META_KEYS, validate_document, writable_teams
+from ..choices import OpenZFSVersion
+from ..services.designs import META_KEYS, validate_document, writable_teams
+from ..services.editing import error_texts
+from ..services.samples import check_algorithm, check_recordsize, too_big_message
 
 
 def read_json(text: str, what: str = "document") -> Any:

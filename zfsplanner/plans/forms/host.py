@@ -34,7 +34,7 @@ from zfsplanner.core.planning import (
 )
 from zfsplanner.core.units import GIB, UnitError, parse_disk_size
 
-from .editing import json_copy
+from ..services.editing import json_copy
 
 RELIABILITY_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP)  # the vdevs whose loss loses the pool
 _POWER = re.compile(r"^\s*(?:1\s*(?:in|per)\s*)?(?:(10)\s*(?:\^|\*\*)\s*(\d+)|([0-9.]+(?:e\+?\d+)?))\s*(?:bits?)?\s*$",

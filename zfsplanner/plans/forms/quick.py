@@ -27,10 +27,10 @@ from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, UnitError, form
 from zfsplanner.core.vdev_shape import fault_tolerance
 from zfsplanner.core.versions import SERIES
 
-from .choices import VdevLayout
-from .designer_forms import RECORDSIZES, catalog_label
-from .models import CatalogDisk
-from .services import ESTIMATE_CACHE_SECONDS, planning_stamp
+from ..choices import VdevLayout
+from ..models import CatalogDisk
+from ..services.designs import ESTIMATE_CACHE_SECONDS, planning_stamp
+from .designer import RECORDSIZES, catalog_label
 
 POOL_NAME = "tank"
 DATASET_NAME = "tank/data"

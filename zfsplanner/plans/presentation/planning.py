@@ -25,7 +25,7 @@ from zfsplanner.core.report.words import (
 from zfsplanner.core.report.words import scientific as _scientific
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_si, zfs_nicenum
 
-from .presentation import Size
+from .summary import Size
 
 
 def _range(r: Any, fmt: Any, unit: str = "") -> str:

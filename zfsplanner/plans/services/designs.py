@@ -18,6 +18,7 @@ import secrets
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
@@ -40,8 +41,7 @@ from zfsplanner.core.design import VdevGroup as GroupSpec
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.units import format_zfs_size
 
-from .editing import error_texts, rename_pool
-from .models import (
+from ..models import (
     CatalogDisk,
     DatasetPlan,
     DesignRevision,
@@ -51,6 +51,7 @@ from .models import (
     VdevGroup,
     inline_disk,
 )
+from .editing import error_texts, rename_pool
 
 
 class _Auto:
@@ -337,7 +338,7 @@ PLANNING_STAMP_KEY = "planning-inputs-stamp"
 
 
 def planning_stamp() -> str:
-    """Changes whenever a catalog disk or a benchmark run changes (``bump_planning_stamp``).
+    """Changes whenever a catalog disk or a benchmark run changes (``planning_figures_changed``).
 
     Part of every cached estimate's key: figures that come from the catalog or from the
     team's disk benchmarks (reliability, performance) follow them without the cache having
@@ -351,8 +352,10 @@ def planning_stamp() -> str:
     return str(stamp)
 
 
-def bump_planning_stamp(**_: Any) -> None:
-    """Signal receiver: catalog or benchmark figures changed, so estimates are computed anew.
+def planning_figures_changed(**_: Any) -> None:
+    """Catalog, benchmark or imported-pool figures changed, so cached estimates and pages are made anew.
+
+    Called directly, or connected as a receiver of the models' ``post_save``/``post_delete``.
 
     With the cache unreachable the save goes on (an upload must be stored while Redis restarts):
     a benchmark's figures arrive when its parse saves them, which bumps the stamp again."""
@@ -566,3 +569,8 @@ def apply_measured_ratio(
             ds["contents"] = contents
             return save_design_document(design.team, doc, user, instance=design)
     raise LookupError(f"the design has no dataset named {dataset!r}")
+
+
+def catalog_prices() -> dict[str, Decimal]:
+    """The catalog's prices by disk model (what the summary costs a design at)."""
+    return {m: p for m, p in CatalogDisk.objects.exclude(price=None).values_list("model", "price")}

@@ -20,22 +20,10 @@ from typing import Any
 
 from zfsplanner.core.naming import element_label, sentence_case
 
+from ..models import json_copy
+
 Doc = dict[str, Any]
 SECTIONS = ("vdevs", "datasets")
-
-
-def json_copy(value: Any) -> Any:
-    """A deep copy of a JSON document (dicts, lists, scalars), much faster than ``copy.deepcopy``.
-
-    Designs carry histograms of thousands of pairs, copied several times per change.
-    """
-    if isinstance(value, dict):
-        return {k: json_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        if value and not isinstance(value[0], dict | list):
-            return [json_copy(v) if isinstance(v, dict | list) else v for v in value]
-        return [json_copy(v) for v in value]
-    return value
 
 
 class EditError(ValueError):

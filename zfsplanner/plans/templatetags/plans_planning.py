@@ -1,5 +1,7 @@
-"""Template tags of the planning partials: the typed view of the estimate, chart URLs, and the
-benchmark runs attached to a design against the prediction."""
+"""Template tags of the planning partials: the typed view of the estimate and chart URLs.
+
+No tag reads the database: the benchmark results against the prediction come from the view
+(``measured`` in the context, ``services.measurements.measured_comparisons``)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from django.urls import reverse
 
 from zfsplanner.core.units import SIZE_UNITS
 
-from ..planning_presentation import PlanningView, planning_view
+from ..presentation.planning import PlanningView, planning_view
 
 register = template.Library()
 
@@ -32,16 +34,3 @@ def planning_chart_url(kind: str, design: Any, share_token: Any = "", index: Any
     name = f"plans:{'share-' if share_token else ''}chart-{kind}"
     return reverse(name, args=args)
 
-
-@register.simple_tag
-def measured_comparisons(design: Any) -> list[Any]:
-    """The results of the runs attached to ``design`` against the prediction (empty without runs)."""
-    from ..models import PoolDesign
-    from ..planning import measured_vs_predicted
-
-    if not isinstance(design, PoolDesign) or design.pk is None:
-        return []
-    try:
-        return list(measured_vs_predicted(design))
-    except ValueError:  # a stored design the core now rejects: the page says so elsewhere
-        return []

@@ -19,12 +19,13 @@ from django.views.decorators.http import require_http_methods
 from zfsplanner.core.advisor import DESCENDING, LOSS_CRITICAL, LOSS_WARNING, AdvisorError, LossLevel, Row
 from zfsplanner.core.design import InvalidDesign
 
-from . import charts
-from .advisor_forms import PICK_SEPARATOR, SORT_LABELS, AdvisorCreateForm, AdvisorForm
-from .models import PoolDesign
-from .planning import measured_vs_predicted, run_advisor
-from .planning_presentation import AdvisorLine, advisor_lines
-from .services import estimate_or_error, get_design_for_user, get_shared_design, save_design_document
+from ..forms.advisor import PICK_SEPARATOR, SORT_LABELS, AdvisorCreateForm, AdvisorForm
+from ..models import PoolDesign
+from ..presentation import charts
+from ..presentation.planning import AdvisorLine, advisor_lines
+from ..services.designs import estimate_or_error, get_design_for_user, get_shared_design, save_design_document
+from ..services.measurements import measured_vs_predicted
+from ..services.planning import run_advisor
 
 UNPROCESSABLE = 422
 METRICS = ("iops", "bandwidth")

@@ -11,9 +11,7 @@ says who saved what.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
-from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -27,12 +25,9 @@ from django.views.decorators.http import require_http_methods
 from zfsplanner.accounts.models import request_unit
 from zfsplanner.core.ashift import automatic
 from zfsplanner.core.design import Design, InvalidDesign
-from zfsplanner.core.fixes import design_fix
-from zfsplanner.core.naming import element_label
-from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 from zfsplanner.core.vdev_shape import fault_tolerance
 
-from .designer_forms import (
+from ..forms.designer import (
     FLASH_ROLES,
     CatalogFilterForm,
     DatasetForm,
@@ -42,13 +37,12 @@ from .designer_forms import (
     flash_disks,
     role_defaults,
 )
-from .editing import EditError, apply_operation, change_summary, error_text, error_texts, put_item, set_pool
-from .forms import DesignDocumentForm
-from .host_forms import HostPlanningForm, inherited
-from .models import CatalogDisk, PoolDesign
-from .planning import design_inputs
-from .presentation import DesignSummary, breakdown_chart, summarize
-from .services import (
+from ..forms.designs import DesignDocumentForm
+from ..forms.host import HostPlanningForm, inherited
+from ..models import CatalogDisk, PoolDesign
+from ..presentation.pages import UNPROCESSABLE, breakdown_response, design_summary, pretty_json
+from ..presentation.summary import DesignSummary
+from ..services.designs import (
     EditConflict,
     NothingToWalk,
     can_undo_redo,
@@ -58,26 +52,13 @@ from .services import (
     save_design_document,
     walk_revisions,
 )
+from ..services.editing import EditError, apply_operation, change_summary, error_text, error_texts, put_item, set_pool
+from ..services.fixes import FixRefused, FixUnavailable, apply_fix
+from ..services.measurements import measured_comparisons
+from ..services.planning import design_inputs
 
-UNPROCESSABLE = 422
 CONFLICT = 409
 MAX_COMPARE = 4
-
-
-def catalog_prices() -> dict[str, Decimal]:
-    return {m: p for m, p in CatalogDisk.objects.exclude(price=None).values_list("model", "price")}
-
-
-def design_summary(
-    design: PoolDesign, with_fixes: bool = True, unit: str = DEFAULT_SIZE_UNIT
-) -> tuple[DesignSummary | None, str | None]:
-    """The design's presentation (estimate cached per revision), sizes in ``unit``, or why there is none."""
-    estimate, error = estimate_or_error(design)
-    if estimate is None:
-        return None, error
-    spec = design.to_spec() if with_fixes else None
-    summary = summarize(estimate, design.document_view(), catalog_prices(), with_fixes=with_fixes, spec=spec, unit=unit)
-    return summary, None
 
 
 def _spec_or_none(design: PoolDesign) -> Design | None:
@@ -234,6 +215,7 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
             user=request.user, with_team=False, initial={"document": pretty_json(doc), "revision": design.revision}
         ),
         "breakdown_url": reverse("plans:chart-breakdown", args=[design.pk]),
+        "measured": measured_comparisons(design),
         "tab": "form",
     }
     context.update(override)
@@ -243,11 +225,6 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
     if context.get("open_new") == "datasets" and "new_dataset_form" not in override:
         context["new_dataset_form"] = dataset_form(doc, None, summary)
     return context
-
-
-def pretty_json(doc: Mapping[str, Any]) -> str:
-    """A document as the JSON editor and the export show it."""
-    return json.dumps(doc, indent=2, ensure_ascii=False)
 
 
 def render_designer(request: HttpRequest, design: PoolDesign, status: int = 200, **override: Any) -> HttpResponse:
@@ -266,6 +243,37 @@ def designer(request: HttpRequest, pk: int) -> HttpResponse:
     keep_open = request.GET.get("add")
     opened = {"open_new": keep_open} if keep_open in ("vdevs", "datasets") else {}
     return render(request, "plans/designer.html", designer_context(request, design, **opened))
+
+
+@login_required
+@require_http_methods(["POST"])
+def design_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The designer's Advanced tab: the whole document as JSON, saved as one new revision."""
+    design, can_write = get_design_for_user(request, pk)
+    if not can_write:
+        raise PermissionDenied("Only owners and editors of the team can change this design.")
+    form = DesignDocumentForm(request.POST, user=request.user, with_team=False)
+    if not form.is_valid():
+        return render_designer(request, design, status=UNPROCESSABLE, json_form=form, tab="json")
+    try:
+        design = save_design_document(
+            design.team,
+            form.cleaned_data["document"],
+            request.user,
+            instance=design,
+            expected_revision=form.cleaned_data["revision"],
+            summary="document edited as JSON",
+        )
+    except EditConflict as exc:
+        design.refresh_from_db()
+        form.add_error(None, f"Someone saved revision {exc.current} meanwhile; your text is kept below.")
+        return render_designer(
+            request, design, status=409, json_form=form, tab="json", conflict=conflict_text(design, exc)
+        )
+    if request.htmx:
+        return render_designer(request, design, saved=f"Saved revision {design.revision}.", tab="json")
+    messages.success(request, f"Saved revision {design.revision}.")
+    return redirect("plans:designer", pk=design.pk)
 
 
 def _save(
@@ -298,6 +306,11 @@ def _save(
         return render_designer(request, design, status=CONFLICT, **override)
     except InvalidDesign as exc:
         return render_designer(request, design, status=UNPROCESSABLE, **on_error(exc))
+    return _saved(request, design, summary, keep_open)
+
+
+def _saved(request: HttpRequest, design: PoolDesign, summary: str, keep_open: str | None = None) -> HttpResponse:
+    """The answer to a saved change: the designer (htmx) or a redirect to it, saying what was saved."""
     if not request.htmx:
         messages.success(request, f"Saved revision {design.revision}: {summary}.")
         target = reverse("plans:designer", args=[design.pk])
@@ -455,24 +468,22 @@ def designer_op(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["POST"])
 def design_fix_apply(request: HttpRequest, pk: int) -> HttpResponse:
-    """Apply a risk's one-click fix as a new revision."""
+    """Apply a risk's one-click fix as a new revision (``services.fixes.apply_fix``, as the API does)."""
     design = _writable(request, pk)
     code, subject = request.POST.get("code", ""), request.POST.get("subject", "")
-    estimate, _ = estimate_or_error(design)
-    risk = next(
-        (r for r in (estimate or {}).get("risks", []) if r.get("code") == code and r.get("subject") == subject), None
-    )
-    fix = design_fix(risk, design.to_document()) if risk else None
-    if fix is None:
+    try:
+        design, summary = apply_fix(design, code, subject, request.user, _revision(request))
+    except (FixUnavailable, InvalidDesign):
         return render_designer(
             request, design, status=CONFLICT, op_error="That risk is gone or has no one-click fix any more."
         )
-
-    def on_error(exc: InvalidDesign) -> dict[str, Any]:
-        return {"op_error": f"The fix could not be applied: {'; '.join(error_texts(fix.document, exc.errors))}"}
-
-    summary = f"fix for {element_label(design.to_document(), subject)}: {fix.label}"
-    return _save(request, design, fix.document, summary, on_error, lambda e: {}, "fix")
+    except FixRefused as exc:
+        op_error = f"The fix could not be applied: {'; '.join(error_texts(exc.document, exc.errors))}"
+        return render_designer(request, design, status=UNPROCESSABLE, op_error=op_error)
+    except EditConflict as exc:
+        design.refresh_from_db()
+        return render_designer(request, design, status=CONFLICT, conflict=conflict_text(design, exc))
+    return _saved(request, design, summary)
 
 
 def _walk(request: HttpRequest, pk: int, direction: str) -> HttpResponse:
@@ -525,16 +536,6 @@ def catalog_options(request: HttpRequest) -> HttpResponse:
 def chart_breakdown(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
     return breakdown_response([design], request_unit(request))
-
-
-def breakdown_response(designs: list[PoolDesign], unit: str = DEFAULT_SIZE_UNIT) -> JsonResponse:
-    rows = []
-    for d in designs:
-        summary, error = design_summary(d, with_fixes=False, unit=unit)
-        if summary is None:
-            return JsonResponse({"detail": f"{d.name}: {error}"}, status=UNPROCESSABLE)
-        rows.append((f"{d.name} (r{d.revision})", summary))
-    return JsonResponse(breakdown_chart(rows))
 
 
 def _compare_designs(request: HttpRequest) -> list[PoolDesign]:

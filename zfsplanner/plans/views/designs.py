@@ -3,7 +3,8 @@
 Every view reaches a design through ``get_design_for_user`` (404 outside the team);
 changes need an owner or editor (403 otherwise). htmx requests get the ``results``
 partial; invalid input comes back re-rendered with status 422 and nothing saved.
-Share links (managed here, opened without login) are in ``share_views.py``.
+Share links (managed here, opened without login) are in ``sharing.py``; the JSON editor's save
+(``design_edit``) is the designer's (``designer.py``).
 """
 
 from __future__ import annotations
@@ -33,33 +34,40 @@ from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_zfs_size
 from zfsplanner.page_cache import PAGE_CACHE_SECONDS, render_cached
 from zfsplanner.throttling import page_throttled
 
-from . import charts
-from .choices import DatasetType
-from .designer_forms import CatalogFilterForm, NewDesignForm, VdevGroupForm, field_for_path
-from .designer_views import catalog_prices, conflict_text, pretty_json, render_designer
-from .editing import error_text
-from .filters import PoolDesignFilterSet
-from .forms import CompressionSampleForm, DesignDocumentForm, DesignImportForm, MeasuredRatioForm, ShareLinkForm
-from .models import PoolDesign
-from .presentation import summarize
-from .quick_views import quick_plan
-from .samples import SampleUploadHandler, install_sample_handler, measure_sample
-from .services import (
-    EditConflict,
+from ..choices import DatasetType
+from ..filters import PoolDesignFilterSet
+from ..forms.designer import CatalogFilterForm, NewDesignForm, VdevGroupForm, field_for_path
+from ..forms.designs import (
+    CompressionSampleForm,
+    DesignDocumentForm,
+    DesignImportForm,
+    MeasuredRatioForm,
+    ShareLinkForm,
+)
+from ..models import PoolDesign
+from ..presentation.pages import (
+    UNPROCESSABLE,
+    capacity_chart_response,
+    design_context,
+    efficiency_chart_response,
+    export_response,
+    pretty_json,
+)
+from ..presentation.quick import quick_plan_page
+from ..services.designs import (
     apply_measured_ratio,
-    commands_or_none,
     design_ashift,
     design_state,
     estimate_or_error,
-    export_filename,
     get_design_for_user,
     planning_stamp,
     save_design_document,
     writable_teams,
 )
+from ..services.editing import error_text
+from ..services.samples import SampleUploadHandler, install_sample_handler, measure_sample
 
 logger = logging.getLogger(__name__)
-UNPROCESSABLE = 422
 NEW_DESIGN_TEMPLATE = {
     "format": "zfsplanner.design/1",
     "name": "tank",
@@ -87,7 +95,7 @@ def _list_estimate(design: PoolDesign) -> dict[str, Any] | None:
 def home(request: HttpRequest) -> HttpResponse:
     """The user's designs; the quick planner for a visitor who is not logged in."""
     if not request.user.is_authenticated:
-        return quick_plan(request)
+        return page_throttled(request, "estimate") or quick_plan_page(request)
     designs = PoolDesign.objects.for_user(request.user).select_related("team").prefetch_related("vdevs", "datasets")
     filterset = PoolDesignFilterSet(request.GET, queryset=designs, request=request)
     page = Paginator(filterset.qs.order_by("team__name", "name", "pk"), DESIGNS_PER_PAGE).get_page(
@@ -254,29 +262,6 @@ def _until_next_expiry(context: dict[str, Any]) -> int:
     return int((min(ahead) - now).total_seconds()) if ahead else PAGE_CACHE_SECONDS
 
 
-def design_context(
-    design: PoolDesign, capacity_url: str, efficiency_url: str, key: object, unit: str = DEFAULT_SIZE_UNIT
-) -> dict[str, Any]:
-    """What the design page and the shared page both show: summary, estimate, risks, commands, charts;
-    sizes in ``unit`` (``request_unit``: ``?unit=``, else the reader's preference)."""
-    estimate, estimate_error = estimate_or_error(design)
-    summary = None
-    if estimate is not None:
-        summary = summarize(estimate, design.to_document(), catalog_prices(), spec=design.to_spec(), unit=unit)
-    return {
-        "design": design,
-        "estimate": estimate,
-        "summary": summary,
-        # Fragments of the page are cached per revision and per state of the catalog and benchmarks.
-        "render_stamp": f"{design.updated.timestamp() if design.updated else 0}-{planning_stamp()}-{unit}",
-        "estimate_error": estimate_error,
-        "commands": commands_or_none(design),
-        "has_efficiency": bool(estimate and charts.efficiency_chart(estimate)),
-        "capacity_chart_url": reverse(capacity_url, args=[key]),
-        "efficiency_chart_url": reverse(efficiency_url, args=[key]),
-    }
-
-
 def _sample_items(design: PoolDesign) -> list[dict[str, Any]]:
     """One "measure on a sample" form per filesystem dataset, set up with its compression and recordsize."""
     ashift = design_ashift(design)
@@ -318,37 +303,6 @@ def design_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["POST"])
-def design_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    """The designer's Advanced tab: the whole document as JSON, saved as one new revision."""
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can change this design.")
-    form = DesignDocumentForm(request.POST, user=request.user, with_team=False)
-    if not form.is_valid():
-        return render_designer(request, design, status=UNPROCESSABLE, json_form=form, tab="json")
-    try:
-        design = save_design_document(
-            design.team,
-            form.cleaned_data["document"],
-            request.user,
-            instance=design,
-            expected_revision=form.cleaned_data["revision"],
-            summary="document edited as JSON",
-        )
-    except EditConflict as exc:
-        design.refresh_from_db()
-        form.add_error(None, f"Someone saved revision {exc.current} meanwhile; your text is kept below.")
-        return render_designer(
-            request, design, status=409, json_form=form, tab="json", conflict=conflict_text(design, exc)
-        )
-    if request.htmx:
-        return render_designer(request, design, saved=f"Saved revision {design.revision}.", tab="json")
-    messages.success(request, f"Saved revision {design.revision}.")
-    return redirect("plans:designer", pk=design.pk)
-
-
-@login_required
 @require_http_methods(["GET", "POST"])
 def design_delete(request: HttpRequest, pk: int) -> HttpResponse:
     design, can_write = get_design_for_user(request, pk)
@@ -381,27 +335,6 @@ def chart_capacity(request: HttpRequest, pk: int) -> JsonResponse:
 def chart_efficiency(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
     return efficiency_chart_response(design)
-
-
-def capacity_chart_response(design: PoolDesign) -> JsonResponse:
-    estimate, error = estimate_or_error(design)
-    if estimate is None:
-        return JsonResponse({"detail": error}, status=UNPROCESSABLE)
-    return JsonResponse(charts.capacity_chart(estimate))
-
-
-def efficiency_chart_response(design: PoolDesign) -> JsonResponse:
-    estimate, _ = estimate_or_error(design)
-    chart = charts.efficiency_chart(estimate) if estimate else None
-    if chart is None:
-        return JsonResponse({"detail": "The estimate has no efficiency table for this design."}, status=404)
-    return JsonResponse(chart)
-
-
-def export_response(design: PoolDesign) -> HttpResponse:
-    response = HttpResponse(pretty_json(design.to_document()) + "\n", content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="{export_filename(design)}"'
-    return response
 
 
 @csrf_exempt

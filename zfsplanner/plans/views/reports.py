@@ -37,10 +37,10 @@ from zfsplanner.core import report
 from zfsplanner.core.design import InvalidDesign
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
-from .editing import error_texts
-from .models import PoolDesign
-from .presentation import summarize
-from .services import estimate_design, get_design_for_user, get_shared_design
+from ..models import PoolDesign
+from ..presentation.summary import summarize
+from ..services.designs import estimate_design, get_design_for_user, get_shared_design
+from ..services.editing import error_texts
 
 
 def _safe_name(design: PoolDesign) -> str:

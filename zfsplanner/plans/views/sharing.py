@@ -20,10 +20,17 @@ from django.views.decorators.http import require_http_methods
 from zfsplanner.accounts.models import request_unit
 from zfsplanner.page_cache import render_cached
 
-from .designer_views import breakdown_response
-from .forms import ShareLinkForm
-from .models import PoolDesign
-from .services import (
+from ..forms.designs import ShareLinkForm
+from ..models import PoolDesign
+from ..presentation.pages import (
+    UNPROCESSABLE,
+    breakdown_response,
+    capacity_chart_response,
+    design_context,
+    efficiency_chart_response,
+    export_response,
+)
+from ..services.designs import (
     create_share_link,
     get_design_for_user,
     get_shared_design,
@@ -31,7 +38,6 @@ from .services import (
     revision_key,
     revoke_share_link,
 )
-from .views import UNPROCESSABLE, capacity_chart_response, design_context, efficiency_chart_response, export_response
 
 
 def _writable_design(request: HttpRequest, pk: int) -> PoolDesign:

@@ -1,0 +1,102 @@
+"""What more than one page shows of a stored design, built once here.
+
+The design page (``views.designs``) and the shared page (``views.sharing``) show the same summary,
+estimate, risks, commands and charts (:func:`design_context`); the designer, the comparison and
+the shared page chart the same breakdown (:func:`breakdown_response`); the export and the shared
+export send the same file (:func:`export_response`). The view modules never import each other.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django.http import HttpResponse, JsonResponse
+from django.urls import reverse
+
+from zfsplanner.core.units import DEFAULT_SIZE_UNIT
+
+from ..models import PoolDesign
+from ..services.designs import catalog_prices, commands_or_none, estimate_or_error, export_filename, planning_stamp
+from ..services.measurements import measured_comparisons
+from . import charts
+from .summary import DesignSummary, breakdown_chart, summarize
+
+UNPROCESSABLE = 422
+
+
+def pretty_json(doc: Mapping[str, Any]) -> str:
+    """A document as the JSON editor and the export show it."""
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def design_summary(
+    design: PoolDesign, with_fixes: bool = True, unit: str = DEFAULT_SIZE_UNIT
+) -> tuple[DesignSummary | None, str | None]:
+    """The design's presentation (estimate cached per revision), sizes in ``unit``, or why there is none."""
+    estimate, error = estimate_or_error(design)
+    if estimate is None:
+        return None, error
+    spec = design.to_spec() if with_fixes else None
+    summary = summarize(estimate, design.document_view(), catalog_prices(), with_fixes=with_fixes, spec=spec, unit=unit)
+    return summary, None
+
+
+def breakdown_response(designs: list[PoolDesign], unit: str = DEFAULT_SIZE_UNIT) -> JsonResponse:
+    """Where the raw capacity of each design goes, one bar per design (422 naming the first that fails)."""
+    rows = []
+    for d in designs:
+        summary, error = design_summary(d, with_fixes=False, unit=unit)
+        if summary is None:
+            return JsonResponse({"detail": f"{d.name}: {error}"}, status=UNPROCESSABLE)
+        rows.append((f"{d.name} (r{d.revision})", summary))
+    return JsonResponse(breakdown_chart(rows))
+
+
+def design_context(
+    design: PoolDesign, capacity_url: str, efficiency_url: str, key: object, unit: str = DEFAULT_SIZE_UNIT
+) -> dict[str, Any]:
+    """What the design page and the shared page both show: summary, estimate, risks, commands, charts;
+    sizes in ``unit`` (``request_unit``: ``?unit=``, else the reader's preference)."""
+    estimate, estimate_error = estimate_or_error(design)
+    summary = None
+    if estimate is not None:
+        summary = summarize(estimate, design.to_document(), catalog_prices(), spec=design.to_spec(), unit=unit)
+    return {
+        "design": design,
+        "estimate": estimate,
+        "summary": summary,
+        # Fragments of the page are cached per revision and per state of the catalog and benchmarks.
+        "render_stamp": f"{design.updated.timestamp() if design.updated else 0}-{planning_stamp()}-{unit}",
+        "estimate_error": estimate_error,
+        "commands": commands_or_none(design),
+        "has_efficiency": bool(estimate and charts.efficiency_chart(estimate)),
+        "capacity_chart_url": reverse(capacity_url, args=[key]),
+        "efficiency_chart_url": reverse(efficiency_url, args=[key]),
+        "measured": measured_comparisons(design),
+    }
+
+
+def capacity_chart_response(design: PoolDesign) -> JsonResponse:
+    estimate, error = estimate_or_error(design)
+    if estimate is None:
+        return JsonResponse({"detail": error}, status=UNPROCESSABLE)
+    return JsonResponse(charts.capacity_chart(estimate))
+
+
+def efficiency_chart_response(design: PoolDesign) -> JsonResponse:
+    estimate, _ = estimate_or_error(design)
+    chart = charts.efficiency_chart(estimate) if estimate else None
+    if chart is None:
+        return JsonResponse({"detail": "The estimate has no efficiency table for this design."}, status=404)
+    return JsonResponse(chart)
+
+
+def export_response(design: PoolDesign) -> HttpResponse:
+    """The design document as a download."""
+    response = HttpResponse(pretty_json(design.to_document()) + "\n", content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{export_filename(design)}"'
+    return response
+
+

@@ -1,0 +1,177 @@
+"""The quick planner's answer and page: one short form's document, estimated and presented.
+
+The view module ``views.quick`` serves ``/plan/`` and its chart, JSON and save; the home page
+(``views.designs.home``) shows the same page to a visitor who is not logged in. Both render it
+through :func:`quick_plan_page`. The estimate is the one ``POST /api/estimate/`` gives
+(``estimate_with_catalog(validate_document(doc))``), cached per document and catalog state; the
+rendered page is cached per parameter set (``page_cache``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+from urllib.parse import parse_qsl
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from zfsplanner.accounts.models import request_unit
+from zfsplanner.core.commands import all_commands
+from zfsplanner.core.design import Design, InvalidDesign
+from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_size
+from zfsplanner.page_cache import render_cached
+
+from ..forms.quick import QuickPlanForm, canonical_query, catalog_price, field_errors, form_data
+from ..services.designs import ESTIMATE_CACHE_SECONDS, planning_stamp, resolve_catalog, validate_document
+from ..services.planning import estimate_with_catalog
+from .summary import DesignSummary, VdevLine, summarize
+
+TEMPLATE = "plans/quick_plan.html"
+UNPROCESSABLE = 422
+
+
+@dataclass(frozen=True)
+class QuickCost:
+    """What the data disks cost at the price typed in (else the catalog disk's), and per usable TB (10^12 bytes)."""
+
+    price: Decimal
+    disks: int
+    total: Decimal
+    per_usable_tb: Decimal | None
+    source: str = "typed"  # or "catalog": the catalog's price of the chosen disk
+
+
+@dataclass(frozen=True)
+class QuickAnswer:
+    document: dict[str, Any]
+    estimate: dict[str, Any]
+    commands: dict[str, list[str]]
+    summary: DesignSummary
+    cost: QuickCost | None
+
+    @property
+    def version(self) -> str:
+        return str(self.document["openzfs_version"])
+
+    @property
+    def survivors(self) -> list[VdevLine]:
+        """The vdev groups that hold pool data, with the failures each survives."""
+        return [v for v in self.summary.vdevs if v.survives is not None]
+
+    @property
+    def usable_other_unit(self) -> str:
+        """The headline in the unit the reader did not pick (TB beside TiB, or the reverse)."""
+        return format_size(self.summary.usable.bytes, self.summary.other_unit)
+
+
+def computed(doc: dict[str, Any]) -> tuple[Design, dict[str, Any], dict[str, list[str]]]:
+    """The estimate and commands of a quick-planner document; ``InvalidDesign`` when the core refuses it.
+
+    The estimate is the one ``POST /api/estimate/`` and ``manage.py estimate`` give; both are
+    cached per document and catalog state (invalid documents are not cached)."""
+    stamp = planning_stamp()
+    key = f"quick-plan:{_digest(doc)}:{stamp}"
+    stored = cache.get(key)
+    if stored is None:
+        spec = validate_document(doc)
+        # The commands do not change with the data planned or the price: typing those reuses them.
+        shape = {**doc, "datasets": [{k: v for k, v in ds.items() if k != "contents"} for ds in doc["datasets"]]}
+        shape["vdevs"] = [{k: v for k, v in g.items() if k != "price_per_disk"} for g in doc["vdevs"]]
+        commands_key = f"quick-plan-commands:{_digest(shape)}"
+        commands = cache.get(commands_key)
+        if commands is None:
+            commands = {"commands": all_commands(spec)}
+            cache.set(commands_key, commands, timeout=ESTIMATE_CACHE_SECONDS)
+        stored = (spec, estimate_with_catalog(spec), commands)
+        cache.set(key, stored, timeout=ESTIMATE_CACHE_SECONDS)
+    return stored
+
+
+def _digest(doc: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def answer(form: QuickPlanForm) -> QuickAnswer:
+    """The answer to a valid form: ``InvalidDesign`` (paths mapped to fields by the caller) otherwise."""
+    doc = form.document()
+    spec, estimate, commands = computed(doc)
+    d = form.cleaned_data
+    shown = resolve_catalog(doc) if d.get("disk") else doc  # a catalog disk named by its vendor and model
+    summary = summarize(estimate, shown, with_fixes=False, spec=spec, unit=d.get("unit") or DEFAULT_SIZE_UNIT)
+    cost = None
+    price, source = d.get("price"), "typed"
+    if price is None and d.get("disk"):
+        price, source = catalog_price(d["disk"]), "catalog"
+    if price is not None:
+        disks = d["disks"] * d["vdevs"]
+        total = price * disks
+        usable_tb = Decimal(summary.usable.bytes) / Decimal(10**12)
+        cost = QuickCost(price, disks, total, total / usable_tb if usable_tb else None, source)
+    return QuickAnswer(doc, estimate, commands, summary, cost)
+
+
+def _wants_partial(request: HttpRequest) -> bool:
+    return bool(getattr(request, "htmx", False)) and not request.htmx.boosted
+
+
+def _valid(form: QuickPlanForm) -> bool:
+    """Whether the form describes a pool the core accepts; if not, the problems are on its fields.
+
+    A valid document's estimate is computed (or found in the cache) here, so the answer that
+    follows costs no second estimate."""
+    if not form.is_valid():
+        return False
+    try:
+        computed(form.document())
+    except InvalidDesign as exc:
+        for field, message in field_errors(exc.errors, form.cleaned_data):
+            form.add_error(field, message)
+        return False
+    return True
+
+
+def answer_or_errors(form: QuickPlanForm) -> QuickAnswer | None:
+    """The answer, or None with the problems added to the form's fields."""
+    return answer(form) if _valid(form) else None
+
+
+def quick_plan_page(request: HttpRequest) -> HttpResponse:
+    """The planner's page for the query string (the whole page, or the ``update`` partial for htmx):
+    what ``/plan/`` shows, and ``/`` to a visitor who is not logged in."""
+    data = form_data(request.GET, unit=request_unit(request))
+    form = QuickPlanForm(data)
+    template = f"{TEMPLATE}#update" if _wants_partial(request) else TEMPLATE
+    if not _valid(form):
+        response = render(request, template, page_context(form, None, data), status=UNPROCESSABLE)
+    else:  # rendered once per parameter set: a repeated request is served from the page cache
+        key = (canonical_query(data), planning_stamp())
+        response = render_cached(request, template, key, lambda: page_context(form, answer(form), data))
+    if _wants_partial(request):
+        response["HX-Replace-Url"] = f"{reverse('plans:quick-plan')}?{canonical_query(data)}"
+    return response
+
+
+def page_context(form: QuickPlanForm, result: QuickAnswer | None, data: dict[str, Any]) -> dict[str, Any]:
+    query = canonical_query(data)
+    optional = ("special", "slog", "recordsize", "compression", "data", "price")
+    return {
+        "form": form,
+        "result": result,
+        "summary": result.summary if result else None,
+        "commands": result.commands if result else None,
+        "query": query,
+        "state": parse_qsl(query),
+        "more_open": any(data.get(k) for k in optional) or any(form.errors.get(k) for k in optional),
+        "chart_url": f"{reverse('plans:quick-plan-chart')}?{query}",
+        "json_url": f"{reverse('plans:quick-plan-json')}?{query}",
+        "save_url": f"{reverse('plans:quick-plan-save')}?{query}",
+        "can_write": False,
+    }
+
+

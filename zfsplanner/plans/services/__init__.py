@@ -1,0 +1,40 @@
+"""The plans' services: the functions that touch the database and call the core.
+
+* ``designs``: reach a design (team scope), validate, save as one revision, estimate (cached),
+  share links, undo/redo, the planning stamp of cached pages;
+* ``editing``: changes to a design document (one vdev group, one dataset, a row's button);
+* ``fixes``: a risk's one-click fix applied as one revision (designer and API alike);
+* ``planning``: catalog and measured figures for the core, the layout advisor;
+* ``measurements``: the registry the benchmarks app fills in (plans never imports benchmarks);
+* ``samples``: compression measured on an uploaded sample.
+
+Other apps use the names presented here, never a module's private ones.
+"""
+
+from .designs import (
+    create_share_link,
+    design_state,
+    estimate_design,
+    get_design_for_user,
+    planning_figures_changed,
+    revoke_share_link,
+    save_design_document,
+    validate_document,
+    writable_teams,
+)
+from .editing import error_text
+from .measurements import register_measurements
+
+__all__ = [
+    "create_share_link",
+    "design_state",
+    "error_text",
+    "estimate_design",
+    "get_design_for_user",
+    "planning_figures_changed",
+    "register_measurements",
+    "revoke_share_link",
+    "save_design_document",
+    "validate_document",
+    "writable_teams",
+]

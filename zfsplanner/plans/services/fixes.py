@@ -1,0 +1,78 @@
+"""One-click fixes of a stored design: find the risk, build its fix, save it as one new revision.
+
+The designer (``views.designer.design_fix_apply``) and the API (``DesignViewSet.apply_fix``) both
+call :func:`apply_fix`; the list of fixes a design offers (the API's ``fixes``) comes from
+:func:`available_fixes`. The fix itself (what it changes, its label) is the core's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.fixes import DesignFix, design_fix
+from zfsplanner.core.naming import element_label
+
+from ..models import PoolDesign
+from .designs import estimate_design, save_design_document
+
+
+class FixUnavailable(LookupError):
+    """The design has no risk ``code`` on ``subject`` with a one-click fix (any more)."""
+
+    def __init__(self, code: str, subject: str) -> None:
+        super().__init__(f"This design has no risk {code!r} on {subject!r} with a one-click fix.")
+        self.code, self.subject = code, subject
+
+
+class FixRefused(Exception):
+    """The fixed document did not pass; ``document`` is it, ``errors`` the core's (path, message) pairs."""
+
+    def __init__(self, document: dict[str, Any], exc: InvalidDesign) -> None:
+        super().__init__(str(exc))
+        self.document, self.errors = document, exc.errors
+
+
+def available_fixes(design: PoolDesign) -> list[DesignFix]:
+    """The fixes of the design's current risks (``InvalidDesign`` if the stored design no longer estimates)."""
+    doc = design.to_document()
+    found = (design_fix(r, doc) for r in estimate_design(design)["risks"])
+    return [f for f in found if f is not None]
+
+
+def find_fix(design: PoolDesign, code: str, subject: str) -> DesignFix:
+    """The fix of the risk ``code`` on ``subject`` (``FixUnavailable`` if there is none, ``InvalidDesign``
+    if the stored design no longer estimates)."""
+    risk = next(
+        (r for r in estimate_design(design)["risks"] if r.get("code") == code and r.get("subject") == subject), None
+    )
+    fix = design_fix(risk, design.to_document()) if risk else None
+    if fix is None:
+        raise FixUnavailable(code, subject)
+    return fix
+
+
+def apply_fix(
+    design: PoolDesign, code: str, subject: str, user: Any, expected_revision: int | None = None
+) -> tuple[PoolDesign, str]:
+    """Apply the fix of one risk as the design's next revision; the saved design and what the revision says.
+
+    Raises ``FixUnavailable``, ``InvalidDesign`` (the stored design no longer estimates),
+    ``FixRefused`` (the fixed document does not pass) or ``EditConflict`` (``expected_revision``
+    is stale). The revision names the part fixed as a person would ("fix for the special mirror
+    (group 2): ...")."""
+    fix = find_fix(design, code, subject)
+    summary = f"fix for {element_label(design.to_document(), subject)}: {fix.label}"
+    try:
+        saved = save_design_document(
+            design.team,
+            fix.document,
+            user,
+            instance=design,
+            expected_revision=expected_revision,
+            kind="fix",
+            summary=summary,
+        )
+    except InvalidDesign as exc:
+        raise FixRefused(fix.document, exc) from exc
+    return saved, summary
