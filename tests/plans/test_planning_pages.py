@@ -11,6 +11,7 @@ from benchmarks.tasks import parse_upload_task
 from tests.benchmarks.conftest import CDM_WD
 from tests.factories import BenchRunFactory, PoolDesignFactory, design_document
 from zfsplanner.plans.services import create_share_link, estimate_design, revoke_share_link
+from zfsplanner.plans.services.measurements import measured_comparisons
 
 pytestmark = pytest.mark.django_db
 
@@ -177,8 +178,20 @@ def test_an_attached_run_is_compared_with_the_prediction(client, alice, team):
     i = chart["rows"].index(seq)
     assert chart["datasets"][1]["data"][i] == pytest.approx(100 * 531_458_000 / middle, abs=0.1)
     assert "pool run: SEQ1M Q8T1 read (" in chart["labels"][i]
-    html = render_to_string("plans/_performance.html", {"estimate": estimate_design(design), "design": design})
+    context = {"estimate": estimate_design(design), "design": design, "measured": measured_comparisons(design)}
+    html = render_to_string("plans/_performance.html", context)
     assert f"/designs/{design.pk}/charts/measured/" in html and "SEQ1M Q8T1 read" in html
+    assert "SEQ1M Q8T1 read" in client.get(f"/designs/{design.pk}/").content.decode()  # the view passes them
+
+
+def test_the_performance_partial_reads_no_database(team, django_assert_num_queries):
+    """The comparisons come from the view: rendering the partial runs no query."""
+    design = PoolDesignFactory(team=team, document=_doc(log=True))
+    _attached_pool_run(team, design)
+    context = {"estimate": estimate_design(design), "design": design, "measured": measured_comparisons(design)}
+    with django_assert_num_queries(0):
+        html = render_to_string("plans/_performance.html", context)
+    assert "SEQ1M Q8T1 read" in html
 
 
 def test_the_measured_chart_in_one_unit(client, alice, team):

@@ -6,3 +6,11 @@ class ImportsConfig(AppConfig):
     name = "zfsplanner.imports"
     label = "imports"
     verbose_name = "Imports from existing pools and data"
+
+    def ready(self) -> None:
+        """The design page shows the pool an import was attached to (computed by its view)."""
+        from zfsplanner.plans.services import register_design_addition
+
+        from .attached import attached_pool
+
+        register_design_addition("attached", attached_pool)

@@ -18,6 +18,7 @@ from django.urls import reverse
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
 from ..models import PoolDesign
+from ..services.attached import design_additions
 from ..services.designs import catalog_prices, commands_or_none, estimate_or_error, export_filename, planning_stamp
 from ..services.measurements import measured_comparisons
 from . import charts
@@ -75,6 +76,7 @@ def design_context(
         "capacity_chart_url": reverse(capacity_url, args=[key]),
         "efficiency_chart_url": reverse(efficiency_url, args=[key]),
         "measured": measured_comparisons(design),
+        **design_additions(design, estimate),
     }
 
 

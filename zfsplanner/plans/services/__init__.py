@@ -6,11 +6,13 @@
 * ``fixes``: a risk's one-click fix applied as one revision (designer and API alike);
 * ``planning``: catalog and measured figures for the core, the layout advisor;
 * ``measurements``: the registry the benchmarks app fills in (plans never imports benchmarks);
+* ``attached``: what other apps add to a design's page (``imports``: the attached pool);
 * ``samples``: compression measured on an uploaded sample.
 
 Other apps use the names presented here, never a module's private ones.
 """
 
+from .attached import register_design_addition
 from .designs import (
     create_share_link,
     design_state,
@@ -32,6 +34,7 @@ __all__ = [
     "estimate_design",
     "get_design_for_user",
     "planning_figures_changed",
+    "register_design_addition",
     "register_measurements",
     "revoke_share_link",
     "save_design_document",

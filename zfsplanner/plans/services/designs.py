@@ -36,7 +36,7 @@ from zfsplanner.core.commands import (
     zpool_attach_commands,
     zpool_create_command,
 )
-from zfsplanner.core.design import _DATASET_KEYS, _VDEV_KEYS, Design, InvalidDesign, Role, parse_design
+from zfsplanner.core.design import DATASET_KEYS, VDEV_KEYS, Design, InvalidDesign, Role, parse_design
 from zfsplanner.core.design import VdevGroup as GroupSpec
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.units import format_zfs_size
@@ -309,7 +309,7 @@ def _vdev_row(
         catalog_disk=catalog[refs[0]] if refs else None,
         disks=disks,
         single_disk=single,
-        extra={k: v for k, v in raw.items() if k not in _VDEV_KEYS},
+        extra={k: v for k, v in raw.items() if k not in VDEV_KEYS},
         price_per_disk=group.price_per_disk,
         **{f: raw.get(f) for f in _VDEV_FIELDS},
     )
@@ -330,7 +330,7 @@ def _dataset_row(design: PoolDesign, position: int, raw: Mapping[str, Any], ds: 
         copies=ds.copies,
         sync=ds.sync.value if ds.sync else "",
         contents=raw.get("contents"),
-        extra={k: v for k, v in raw.items() if k not in _DATASET_KEYS},
+        extra={k: v for k, v in raw.items() if k not in DATASET_KEYS},
     )
 
 

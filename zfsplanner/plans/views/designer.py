@@ -54,7 +54,6 @@ from ..services.designs import (
 )
 from ..services.editing import EditError, apply_operation, change_summary, error_text, error_texts, put_item, set_pool
 from ..services.fixes import FixRefused, FixUnavailable, apply_fix
-from ..services.measurements import measured_comparisons
 from ..services.planning import design_inputs
 
 CONFLICT = 409
@@ -215,7 +214,6 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
             user=request.user, with_team=False, initial={"document": pretty_json(doc), "revision": design.revision}
         ),
         "breakdown_url": reverse("plans:chart-breakdown", args=[design.pk]),
-        "measured": measured_comparisons(design),
         "tab": "form",
     }
     context.update(override)

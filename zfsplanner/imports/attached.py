@@ -1,22 +1,20 @@
 """The design page's "model vs the pool" for an import attached to the design (by the collector's --design
-or by saving the import as this design): SIZE, AVAIL and ALLOC of the pool against this design's estimate."""
+or by saving the import as this design): SIZE, AVAIL and ALLOC of the pool against this design's estimate.
+
+Registered with plans (``register_design_addition("attached", attached_pool)`` in ``apps.py``): the
+design page's view computes it, and ``imports/_attached_pool.html`` only shows ``attached``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django import template
-
 from zfsplanner.core.importers.compare import Row, compare
 
-from ..services import attached_import
-
-register = template.Library()
+from .services import attached_import
 
 SHOWN = ("size", "avail", "alloc")
 
 
-@register.simple_tag
 def attached_pool(design: Any, estimate: Any) -> dict[str, Any] | None:
     """``{"record", "pool", "rows"}`` for the newest attached import, or None (nothing attached)."""
     if design is None or not getattr(design, "pk", None) or not isinstance(estimate, dict):
