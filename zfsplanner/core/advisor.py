@@ -28,7 +28,7 @@ from enum import StrEnum
 from typing import Any
 
 from .design import FORMAT, PARITY, Design, InvalidDesign, Layout, VdevGroup, parse_design
-from .estimate import _datasets
+from .estimate import dataset_usages
 from .planning import PlanningInputs
 from .planning_sections import context, performance_section, reliability_section
 from .pool import draid_default_data, pool_capacity
@@ -233,7 +233,7 @@ def _row(candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options,
     doc = design_document(candidate, shape, needs, options)
     design: Design = parse_design(doc)
     pool = pool_capacity(design)
-    usages = _datasets(design, pool)
+    usages = dataset_usages(design, pool)
     ctx = context(design, inputs)
     _, rel = reliability_section(ctx, pool, usages)
     _, perf = performance_section(ctx)

@@ -74,6 +74,20 @@ def deflate_ratio(layout: Layout, width: int, ashift: int, draid_data: int | Non
     return SPA_OLD_MAXBLOCKSIZE // (asize >> SPA_MINBLOCKSHIFT)
 
 
+def nominal_parity_fraction(layout: Layout, width: int, draid_data: int | None = None) -> float:
+    """Parity columns over all columns of a stripe, the layout's nominal cost before padding:
+    ``p/N`` (raidz), ``p/(D+p)`` (dRAID, ``D`` data disks per redundancy group), 0 for mirrors
+    and single disks (a mirror's other copies are not in its ``asize``). The one home of this rule."""
+    p = PARITY[layout]
+    if layout in RAIDZ_LAYOUTS:
+        return p / width
+    if layout in DRAID_LAYOUTS:
+        if not draid_data:
+            raise ValueError("dRAID needs its data-disk count")
+        return p / (draid_data + p)
+    return 0.0
+
+
 def deflate(asize: int, ratio: int) -> int:
     """Bytes charged to ``zfs list`` for ``asize`` raw bytes (``vdev_deflated_space``)."""
     return (asize >> SPA_MINBLOCKSHIFT) * ratio

@@ -115,7 +115,7 @@ def pool_capacity(design: Design) -> PoolCapacity:
     version_s = design.version
     version = Version.parse(version_s).key
     shapes = [group_shape(design, gi, g, version) for gi, g in enumerate(design.vdevs)]
-    removal = removal_context(design, shapes)
+    removal = removal_context(design, [s.ashift for s in shapes])
 
     vdevs: list[VdevCapacity] = []
     index = 0

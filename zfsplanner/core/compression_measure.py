@@ -13,7 +13,6 @@ from .compression_rules import (
     compressratio,
     resolve_algorithm,
     stored_block,
-    version_tuple,
 )
 from .compressors import CompressorError, zfs_compressed_size
 from .units import roundup
@@ -84,7 +83,7 @@ def measure_compression(data: bytes, algorithm: str, recordsize: int, ashift: in
         comp = None
         if algo != "off" and not zero:
             budget = compression_budget(lsize, algo, version, unit, unit)
-            c = zfs_compressed_size(block, algo, budget, version_tuple(version))
+            c = zfs_compressed_size(block, algo, budget, version)
             raw_in += lsize
             raw_out += lsize if c is None else c
             comp = c

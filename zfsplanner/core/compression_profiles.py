@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .compression_rules import (
-    _split_level,
     algorithm_family,
+    split_level,
 )
 
 
@@ -47,8 +47,8 @@ def _lookup(table: Mapping[str, float], algorithm: str) -> float:
     fam = algorithm_family(algorithm)
     if fam == "lzjb" or fam == "zle":
         return table.get(fam, table["lz4"])
-    level = _split_level(algorithm)[1] if "-" in algorithm else 0
-    same = [(abs(_split_level(k)[1] - level), k) for k in table if "-" in k and algorithm_family(k) == fam]
+    level = split_level(algorithm)[1] if "-" in algorithm else 0
+    same = [(abs(split_level(k)[1] - level), k) for k in table if "-" in k and algorithm_family(k) == fam]
     if same:
         return table[min(same)[1]]
     return table["lz4"]

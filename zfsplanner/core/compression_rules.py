@@ -5,13 +5,13 @@ rounding of the stored size, embedded block pointers and holes (``module/zfs/zio
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
+from .properties import default
 from .units import ceil_div, roundup
-from .versions import Version, VersionError
+from .versions import Version, VersionError, supports
 
 SPA_MINBLOCKSIZE = 512
 BPE_PAYLOAD_SIZE = 112  # include/sys/spa.h: payload of an embedded block pointer
@@ -48,25 +48,13 @@ class StoredBlock:
 # --------------------------------------------------------------------------- versions
 
 
-@functools.lru_cache(maxsize=128)
-def version_tuple(version: str) -> tuple[int, int]:
-    """``"2.3"`` -> ``(2, 3)``; ``"2.3.2"`` -> ``(2, 3)`` (see :class:`versions.Version` for patch levels)."""
+def default_compression(version: str) -> str:
+    """The ``compression`` a dataset gets when nobody sets it: :func:`properties.default`
+    (``off`` up to 2.1, ``on`` from 2.2.0, PR #13078)."""
     try:
-        v = Version.parse(version)
+        return str(default("compression", version))
     except VersionError as exc:
         raise CompressionError(str(exc)) from exc
-    return v.major, v.minor
-
-
-def default_compression(version: str) -> str:
-    """The ``compression`` a dataset gets when nobody sets it.
-
-    ``off`` up to 2.1; ``on`` (lz4 on any pool with the ``lz4_compress`` feature) from
-    2.2.0: openzfs/zfs PR #13078 "Default to ON for compression" (merged February 2022,
-    after the 2.1 branch) registers ``ZFS_PROP_COMPRESS`` with ``ZIO_COMPRESS_ON`` in
-    ``module/zcommon/zfs_prop.c``; man ``zfsprops.7`` says "The default value is on".
-    """
-    return "off" if version_tuple(version) < (2, 2) else "on"
 
 
 def resolve_algorithm(setting: str | None, version: str) -> str:
@@ -88,7 +76,7 @@ def resolve_algorithm(setting: str | None, version: str) -> str:
         return "zstd-fast-1"
     if s in ("off", "lz4", "lzjb", "zle", "empty"):
         return s
-    family, level = _split_level(s)
+    family, level = split_level(s)
     if family == "gzip" and 1 <= level <= 9:
         return s
     if family == "zstd" and 1 <= level <= 19:
@@ -98,7 +86,7 @@ def resolve_algorithm(setting: str | None, version: str) -> str:
     raise CompressionError(f"{setting!r} is not a ZFS compression value")
 
 
-def _split_level(name: str) -> tuple[str, int]:
+def split_level(name: str) -> tuple[str, int]:
     head, _, tail = name.rpartition("-")
     if not head or not tail.isdigit():
         raise CompressionError(f"{name!r} is not a ZFS compression value")
@@ -126,7 +114,7 @@ def compression_budget(lsize: int, algorithm: str, version: str, min_alloc: int,
     (``BPE_PAYLOAD_SIZE`` = 112 B) can succeed.
     """
     d_len = lsize - (lsize >> 3)
-    if version_tuple(version) < (2, 3):
+    if not supports(version, "compression_budget_sectors"):
         return d_len
     if algorithm != "zle":
         d_len -= d_len % gcd_alloc
@@ -143,7 +131,7 @@ def roundup_alloc_size(size: int, version: str, min_alloc: int, gcd_alloc: int) 
     ``spa_min_alloc`` (``zio_write_compress``); with one ashift and no dRAID the
     three are the same sector.
     """
-    if version_tuple(version) < (2, 2):
+    if Version.parse(version) < Version(2, 2):
         return roundup(size, min_alloc)
     if size > min_alloc:
         return roundup(size, gcd_alloc)

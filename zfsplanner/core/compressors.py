@@ -34,6 +34,8 @@ from types import ModuleType
 import lz4.block
 import zstandard
 
+from .versions import Version, supports
+
 try:  # the C extension; absent until `make native` has run
     from . import _zfscomp as _native
 
@@ -144,16 +146,16 @@ def _zle_python(block: bytes, d_len: int, n: int = ZLE_N) -> int | None:
     return _fits(dst, size, d_len) if src == size else None
 
 
-def zfs_compressed_size(block: bytes, algorithm: str, d_len: int, version: tuple[int, int] = (2, 3)) -> int | None:
+def zfs_compressed_size(block: bytes, algorithm: str, d_len: int, version: str | Version = "2.3") -> int | None:
     """Bytes ZFS records for ``block`` compressed with ``algorithm`` within ``d_len``; None if it stores
-    the block as it is. ``version``: (major, minor) of the OpenZFS release (zstd's early abort is 2.2+)."""
+    the block as it is. ``version``: the OpenZFS release (zstd's early abort is 2.2+)."""
     lsize = len(block)
     d_len = min(d_len, lsize)
     fam, level = family_and_level(algorithm)
     if fam == "lz4":
         return _lz4(block, d_len)
     if fam == "zstd":
-        if version >= (2, 2) and level >= ZSTD_EARLY_ABORT_LEVEL and lsize >= ZSTD_EARLY_ABORT_SIZE:
+        if level >= ZSTD_EARLY_ABORT_LEVEL and supports(version, "zstd_early_abort"):
             # zfs_zstd_compress_buf(): a record lz4 cannot shrink gets one zstd-1 try first
             passed = _lz4(block, d_len)
             if passed is None or passed >= d_len:

@@ -41,7 +41,6 @@ from .compression import (
     estimated_compressed_size,
     resolve_algorithm,
     stored_block,
-    version_tuple,
 )
 from .dataset_inputs import (
     DatasetError,
@@ -68,11 +67,10 @@ from .metadata import (
     object_indirects,
 )
 from .placement import AllocTarget, Totals, group_targets, place
-from .placement import Geometry as _Geometry
-from .placement import dva_cost as _cost
-from .placement import group_targets as _group
 from .properties import DEFAULT_RECORDSIZE
 from .units import MIB, ceil_div, is_power_of_two, roundup
+from .versions import Version
+from .zfsprops import PROPERTIES
 from .zvol import (
     DN_MAX_INDBLKSHIFT,
     DNODES_PER_LEVEL,
@@ -93,9 +91,6 @@ __all__ = [
     "AllocTarget",
     "DatasetError",
     "DatasetUsage",
-    "_Geometry",
-    "_cost",
-    "_group",
     "dataset_usage",
     "default_volblocksize",
     "effective_block_size",
@@ -194,7 +189,8 @@ def dataset_usage(
     if not normal:
         raise DatasetError("the pool needs at least one normal-class vdev")
     notes: list[str] = []
-    v = version_tuple(version)
+    # zvols accept special_small_blocks from 2.4 (zfsprops: the property table)
+    zvol_ssb = DatasetType.VOLUME in PROPERTIES["special_small_blocks"].types_for(Version.parse(version))
     volume = ds.type == DatasetType.VOLUME
     bs = effective_block_size(ds, version)
     copies = ds.copies or 1
@@ -206,12 +202,12 @@ def dataset_usage(
     dnodesize = LEGACY_DNODE_SIZE if volume else dnodesize_of(ds)
     fraction, all_zero = compressed_fraction(ds, algorithm, notes)
     ssb = ds.special_small_blocks or 0
-    if ssb and special and v < (2, 4):
+    if ssb and special and not zvol_ssb:
         if volume:
             notes.append(f"special_small_blocks applies to zvols only from OpenZFS 2.4 (design says {version})")
         elif ssb > SPECIAL_SMALL_MAX_BEFORE_2_4 or not is_power_of_two(ssb) or ssb < SPA_MINBLOCKSIZE:
             notes.append(f"OpenZFS {version} accepts special_small_blocks only as a power of two from 512 to 1M")
-    small_ok = bool(special) and ssb > 0 and (not volume or v >= (2, 4))
+    small_ok = bool(special) and ssb > 0 and (not volume or zvol_ssb)
     if ssb and small_ok and ssb >= bs:
         notes.append("special_small_blocks >= block size: every data block qualifies for the special class")
 
@@ -441,6 +437,6 @@ def dataset_usage(
         notes=tuple(notes),
         data_dvas=tuple(sorted(data_demand.items())),
         metadata_dvas=tuple(sorted(meta_demand.items())),
-        small_blocks_allowed=not volume or v >= (2, 4),
+        small_blocks_allowed=not volume or zvol_ssb,
         metadata_psize_bytes=int(round(meta_psize)),
     )

@@ -6,11 +6,10 @@ Step 1-2 of the dataset pipeline (:mod:`zfsplanner.core.dataset`).
 
 from __future__ import annotations
 
-from .compression import PROFILES, CompressionError, resolve_algorithm, version_tuple
+from .compression import PROFILES, CompressionError, resolve_algorithm
 from .design import Dataset, DatasetType
 from .metadata import FILES_PER_DIRECTORY, RedundantMetadata
-from .properties import DEFAULT_RECORDSIZE
-from .units import KIB
+from .properties import DEFAULT_RECORDSIZE, default
 
 
 class DatasetError(ValueError):
@@ -18,8 +17,9 @@ class DatasetError(ValueError):
 
 
 def default_volblocksize(version: str) -> int:
-    """``ZVOL_DEFAULT_BLOCKSIZE`` (``include/sys/zvol.h``): 16 KiB from 2.2.0, 8 KiB before."""
-    return 16 * KIB if version_tuple(version) >= (2, 2) else 8 * KIB
+    """``ZVOL_DEFAULT_BLOCKSIZE`` (``include/sys/zvol.h``): :func:`properties.default`
+    (16 KiB from 2.2.0, 8 KiB before)."""
+    return int(default("volblocksize", version))
 
 
 def effective_block_size(ds: Dataset, version: str) -> int:

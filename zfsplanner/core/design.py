@@ -26,16 +26,16 @@ from .design_export import (
     with_defaults_resolved,
 )
 from .design_parse import (
-    _COMPRESSIBILITY_KEYS,
-    _CONTENTS_KEYS,
-    _DATASET_KEYS,
-    _DESIGN_KEYS,
-    _DISK_KEYS,
-    _VDEV_KEYS,
+    COMPRESSIBILITY_KEYS,
+    CONTENTS_KEYS,
+    DATASET_KEYS,
+    DESIGN_KEYS,
+    DISK_KEYS,
     DRAID_MAX_CHILDREN,
     DRAID_MAX_SPARES,
     MIN_WIDTH,
     RAIDZ_MAX_WIDTH,
+    VDEV_KEYS,
     parse_design,
 )
 from .design_types import (
@@ -68,12 +68,12 @@ from .design_types import (
 )
 
 __all__ = [
-    "_COMPRESSIBILITY_KEYS",
-    "_CONTENTS_KEYS",
-    "_DATASET_KEYS",
-    "_DESIGN_KEYS",
-    "_DISK_KEYS",
-    "_VDEV_KEYS",
+    "COMPRESSIBILITY_KEYS",
+    "CONTENTS_KEYS",
+    "DATASET_KEYS",
+    "DESIGN_KEYS",
+    "DISK_KEYS",
+    "VDEV_KEYS",
     "Compressibility",
     "COMPRESSIBILITY_PROFILES",
     "COMPRESSION_VALUES",

@@ -176,7 +176,7 @@ def _extra(d: Mapping[str, Any], known: Sequence[str]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k not in known}
 
 
-_DISK_KEYS = (
+DISK_KEYS = (
     "size_bytes",
     "model",
     "vendor",
@@ -220,11 +220,11 @@ def _read_disk(r: _Reader, value: Any, path: str) -> Disk | None:
         rpm=r.integer(d, "rpm", path, lo=0),
         plp=plp,
         catalog=r.string(d, "catalog", path),
-        extra=_extra(d, _DISK_KEYS),
+        extra=_extra(d, DISK_KEYS),
     )
 
 
-_VDEV_KEYS = (
+VDEV_KEYS = (
     "role",
     "layout",
     "width",
@@ -313,7 +313,7 @@ def _read_vdev(r: _Reader, value: Any, path: str) -> VdevGroup | None:
         logical_bytes_written_before=written_before,
         price_per_disk=price,
         single_disk=single,
-        extra=_extra(d, _VDEV_KEYS),
+        extra=_extra(d, VDEV_KEYS),
     )
 
 
@@ -371,8 +371,8 @@ def _check_shape(
         r.err(_join(path, "logical_bytes_written_before"), "needs expanded_from_width")
 
 
-_CONTENTS_KEYS = ("logical_bytes", "file_count", "file_size_histogram", "compressibility", "files_per_directory")
-_COMPRESSIBILITY_KEYS = ("profile", "ratio", "algorithm", "recordsize")
+CONTENTS_KEYS = ("logical_bytes", "file_count", "file_size_histogram", "compressibility", "files_per_directory")
+COMPRESSIBILITY_KEYS = ("profile", "ratio", "algorithm", "recordsize")
 
 
 def _read_contents(r: _Reader, value: Any, path: str) -> Contents | None:
@@ -421,7 +421,7 @@ def _read_contents(r: _Reader, value: Any, path: str) -> Contents | None:
                 ratio=ratio,
                 algorithm=r.string(c, "algorithm", cpath),
                 recordsize=r.zfs_size(c, "recordsize", cpath),
-                extra=_extra(c, _COMPRESSIBILITY_KEYS),
+                extra=_extra(c, COMPRESSIBILITY_KEYS),
             )
     return Contents(
         logical_bytes=r.integer(d, "logical_bytes", path, lo=0),
@@ -429,11 +429,11 @@ def _read_contents(r: _Reader, value: Any, path: str) -> Contents | None:
         file_size_histogram=hist,
         compressibility=comp,
         files_per_directory=r.integer(d, "files_per_directory", path, lo=1),
-        extra=_extra(d, _CONTENTS_KEYS),
+        extra=_extra(d, CONTENTS_KEYS),
     )
 
 
-_DATASET_KEYS = (
+DATASET_KEYS = (
     "name",
     "type",
     "recordsize",
@@ -504,11 +504,11 @@ def _read_dataset(r: _Reader, value: Any, path: str, pool: str | None) -> Datase
         copies=copies,
         sync=r.choice(d, "sync", path, Sync),
         contents=contents,
-        extra=_extra(d, _DATASET_KEYS),
+        extra=_extra(d, DATASET_KEYS),
     )
 
 
-_DESIGN_KEYS = ("format", "name", "openzfs_version", "disk_partitioning", "ashift", "description", "vdevs", "datasets")
+DESIGN_KEYS = ("format", "name", "openzfs_version", "disk_partitioning", "ashift", "description", "vdevs", "datasets")
 
 
 def parse_design(doc: Any) -> Design:
@@ -578,7 +578,7 @@ def parse_design(doc: Any) -> Design:
         openzfs_version=version,
         disk_partitioning=partitioning,
         description=description,
-        extra=_extra(d, _DESIGN_KEYS),
+        extra=_extra(d, DESIGN_KEYS),
         ashift=pool_ashift,
     )
     from .vdev_shape import shape_errors  # imports this module through .design

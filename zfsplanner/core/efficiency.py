@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .alloc import block_asize, deflate, deflate_ratio
+from .alloc import block_asize, deflate, deflate_ratio, nominal_parity_fraction
 from .design import DRAID_LAYOUTS, PARITY, RAIDZ_LAYOUTS, Layout
 from .units import KIB, MIB, ceil_div
 
@@ -45,19 +45,12 @@ class EfficiencyRow:
     nominal_data_fraction: float
 
 
-def nominal_parity_fraction(layout: Layout, width: int, draid_data: int | None = None) -> float:
-    """Parity share of the disks: ``p/N`` (raidz), ``p/(D+p)`` (dRAID), ``(N-1)/N`` for an
-    N-way mirror, 0 for a single disk."""
-    p = PARITY[layout]
-    if layout in RAIDZ_LAYOUTS:
-        return p / width
-    if layout in DRAID_LAYOUTS:
-        if draid_data is None:
-            raise ValueError("dRAID needs its data-disk count")
-        return p / (draid_data + p)
+def redundancy_fraction(layout: Layout, width: int, draid_data: int | None = None) -> float:
+    """Share of the disks that hold no new data: the parity fraction
+    (:func:`alloc.nominal_parity_fraction`), and ``(N-1)/N`` for an N-way mirror's copies."""
     if layout == Layout.MIRROR:
         return (width - 1) / width
-    return 0.0
+    return nominal_parity_fraction(layout, width, draid_data)
 
 
 def block_breakdown(
@@ -94,7 +87,7 @@ def efficiency_table(
 ) -> list[EfficiencyRow]:
     """One :class:`EfficiencyRow` per block size (4K .. 16M by default)."""
     ratio = deflate_ratio(layout, width, ashift, draid_data)
-    nominal = nominal_parity_fraction(layout, width, draid_data)
+    nominal = redundancy_fraction(layout, width, draid_data)
     copies = width if layout == Layout.MIRROR else 1
     rows = []
     for bs in block_sizes:

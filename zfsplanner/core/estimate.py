@@ -53,7 +53,7 @@ def _targets(vdevs: Sequence[VdevCapacity], role: Role) -> list[AllocTarget]:
     ]
 
 
-def _datasets(design: Design, pool: PoolCapacity) -> list[DatasetUsage]:
+def dataset_usages(design: Design, pool: PoolCapacity) -> list[DatasetUsage]:
     normal = _targets(pool.vdevs, Role.DATA)
     special = _targets(pool.vdevs, Role.SPECIAL)
     usages: list[DatasetUsage] = []
@@ -190,7 +190,7 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> dict[str, 
     """The estimate document. ``inputs``: per-disk-model figures from outside the design (the
     catalog, imported benchmarks) for the reliability and performance sections."""
     pool = pool_capacity(design)
-    usages = _datasets(design, pool)
+    usages = dataset_usages(design, pool)
     planning = planning_sections(
         design, pool, usages, _targets(pool.vdevs, Role.DATA), _targets(pool.vdevs, Role.SPECIAL), inputs
     )

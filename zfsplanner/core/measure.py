@@ -45,11 +45,11 @@ from .compression import (
     compressratio,
     resolve_algorithm,
     stored_block,
-    version_tuple,
 )
 from .compressors import CompressorError, describe, method, zfs_compressed_size
 from .metadata import INDIRECT_BLOCK_SIZE, LEGACY_DNODE_SIZE, SA_NBLKPTR, RedundantMetadata, object_indirects
 from .units import ceil_div, is_power_of_two, roundup
+from .versions import Version, supports
 
 MIN_RECORDSIZE = 512
 MAX_RECORDSIZE = 16 * 1024 * 1024
@@ -149,10 +149,10 @@ def settings_for(algorithms: Sequence[str], recordsizes: Sequence[int], version:
         try:
             algo = resolve_algorithm(name.strip(), version)
             if algo != "off":
-                zfs_compressed_size(b"x" * 512, algo, 448, version_tuple(version))
+                zfs_compressed_size(b"x" * 512, algo, 448, version)
         except (CompressionError, CompressorError) as exc:
             raise MeasureError(f"algorithms: {exc}") from exc
-        if algo.startswith("zstd") and version_tuple(version) < (2, 0):
+        if algo.startswith("zstd") and not supports(version, "zstd"):
             raise MeasureError(f"algorithms: {name} needs OpenZFS 2.0 or later (zstd arrived in 2.0.0)")
         out.extend(Setting(name.strip(), algo, rs) for rs in parse_recordsizes(recordsizes))
     return out
@@ -196,7 +196,7 @@ class Meter:
     def __init__(self, setting: Setting, ashift: int, version: str, *, logical_bytes: int) -> None:
         self.unit = 1 << ashift
         self.version = version
-        self.vt = version_tuple(version)
+        self.vt = Version.parse(version)
         self.tally = Tally(setting, ashift, files=1, logical_bytes=logical_bytes)
         self.nblocks = 0
 

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .alloc import block_asize, deflate, deflate_ratio
-from .design import DRAID_LAYOUTS, PARITY, RAIDZ_LAYOUTS, Layout
+from .alloc import block_asize, deflate, deflate_ratio, nominal_parity_fraction
+from .design import Layout
 from .units import roundup
 
 
@@ -42,12 +42,7 @@ class AllocTarget:
     def nominal_parity_fraction(self) -> float:
         """Parity disks over all disks: ``p/N`` for raidz, ``p/(D+p)`` for dRAID, 0 for
         mirrors and single disks (a mirror's other copies are not in its ``asize``)."""
-        p = PARITY[self.layout]
-        if self.layout in RAIDZ_LAYOUTS:
-            return p / self.width
-        if self.layout in DRAID_LAYOUTS and self.draid_data:
-            return p / (self.draid_data + p)
-        return 0.0
+        return nominal_parity_fraction(self.layout, self.width, self.draid_data)
 
     @classmethod
     def for_vdev(

@@ -34,7 +34,7 @@ from .planning import (
 )
 from .pool import PoolCapacity, VdevCapacity
 from .reliability import loss_probability, pool_mttdl, rebuild, ure_probability, vdev_risk
-from .risk import _dedup_on
+from .risk import dedup_on
 from .sizing import ram_advice, slog_sizing
 from .special import SMALL_BLOCKS_SHARE, disk_bytes_for, recommended_class_bytes, special_curve, thresholds
 
@@ -472,7 +472,7 @@ def sizing_section(
     has_slog = perf.slog_write_bytes_per_s is not None
     rate = perf.slog_write_bytes_per_s if has_slog else perf.seq_write_bytes_per_s.high
     slog = slog_sizing(rate or 0.0, settings.ram_bytes)
-    dedup_blocks = sum(u.data_blocks for ds, u in zip(design.datasets, usages, strict=True) if _dedup_on(design, ds))
+    dedup_blocks = sum(u.data_blocks for ds, u in zip(design.datasets, usages, strict=True) if dedup_on(design, ds))
     logical = sum(u.logical_bytes for u in usages)
     blocks = sum(u.data_blocks for u in usages)
     avg = logical // blocks if blocks else 128 * 1024

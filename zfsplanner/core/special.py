@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from .dataset import SPECIAL_SMALL_RESERVE_PCT, AllocTarget, DatasetUsage, _cost, _Geometry, _group
+from .dataset import SPECIAL_SMALL_RESERVE_PCT, DatasetUsage
 from .design import Layout
+from .placement import AllocTarget, Geometry, dva_cost, group_targets
 from .pool import leaf_asize, linux_whole_disk_partition_bytes, metaslab_shift
 from .units import MIB, is_power_of_two
 
@@ -53,13 +54,13 @@ def thresholds(block_size: int, alloc_unit: int) -> list[int]:
     return out
 
 
-def _class_cost(demand: Sequence[tuple[int, float]], groups: list[tuple[_Geometry, float]]) -> list[float]:
+def _class_cost(demand: Sequence[tuple[int, float]], groups: list[tuple[Geometry, float]]) -> list[float]:
     """Raw allocated bytes of each (psize, DVAs) entry spread over ``groups``."""
     out = []
     for psize, dvas in demand:
         cost = 0.0
         for g, share in groups:
-            cost += _cost(g, psize)[0] * share
+            cost += dva_cost(g, psize)[0] * share
         out.append(cost * dvas)
     return out
 
@@ -77,8 +78,8 @@ def special_curve(
     before OpenZFS 2.4 keeps its data on the normal class (the property only applies to
     filesystems there).
     """
-    normal_groups = _group(normal)
-    special_groups = _group(special)
+    normal_groups = group_targets(normal)
+    special_groups = group_targets(special)
     meta = sum(_class_cost(usage.metadata_dvas, special_groups))
     data = [(p, d) for p, d in usage.data_dvas if p > 0 and d > 0]
     psizes = [p for p, _ in data]

@@ -266,12 +266,15 @@ class RemovalContext:
     data_vdevs: int
 
 
-def removal_context(design: Design, shapes: Sequence[VdevShape]) -> RemovalContext:
-    alloc = [(g, s) for g, s in zip(design.vdevs, shapes, strict=True) if g.role in ALLOCATING_ROLES]
+def removal_context(design: Design, ashifts: Sequence[int] | None = None) -> RemovalContext:
+    """The pool-wide facts of removal; ``ashifts``: each group's ashift (default: as resolved for the version)."""
+    if ashifts is None:
+        ashifts = [ashift_rules.group_ashift(g, design.version) for g in design.vdevs]
+    alloc = [(g, a) for g, a in zip(design.vdevs, ashifts, strict=True) if g.role in ALLOCATING_ROLES]
     return RemovalContext(
         has_parity=any(g.is_raidz or g.is_draid for g, _ in alloc),
-        normal_ashifts=frozenset(s.ashift for g, s in alloc if g.role == Role.DATA),
-        class_ashifts={r: frozenset(s.ashift for g, s in alloc if g.role == r) for r in (Role.SPECIAL, Role.DEDUP)},
+        normal_ashifts=frozenset(a for g, a in alloc if g.role == Role.DATA),
+        class_ashifts={r: frozenset(a for g, a in alloc if g.role == r) for r in (Role.SPECIAL, Role.DEDUP)},
         data_vdevs=sum(g.count for g, _ in alloc if g.role == Role.DATA),
     )
 

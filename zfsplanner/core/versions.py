@@ -112,9 +112,18 @@ class Feature:
     backport: Version | None = None  # the same change in an earlier series' point release
 
     def in_version(self, v: Version) -> bool:
-        if self.since <= v:
-            return True
-        return self.backport is not None and self.backport <= v and v.series == self.backport.series
+        return reached(v, self.since, self.backport)
+
+
+def reached(version: str | Version, since: Version, backport: Version | None = None) -> bool:
+    """Has ``version`` the change that arrived in ``since`` (and in ``backport`` on that older series)?
+
+    The one comparison of releases: a backport counts only within its own series (2.2.4 has
+    a change backported to 2.2.4, 2.1.9 does not)."""
+    v = Version.parse(version)
+    if since <= v:
+        return True
+    return backport is not None and backport <= v and v.series == backport.series
 
 
 FEATURES: dict[str, Feature] = {

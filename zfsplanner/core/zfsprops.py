@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from .design import COMPRESSION_VALUES, DatasetType
 from .units import MIB, UnitError, format_zfs_size, is_power_of_two, parse_zfs_size
-from .versions import Version, VersionError
+from .versions import Version, VersionError, reached
 
 FS = frozenset({DatasetType.FILESYSTEM})
 VOL = frozenset({DatasetType.VOLUME})
@@ -45,9 +45,7 @@ class Since:
     backport: Version | None = None
 
     def has(self, version: Version) -> bool:
-        if self.release <= version:
-            return True
-        return self.backport is not None and self.backport <= version and version.series == self.backport.series
+        return reached(version, self.release, self.backport)
 
     def __str__(self) -> str:
         return f"{self.release.major}.{self.release.minor}" + (

@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..ashift import ASHIFT_MAX, ASHIFT_MIN
 from .common import Lines, Size, UnreadableOutput, parse_size
 from .props import Prop
 from .zpool_list import ListRow, PoolList
@@ -206,7 +207,7 @@ def _note(obj: Mapping[str, Any]) -> str:
     if "was" in obj:
         return f"was {obj['was']}"
     ashifts = [_value(obj.get(k)) for k in ("configured_ashift", "physical_ashift")]
-    if all(a.isdigit() and len(a) <= 2 and 9 <= int(a) <= 16 for a in ashifts):
+    if all(a.isdigit() and len(a) <= 2 and ASHIFT_MIN <= int(a) <= ASHIFT_MAX for a in ashifts):
         configured, physical = (int(a) for a in ashifts)
         return f"block size: {1 << configured}B configured, {1 << physical}B native"
     aux = obj.get("aux")

@@ -31,8 +31,8 @@ from ..vdev_shape import fault_tolerance
 from . import datasets, devices, layout, special
 from .common import (
     REF_REMOVAL,
-    _dedup_on,
     block_size,
+    dedup_on,
     describe_group,
     host_ram,
 )
@@ -167,7 +167,7 @@ __all__ = [
     "RiskSpec",
     "Rule",
     "Severity",
-    "_dedup_on",
+    "dedup_on",
     "arrange",
     "assess",
     "block_size",

@@ -21,30 +21,30 @@ REF_REMOVAL = (
 )
 
 
-def _vdev(i: int) -> str:
+def vdev_path(i: int) -> str:
     return f"vdevs[{i}]"
 
 
-def _ds(i: int) -> str:
+def dataset_path(i: int) -> str:
     return f"datasets[{i}]"
 
 
-def _vname(design: Design, i: int) -> str:
+def vdev_name(design: Design, i: int) -> str:
     """The vdev group ``design.vdevs[i]`` in words: "the special mirror (group 2)" (:mod:`..naming`)."""
     return vdev_label(design, i)
 
 
-def _dsname(design: Design, i: int) -> str:
+def ds_name(design: Design, i: int) -> str:
     """The dataset ``design.datasets[i]`` in words: "dataset tank/media", "volume tank/vm-100-disk-0"."""
     return dataset_label(design.datasets[i])
 
 
-def _agree(design: Design, i: int, singular: str, plural: str) -> str:
-    """The verb that agrees with :func:`_vname` of group ``i``: "the log mirror has", "the data vdevs have"."""
+def agree(design: Design, i: int, singular: str, plural: str) -> str:
+    """The verb that agrees with :func:`vdev_name` of group ``i``: "the log mirror has", "the data vdevs have"."""
     return plural if design.vdevs[i].count > 1 else singular
 
 
-def _family(group: VdevGroup) -> str:
+def layout_family(group: VdevGroup) -> str:
     if group.is_raidz:
         return "raidz"
     if group.is_draid:
@@ -52,7 +52,7 @@ def _family(group: VdevGroup) -> str:
     return "mirror" if group.layout == Layout.MIRROR else "single disk"
 
 
-def _groups(design: Design, *roles: Role) -> Iterator[tuple[int, VdevGroup]]:
+def groups_of(design: Design, *roles: Role) -> Iterator[tuple[int, VdevGroup]]:
     return ((i, g) for i, g in enumerate(design.vdevs) if g.role in roles)
 
 
@@ -60,7 +60,7 @@ def _by_name(design: Design) -> dict[str, Dataset]:
     return {d.name: d for d in design.datasets}
 
 
-def _inherited(design: Design, ds: Dataset, attr: str) -> Any:
+def inherited_value(design: Design, ds: Dataset, attr: str) -> Any:
     """An inheritable property as ZFS resolves it: set locally, else from the nearest listed ancestor
     (:func:`properties.inherited`)."""
     return properties.inherited(design, ds, attr)
@@ -71,8 +71,8 @@ def block_size(design: Design, ds: Dataset) -> int:
     return properties.block_size(design, ds)
 
 
-def _dedup_on(design: Design, ds: Dataset) -> bool:
-    value = _inherited(design, ds, "dedup")
+def dedup_on(design: Design, ds: Dataset) -> bool:
+    value = inherited_value(design, ds, "dedup")
     if value is None or value is False:
         return False
     return not (isinstance(value, str) and value.lower() == "off")
@@ -90,15 +90,15 @@ def host_ram(design: Design, figures: RiskFigures | None) -> int | None:
     return None
 
 
-def _min_size(group: VdevGroup) -> int:
+def min_member_size(group: VdevGroup) -> int:
     return min(d.size_bytes for d in group.disks)
 
 
-def _is_hdd_or_unknown(group: VdevGroup) -> bool:
+def is_hdd_or_unknown(group: VdevGroup) -> bool:
     return all(d.media in (None, Media.HDD) for d in group.disks)
 
 
-def _zpool_says(first: VdevGroup, second: VdevGroup, design: Design) -> str:
+def zpool_says(first: VdevGroup, second: VdevGroup, design: Design) -> str:
     """What zpool's replication check makes of the two layouts side by side (``core.replication``)."""
     message = pair_refusal(first, second, design.version)
     if message is None:

@@ -10,8 +10,8 @@ from ..design import DatasetType, Design, Role, Sync
 from ..naming import element_label, sentence_case
 from ..refusals import refusals
 from ..units import KIB, format_iec, zfs_nicenum
-from .common import _agree, _ds, _dsname, _groups, _vdev, _vname, block_size
-from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule
+from .common import agree, block_size, dataset_path, ds_name, groups_of, vdev_name, vdev_path
+from .registry import Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
 
 POOL_FILL_WARN = 0.80
 BOOT_MAX_RECORDSIZE = 128 * KIB
@@ -37,17 +37,17 @@ def rule_sync_disabled(spec: RiskSpec, design: Design, figures: RiskFigures | No
             continue
         children = [d.name for d in design.datasets if d.name.startswith(ds.name + "/") and d.sync is None]
         inherit = f" Its children {', '.join(children)} inherit it." if children else ""
-        yield _risk(
+        yield make_risk(
             spec,
-            _ds(i),
-            f"{sentence_case(_dsname(design, i))} sets sync=disabled: fsync() and O_SYNC writes return before the "
+            dataset_path(i),
+            f"{sentence_case(ds_name(design, i))} sets sync=disabled: fsync() and O_SYNC writes return before the "
             "data is on stable storage. "
             "On a crash or power loss the writes of the last one or two transaction groups (zfs_txg_timeout = 5 s) are "
             "lost even though applications were told they were safe; databases and VM guests can be left "
             "inconsistent. The pool itself stays consistent." + inherit,
             "Keep sync=standard and add a mirrored SLOG with power-loss protection if synchronous writes are slow.",
-            name=_dsname(design, i),
-            dataset=_dsname(design, i),
+            name=ds_name(design, i),
+            dataset=ds_name(design, i),
         )
 
 
@@ -82,7 +82,7 @@ def rule_pool_fill(spec: RiskSpec, design: Design, figures: RiskFigures | None) 
         )
         + "Flagged above 80%."
     )
-    yield _risk(
+    yield make_risk(
         spec,
         "pool",
         detail,
@@ -111,17 +111,17 @@ def rule_boot_recordsize(spec: RiskSpec, design: Design, figures: RiskFigures | 
     for i, ds in enumerate(design.datasets):
         if ds.recordsize is None or ds.recordsize <= BOOT_MAX_RECORDSIZE:
             continue
-        yield _risk(
+        yield make_risk(
             spec,
-            _ds(i),
-            f"Pool {design.name} is a boot pool and {_dsname(design, i)} sets "
+            dataset_path(i),
+            f"Pool {design.name} is a boot pool and {ds_name(design, i)} sets "
             f"recordsize={zfs_nicenum(ds.recordsize)}. The boot "
             "loader reads this pool with its own ZFS reader: records above 128K activate the large_blocks "
             "feature, which GRUB reads only from 2.02 on (OpenZFS PR #6007) and which older or other boot "
             "loaders refuse, so the machine may not boot. A few kernels and initramfs images gain nothing from "
             "large records.",
             "Keep recordsize at 128K or less on the boot pool (create it with -o compatibility=grub2).",
-            name=_dsname(design, i),
+            name=ds_name(design, i),
             recordsize=zfs_nicenum(ds.recordsize),
             dataset=ds.name,
         )
@@ -139,7 +139,7 @@ def rule_boot_recordsize(spec: RiskSpec, design: Design, figures: RiskFigures | 
 def rule_zpool_refuses(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     """What the release's zpool/zfs stop on (:mod:`.refusals`), with their own words."""
     for r in refusals(design):
-        yield _risk(
+        yield make_risk(
             spec,
             r.subject,
             f"{r.command} on OpenZFS {design.version} stops with:\n{r.message}",
@@ -162,7 +162,7 @@ def rule_zpool_refuses(spec: RiskSpec, design: Design, figures: RiskFigures | No
 def rule_vm_sector_size(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     passthrough = design.extra.get("vm_passthrough") is True
     if passthrough:
-        for i, g in _groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE):
+        for i, g in groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE):
             native = any(d.logical_sector >= 4096 for d in g.disks)
             emulated = not native and g.requested_ashift is None and any(d.physical_sector >= 4096 for d in g.disks)
             if not (native or emulated):
@@ -182,32 +182,32 @@ def rule_vm_sector_size(spec: RiskSpec, design: Design, figures: RiskFigures | N
                     "for a virtual disk), so zpool create in the guest may pick ashift=9 on drives with 4K "
                     "physical sectors."
                 )
-            yield _risk(
+            yield make_risk(
                 spec,
-                _vdev(i),
-                f"{sentence_case(_vname(design, i))} {_agree(design, i, 'has', 'have')} {what}, and the design says "
+                vdev_path(i),
+                f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'has', 'have')} {what}, and the design says "
                 f"the disks are passed through to a VM. {why}",
                 f"Set the VM disk's logical and physical block size to 4096 (QEMU logical_block_size=4096,"
                 f"physical_block_size=4096) and create the pool with an explicit ashift={max(a, 12)}.",
-                name=_vname(design, i),
-                what=f"The VM using {_vname(design, i)}",
+                name=vdev_name(design, i),
+                what=f"The VM using {vdev_name(design, i)}",
             )
-    native_pool = any(d.logical_sector >= 4096 for _, g in _groups(design, Role.DATA) for d in g.disks)
+    native_pool = any(d.logical_sector >= 4096 for _, g in groups_of(design, Role.DATA) for d in g.disks)
     if not native_pool:
         return
     for i, ds in enumerate(design.datasets):
         if ds.type != DatasetType.VOLUME:
             continue
-        yield _risk(
+        yield make_risk(
             spec,
-            _ds(i),
-            f"{sentence_case(_dsname(design, i))} is on a pool of 4Kn disks. The zvol's own block size is "
+            dataset_path(i),
+            f"{sentence_case(ds_name(design, i))} is on a pool of 4Kn disks. The zvol's own block size is "
             f"volblocksize={zfs_nicenum(block_size(design, ds))}, but a VM given this zvol sees 512-byte logical "
             "sectors by default, so a guest that writes 512-byte sectors makes ZFS read-modify-write a whole "
             "volblocksize block for each.",
             "Give the VM disk 4096-byte logical/physical sectors (QEMU logical_block_size=4096, Proxmox "
             "virtio/scsi options), and format the guest filesystem with 4K blocks.",
             severity=Severity.INFO,
-            name=_dsname(design, i),
-            what=f"The VM using {_dsname(design, i)}",
+            name=ds_name(design, i),
+            what=f"The VM using {ds_name(design, i)}",
         )

@@ -9,8 +9,8 @@ from ..naming import sentence_case
 from ..properties import DEFAULT_RECORDSIZE
 from ..units import format_iec, format_si, zfs_nicenum
 from ..versions import Version
-from .common import _agree, _dedup_on, _ds, _dsname, _groups, _vdev, _vname, block_size, host_ram
-from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule, rule_codes
+from .common import agree, block_size, dataset_path, dedup_on, ds_name, groups_of, host_ram, vdev_name, vdev_path
+from .registry import Risk, RiskFigures, RiskSpec, Severity, make_risk, rule, rule_codes
 
 L2ARC_HEADER_BYTES = 96  # HDR_L2ONLY_SIZE on LP64 (include/sys/arc_impl.h)
 L2ARC_RAM_SHARE = 0.10
@@ -32,7 +32,7 @@ REF_DDT = "include/sys/ddt.h; module/zfs/ddt.c; man zpool-status.8 (-D); openzfs
     REF_SLOG,
 )
 def rule_slog_plp(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    for i, g in _groups(design, Role.LOG):
+    for i, g in groups_of(design, Role.LOG):
         if any(d.media == Media.HDD for d in g.disks):
             continue  # slog-on-hdd says what matters for a hard disk
         plp = [d.plp for d in g.disks]
@@ -41,7 +41,7 @@ def rule_slog_plp(spec: RiskSpec, design: Design, figures: RiskFigures | None) -
         known_false = any(p is False for p in plp)
         if known_false:
             detail = (
-                f"{sentence_case(_vname(design, i))} {_agree(design, i, 'is', 'are')} marked without power-loss "
+                f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'is', 'are')} marked without power-loss "
                 "protection. The log only matters "
                 "for synchronous writes, and each of them waits for the device to flush its volatile cache: "
                 "without capacitor-backed cache, that flush makes the SLOG little faster than the pool, and a drive "
@@ -49,20 +49,20 @@ def rule_slog_plp(spec: RiskSpec, design: Design, figures: RiskFigures | None) -
             )
         else:
             detail = (
-                f"The design does not say whether {_vname(design, i)} {_agree(design, i, 'has', 'have')} power-loss "
+                f"The design does not say whether {vdev_name(design, i)} {agree(design, i, 'has', 'have')} power-loss "
                 "protection. A SLOG "
                 "is useful only if it completes cache flushes quickly and safely, which takes capacitor-backed "
                 "cache (typical of enterprise SSDs)."
             )
-        yield _risk(
+        yield make_risk(
             spec,
-            _vdev(i),
+            vdev_path(i),
             detail,
             "Use a log device with power-loss protection (enterprise SSD or NVMe with PLP, or Optane), "
             "and set plp in the design.",
             severity=Severity.WARNING if known_false else Severity.INFO,
-            name=_vname(design, i),
-            plp=f"{_agree(design, i, 'has', 'have')} no power-loss protection"
+            name=vdev_name(design, i),
+            plp=f"{agree(design, i, 'has', 'have')} no power-loss protection"
             if known_false
             else "may lack power-loss protection",
         )
@@ -76,21 +76,21 @@ def rule_slog_plp(spec: RiskSpec, design: Design, figures: RiskFigures | None) -
     REF_SLOG,
 )
 def rule_slog_unmirrored(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    for i, g in _groups(design, Role.LOG):
+    for i, g in groups_of(design, Role.LOG):
         if g.layout == Layout.MIRROR:
             continue
-        yield _risk(
+        yield make_risk(
             spec,
-            _vdev(i),
-            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'is', 'are')} not mirrored. If "
-            f"{_agree(design, i, 'it fails', 'one fails')} while the pool runs, ZFS falls back to the "
+            vdev_path(i),
+            f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'is', 'are')} not mirrored. If "
+            f"{agree(design, i, 'it fails', 'one fails')} while the pool runs, ZFS falls back to the "
             "in-pool log and nothing is lost. Sync writes acknowledged in the last few seconds are lost only if "
             "the log device fails together with a crash or power loss (before the next transaction group commits); "
             "the pool itself stays importable (zpool import -m).",
             "Mirror the log (layout mirror, width 2) if losing the last seconds of synchronous writes in that "
             "double fault is not acceptable.",
-            name=_vname(design, i),
-            verb=_agree(design, i, "is", "are"),
+            name=vdev_name(design, i),
+            verb=agree(design, i, "is", "are"),
         )
 
 
@@ -112,30 +112,30 @@ def rule_slog_unmirrored(spec: RiskSpec, design: Design, figures: RiskFigures | 
 )
 def rule_aux_on_hdd(specs: tuple[RiskSpec, ...], design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     slog_spec, cache_spec = specs
-    data_media = {d.media for _, g in _groups(design, Role.DATA) for d in g.disks}
-    for i, g in _groups(design, Role.LOG, Role.CACHE):
+    data_media = {d.media for _, g in groups_of(design, Role.DATA) for d in g.disks}
+    for i, g in groups_of(design, Role.LOG, Role.CACHE):
         if not any(d.media == Media.HDD for d in g.disks):
             continue
         if g.role == Role.LOG:
-            yield _risk(
+            yield make_risk(
                 slog_spec,
-                _vdev(i),
-                f"{sentence_case(_vname(design, i))} {_agree(design, i, 'uses', 'use')} hard disks as log. "
+                vdev_path(i),
+                f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'uses', 'use')} hard disks as log. "
                 "A separate log helps only when it "
                 "commits synchronous writes faster than the data vdevs; a hard disk's seek latency is no better "
                 f"than the pool's{' (whose data vdevs are hard disks too)' if Media.HDD in data_media else ''}.",
                 "Use a low-latency SSD with power-loss protection as log, or no separate log.",
-                name=_vname(design, i),
+                name=vdev_name(design, i),
             )
         else:
-            yield _risk(
+            yield make_risk(
                 cache_spec,
-                _vdev(i),
-                f"{sentence_case(_vname(design, i))} {_agree(design, i, 'uses', 'use')} hard disks as cache. "
+                vdev_path(i),
+                f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'uses', 'use')} hard disks as cache. "
                 "L2ARC serves reads faster than the "
                 "data vdevs only if it is faster than they are, and it costs RAM for its headers.",
                 "Use an SSD or NVMe device as cache, or more RAM instead.",
-                name=_vname(design, i),
+                name=vdev_name(design, i),
             )
 
 
@@ -163,7 +163,7 @@ def _average_block(design: Design) -> int:
     REF_L2ARC,
 )
 def rule_l2arc_memory(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    caches = list(_groups(design, Role.CACHE))
+    caches = list(groups_of(design, Role.CACHE))
     if not caches:
         return
     total = sum(sum(d.size_bytes for d in g.disks) * g.count for _, g in caches)
@@ -173,7 +173,7 @@ def rule_l2arc_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
     weighted = any(d.contents and d.contents.logical_bytes for d in design.datasets)
     basis = (
         f"L2ARC keeps a {L2ARC_HEADER_BYTES}-byte header in RAM for every block it holds. "
-        f"{format_si(total)} of cache ({', '.join(_vname(design, i) for i, _ in caches)}) filled with "
+        f"{format_si(total)} of cache ({', '.join(vdev_name(design, i) for i, _ in caches)}) filled with "
         f"{zfs_nicenum(avg)} blocks (the datasets' block size"
         f"{', weighted by their contents' if weighted else ''}"
         f") needs about {format_iec(headers)} of headers, taken from the ARC they are meant to extend."
@@ -194,13 +194,13 @@ def rule_l2arc_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
             f"RAM on any host with less than {format_iec(headers / L2ARC_RAM_SHARE)}."
         )
         severity = Severity.INFO
-    yield _risk(
+    yield make_risk(
         spec,
-        _vdev(caches[0][0]),
+        vdev_path(caches[0][0]),
         detail,
         "Use a smaller cache device, larger records, or more RAM; check l2_hdr_size in arcstats after warm-up.",
         severity=severity,
-        name=" and ".join(_vname(design, i) for i, _ in caches),
+        name=" and ".join(vdev_name(design, i) for i, _ in caches),
         headers=format_iec(headers, 1),
     )
 
@@ -214,7 +214,7 @@ def rule_l2arc_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
     REF_DDT,
 )
 def rule_dedup_memory(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    dedup = [(i, ds) for i, ds in enumerate(design.datasets) if _dedup_on(design, ds)]
+    dedup = [(i, ds) for i, ds in enumerate(design.datasets) if dedup_on(design, ds)]
     if not dedup:
         return
     flat = Version(2, 3) <= Version.parse(design.version)
@@ -233,8 +233,8 @@ def rule_dedup_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
     )
     ddt = blocks * entry
     ram = host_ram(design, figures)
-    names = ", ".join(_dsname(design, i) for i, _ in dedup)
-    subject = _ds(dedup[0][0])
+    names = ", ".join(ds_name(design, i) for i, _ in dedup)
+    subject = dataset_path(dedup[0][0])
     parts = [
         f"Dedup is on for {names}. The dedup table has one entry per unique block, {entry_text}, before ZAP "
         "overhead, and every write looks it up: when it does not fit in the ARC, writes and frees turn into "
@@ -255,7 +255,7 @@ def rule_dedup_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
     else:
         parts.append("The design does not give the host's RAM to compare with.")
         severity = Severity.INFO
-    yield _risk(
+    yield make_risk(
         spec,
         subject,
         " ".join(parts),
@@ -263,7 +263,7 @@ def rule_dedup_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
         "really repeat, add RAM, or put the table on a mirrored dedup/special vdev; OpenZFS 2.3 adds "
         "dedup_table_quota to cap it.",
         severity=severity,
-        name=_dsname(design, dedup[0][0]) + (f" and {len(dedup) - 1} more" if len(dedup) > 1 else ""),
+        name=ds_name(design, dedup[0][0]) + (f" and {len(dedup) - 1} more" if len(dedup) > 1 else ""),
         ddt=format_iec(ddt, 1) if known else "unknown size",
     )
 
@@ -276,15 +276,15 @@ def rule_dedup_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
     "module/zfs/spa_misc.c (spa_preferred_class); man zpoolconcepts.7 (dedup class)",
 )
 def rule_dedup_vdev_unused(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    if any(_dedup_on(design, ds) for ds in design.datasets):
+    if any(dedup_on(design, ds) for ds in design.datasets):
         return
-    for i, _ in _groups(design, Role.DEDUP):
-        yield _risk(
+    for i, _ in groups_of(design, Role.DEDUP):
+        yield make_risk(
             spec,
-            _vdev(i),
-            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'is', 'are')} in the dedup class, which holds "
+            vdev_path(i),
+            f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'is', 'are')} in the dedup class, which holds "
             "only dedup tables, but no dataset of the design enables dedup. It adds a top-level vdev whose loss "
             "loses the pool.",
             "Drop the dedup vdev, or enable dedup on the datasets that need it.",
-            name=_vname(design, i),
+            name=vdev_name(design, i),
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ..alloc import block_asize, deflate, deflate_ratio
+from ..alloc import block_asize, deflate, deflate_ratio, nominal_parity_fraction
 from ..ashift import DEFAULT_POOL_ASHIFT, AshiftChoice, group_ashift, max_auto_ashift, uniform_ashift
 from ..ashift import resolve as resolve_ashift
 from ..commands import draid_data_disks
@@ -18,21 +18,21 @@ from ..units import format_si, rounddown, zfs_nicenum
 from ..vdev_shape import fault_tolerance
 from .common import (
     REF_REMOVAL,
-    _agree,
-    _ds,
-    _dsname,
-    _family,
-    _groups,
-    _inherited,
-    _is_hdd_or_unknown,
-    _min_size,
-    _vdev,
-    _vname,
-    _zpool_says,
+    agree,
     block_size,
+    dataset_path,
     describe_group,
+    ds_name,
+    groups_of,
+    inherited_value,
+    is_hdd_or_unknown,
+    layout_family,
+    min_member_size,
+    vdev_name,
+    vdev_path,
+    zpool_says,
 )
-from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule
+from .registry import Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
 
 LARGE_DISK_BYTES = 8 * 10**12  # single parity on disks this large (vendor TB): see single-parity-large-disks
 WIDE_RAIDZ_DISKS_PER_PARITY_PLUS_ONE = 4  # raidz wider than 4 × (parity + 1): 8, 12, 16 disks
@@ -57,7 +57,7 @@ _ASHIFT_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE)
     REF_ASHIFT,
 )
 def rule_ashift_below_physical(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    for i, g in _groups(design, *_ASHIFT_ROLES):
+    for i, g in groups_of(design, *_ASHIFT_ROLES):
         choice = resolve_ashift(g, design.version)
         physical = 1 << choice.physical
         requested = choice.requested
@@ -72,7 +72,7 @@ def rule_ashift_below_physical(spec: RiskSpec, design: Design, figures: RiskFigu
         )
         if requested is None:
             detail = (
-                f"{sentence_case(_vname(design, i))} {_agree(design, i, 'has', 'have')} disks with {physical}-byte "
+                f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'has', 'have')} disks with {physical}-byte "
                 f"physical sectors, above the largest sector zpool aligns to by itself on OpenZFS {design.version} "
                 f"(zfs_vdev_max_auto_ashift={max_auto_ashift(design.version)}, "
                 f"{1 << max_auto_ashift(design.version)} B). Without -o ashift, zpool ignores the physical sector "
@@ -81,9 +81,9 @@ def rule_ashift_below_physical(spec: RiskSpec, design: Design, figures: RiskFigu
             )
         else:
             if choice.source == "design":
-                whose = _agree(design, i, "sets", "set")
+                whose = agree(design, i, "sets", "set")
             else:
-                whose = _agree(design, i, "takes", "take") + " the pool's"
+                whose = agree(design, i, "takes", "take") + " the pool's"
             if choice.fails is not None:
                 what = f" On OpenZFS {design.version}: {choice.fails}."
             elif choice.raised:
@@ -97,15 +97,15 @@ def rule_ashift_below_physical(spec: RiskSpec, design: Design, figures: RiskFigu
             else:
                 what = rmw
             detail = (
-                f"{sentence_case(_vname(design, i))} {whose} ashift={requested} ({1 << requested} B) on disks with "
+                f"{sentence_case(vdev_name(design, i))} {whose} ashift={requested} ({1 << requested} B) on disks with "
                 f"{physical}-byte physical sectors. ashift is fixed when the vdev is created." + what
             )
-        yield _risk(
+        yield make_risk(
             spec,
-            _vdev(i),
+            vdev_path(i),
             detail,
             _explicit_ashift_fix(choice, physical),
-            name=_vname(design, i),
+            name=vdev_name(design, i),
             ashift=choice.used if requested is None else requested,
             sector=physical,
         )
@@ -140,7 +140,7 @@ def _explicit_ashift_fix(choice: AshiftChoice, physical: int) -> str:
     REF_REMOVAL,
 )
 def rule_mixed_ashift(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    top = list(_groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP))
+    top = list(groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP))
     data = [group_ashift(g, design.version) for _, g in top if g.role == Role.DATA]
     if not data:
         return
@@ -154,18 +154,18 @@ def rule_mixed_ashift(spec: RiskSpec, design: Design, figures: RiskFigures | Non
         how = {"design": "set", "pool": "the pool's"}.get(
             resolve_ashift(g, design.version).source, "chosen from the disks' sectors"
         )
-        yield _risk(
+        yield make_risk(
             spec,
-            _vdev(i),
-            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'has', 'have')} ashift {a} ({how}); "
+            vdev_path(i),
+            f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'has', 'have')} ashift {a} ({how}); "
             "the first data vdev has "
             f"{reference}. With top-level vdevs of different ashift, zpool remove refuses every top-level vdev "
             "(data, special and dedup alike), so no vdev can ever be taken out of the pool again.",
             f"Give every data, special and dedup vdev the same ashift: set the pool's ashift to "
             f"{uniform_ashift(design)} and leave it out of the vdev groups"
             + (" (it suits both 512-byte and 4K disks)." if uniform_ashift(design) == DEFAULT_POOL_ASHIFT else "."),
-            name=_vname(design, i),
-            verb=_agree(design, i, "has", "have"),
+            name=vdev_name(design, i),
+            verb=agree(design, i, "has", "have"),
             ashift=a,
             other=str(reference),
         )
@@ -180,7 +180,7 @@ def rule_mixed_ashift(spec: RiskSpec, design: Design, figures: RiskFigures | Non
     REF_RAIDZ,
 )
 def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    parity_groups = [(i, g) for i, g in _groups(design, Role.DATA) if g.parity > 0]
+    parity_groups = [(i, g) for i, g in groups_of(design, Role.DATA) if g.parity > 0]
     by_index = {f.index: f for f in (figures.datasets if figures else ())}
     for di, ds in enumerate(design.datasets):
         fig = by_index.get(di)
@@ -195,8 +195,8 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
             i, g = parity_groups[0]
             bs = fig.block_size_bytes or bs
             detail = (
-                f"The estimate gives {fig.raidz_overhead_fraction:.0%} of {_dsname(design, di)}'s allocation as "
-                f"parity and padding on {_vname(design, i)}, against the layout's nominal "
+                f"The estimate gives {fig.raidz_overhead_fraction:.0%} of {ds_name(design, di)}'s allocation as "
+                f"parity and padding on {vdev_name(design, i)}, against the layout's nominal "
                 f"{fig.nominal_parity_fraction:.0%}: {cost:.2f}× raw space per byte of data instead of "
                 f"{nominal:.2f}×."
             )
@@ -207,7 +207,7 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
                 dd = draid_data_disks(g) if g.is_draid else None
                 asize = block_asize(g.layout, g.width, a, bs, dd)
                 data_cols = dd if dd is not None else g.width - g.parity
-                nominal = (data_cols + g.parity) / data_cols
+                nominal = 1 / (1 - nominal_parity_fraction(g.layout, g.width, dd))
                 cost = asize / bs
                 if cost >= nominal * PADDING_OVERHEAD_FACTOR and (worst is None or cost / nominal > worst[0]):
                     worst = (cost / nominal, i, g, a, asize, nominal, cost)
@@ -223,7 +223,7 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
                 else f"padded to a multiple of parity + 1 = {g.parity + 1} sectors"
             )
             detail = (
-                f"On {_vname(design, i)}, with ashift {a}, a {zfs_nicenum(bs)} block of {_dsname(design, di)} is "
+                f"On {vdev_name(design, i)}, with ashift {a}, a {zfs_nicenum(bs)} block of {ds_name(design, di)} is "
                 f"{data_sectors} data sector(s) plus parity, {rule}: {sectors} sectors = {zfs_nicenum(asize)}, "
                 f"{cost:.2f}× its size, where the layout nominally costs {nominal:.2f}×. zfs list charges each such "
                 f"block {zfs_nicenum(used)} ({used / bs:.2f}× the data), since AVAIL is computed for 128K blocks. "
@@ -235,17 +235,17 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
                 )
             )
         prop = "volblocksize" if ds.type == DatasetType.VOLUME else "recordsize"
-        yield _risk(
+        yield make_risk(
             spec,
-            _ds(di),
+            dataset_path(di),
             detail,
-            f"Raise {prop} on {_dsname(design, di)} (e.g. 64K or more for a zvol on wide RAIDZ), or put small-block "
+            f"Raise {prop} on {ds_name(design, di)} (e.g. 64K or more for a zvol on wide RAIDZ), or put small-block "
             "workloads (VM disks, databases) on mirror vdevs or a narrower raidz.",
             block=zfs_nicenum(bs),
-            name=_dsname(design, di),
-            dataset=_dsname(design, di),
+            name=ds_name(design, di),
+            dataset=ds_name(design, di),
             cost=cost,
-            vdev=_vname(design, i),
+            vdev=vdev_name(design, i),
         )
 
 
@@ -259,11 +259,11 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
     "(vdev_draid_min_alloc); module/zfs/vdev.c (vdev_spa_set_alloc)",
 )
 def rule_draid_compression(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    draid = [(i, g) for i, g in _groups(design, Role.DATA) if g.is_draid]
+    draid = [(i, g) for i, g in groups_of(design, Role.DATA) if g.is_draid]
     if not draid:
         return
     for di, ds in enumerate(design.datasets):
-        comp = _inherited(design, ds, "compression")
+        comp = inherited_value(design, ds, "compression")
         if comp is None or comp == "off":
             continue
         bs = block_size(design, ds)
@@ -272,20 +272,20 @@ def rule_draid_compression(spec: RiskSpec, design: Design, figures: RiskFigures 
             if not unit < bs <= 2 * unit:
                 continue  # smaller blocks are reported by raidz-padding-overhead
             saves = f"saves space only for blocks that compress to {zfs_nicenum(unit)} or less (2:1 or better)"
-            yield _risk(
+            yield make_risk(
                 spec,
-                _ds(di),
-                f"On {_vname(design, i)} the smallest allocation is {draid_data_disks(g)} data disks × "
+                dataset_path(di),
+                f"On {vdev_name(design, i)} the smallest allocation is {draid_data_disks(g)} data disks × "
                 f"{1 << group_ashift(g, design.version)} B = {zfs_nicenum(unit)}, and compressed sizes are rounded "
                 "up to "
-                f"multiples of it. {sentence_case(_dsname(design, di))} writes {zfs_nicenum(bs)} blocks, so "
+                f"multiples of it. {sentence_case(ds_name(design, di))} writes {zfs_nicenum(bs)} blocks, so "
                 f"compression={comp} {saves}.",
-                f"Raise the block size of {_dsname(design, di)} well above {zfs_nicenum(unit)} "
+                f"Raise the block size of {ds_name(design, di)} well above {zfs_nicenum(unit)} "
                 "(e.g. recordsize=1M for bulk data), or use a dRAID with fewer data disks per group, or raidz/mirror "
                 "for this workload.",
-                name=_dsname(design, di),
-                dataset=_dsname(design, di),
-                vdev=_vname(design, i),
+                name=ds_name(design, di),
+                dataset=ds_name(design, di),
+                vdev=vdev_name(design, i),
             )
             break
 
@@ -298,26 +298,26 @@ def rule_draid_compression(spec: RiskSpec, design: Design, figures: RiskFigures 
     "man zpoolconcepts.7 (Virtual Devices, resilver); man zpool-resilver.8",
 )
 def rule_single_parity_large(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    for i, g in _groups(design, Role.DATA):
+    for i, g in groups_of(design, Role.DATA):
         single = g.layout in (Layout.RAIDZ1, Layout.DRAID1) or (g.layout == Layout.MIRROR and g.width == 2)
-        if not single or not _is_hdd_or_unknown(g):
+        if not single or not is_hdd_or_unknown(g):
             continue
-        size = _min_size(g)
+        size = min_member_size(g)
         if size < LARGE_DISK_BYTES:
             continue
         readers = g.width - 1
         hours = size / 200e6 / 3600
-        yield _risk(
+        yield make_risk(
             spec,
-            _vdev(i),
-            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'has', 'have')} single parity on "
+            vdev_path(i),
+            f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'has', 'have')} single parity on "
             f"{format_si(size)} hard disks. Replacing a failed disk reads "
             f"{format_si(size * readers)} from the {readers} surviving disk(s) of that vdev; even at a sustained "
             f"200 MB/s that is {hours:.0f} h per disk, and days on a busy or fragmented pool. During that time the "
             "vdev has no redundancy: a second failure loses the pool, and an unreadable sector loses the file data "
             "on it (metadata keeps a second copy). 'Large' here means 8 TB or more.",
             "Use raidz2 (or draid2), or 3-way mirrors, for disks of this size, and keep backups.",
-            name=_vname(design, i),
+            name=vdev_name(design, i),
             size=format_si(size, 0),
         )
 
@@ -330,22 +330,22 @@ def rule_single_parity_large(spec: RiskSpec, design: Design, figures: RiskFigure
     REF_ZPOOLCONCEPTS,
 )
 def rule_wide_raidz(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    for i, g in _groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP):
+    for i, g in groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP):
         if not g.is_raidz:
             continue
         limit = WIDE_RAIDZ_DISKS_PER_PARITY_PLUS_ONE * (g.parity + 1)
         if g.width <= limit:
             continue
-        yield _risk(
+        yield make_risk(
             spec,
-            _vdev(i),
-            f"A resilver of {_vname(design, i)} reads all {g.width - 1} surviving disks of the vdev and "
+            vdev_path(i),
+            f"A resilver of {vdev_name(design, i)} reads all {g.width - 1} surviving disks of the vdev and "
             f"takes longer the wider it is, and a raidz vdev delivers roughly the random IOPS of one disk, so one "
             f"{g.width}-wide vdev is much slower for small I/O than several narrower ones. Flagged above "
             f"4 × (parity + 1) = {limit} disks for {g.layout.value}.",
             f"Split into two or more {g.layout.value} vdevs of at most {limit} disks, raise the parity, "
             "or use dRAID, whose distributed spares rebuild quickly.",
-            name=_vname(design, i),
+            name=vdev_name(design, i),
             width=g.width,
             layout=g.layout.value,
         )
@@ -359,23 +359,23 @@ def rule_wide_raidz(spec: RiskSpec, design: Design, figures: RiskFigures | None)
     REF_ZPOOL_ADD,
 )
 def rule_mixed_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    data = list(_groups(design, Role.DATA))
+    data = list(groups_of(design, Role.DATA))
     if len(data) < 2:
         return
     first_i, first = data[0]
-    key = (_family(first), fault_tolerance(first))
+    key = (layout_family(first), fault_tolerance(first))
     for i, g in data[1:]:
-        if (_family(g), fault_tolerance(g)) == key:
+        if (layout_family(g), fault_tolerance(g)) == key:
             continue
-        yield _risk(
+        yield make_risk(
             spec,
-            _vdev(i),
-            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'tolerates', 'tolerate')} "
-            f"{fault_tolerance(g)} failure(s), while {_vname(design, first_i)} "
-            f"{_agree(design, first_i, 'tolerates', 'tolerate')} {fault_tolerance(first)}. The pool is only as "
-            f"safe as its weakest top-level vdev and performance differs between them. {_zpool_says(first, g, design)}",
+            vdev_path(i),
+            f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'tolerates', 'tolerate')} "
+            f"{fault_tolerance(g)} failure(s), while {vdev_name(design, first_i)} "
+            f"{agree(design, first_i, 'tolerates', 'tolerate')} {fault_tolerance(first)}. The pool is only as "
+            f"safe as its weakest top-level vdev and performance differs between them. {zpool_says(first, g, design)}",
             "Use the same layout and parity for every data vdev.",
-            name=_vname(design, i),
+            name=vdev_name(design, i),
             layouts=f"{describe_group(first)} and {describe_group(g)}",
         )
 
@@ -388,21 +388,21 @@ def rule_mixed_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures |
     "man zpoolconcepts.7 (Virtual Devices; 'if a top-level vdev fails the pool fails')",
 )
 def rule_non_redundant(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    for i, g in _groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP):
+    for i, g in groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP):
         if fault_tolerance(g) > 0:
             continue
         n = g.count
-        yield _risk(
+        yield make_risk(
             spec,
-            _vdev(i),
-            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'has', 'have')} no redundancy: "
+            vdev_path(i),
+            f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'has', 'have')} no redundancy: "
             f"{'its disk is' if n == 1 else f'each of its {n} disks is'} a top-level vdev of the {g.role.value} "
             "class on its own. A top-level vdev with no redundancy "
             "fails with its disk, and the pool fails with any top-level vdev: one disk failure loses the whole "
             "pool. Checksums can detect damage but have no second copy of data to repair it from.",
-            f"Mirror {_vname(design, i)} (layout mirror, width 2 or more), or use raidz.",
-            name=_vname(design, i),
-            verb=_agree(design, i, "has", "have"),
+            f"Mirror {vdev_name(design, i)} (layout mirror, width 2 or more), or use raidz.",
+            name=vdev_name(design, i),
+            verb=agree(design, i, "has", "have"),
         )
 
 
@@ -415,22 +415,22 @@ def rule_non_redundant(spec: RiskSpec, design: Design, figures: RiskFigures | No
     "man zpoolprops.7 (autoexpand)",
 )
 def rule_mixed_sizes(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    for i, g in _groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG):
+    for i, g in groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG):
         sizes = [d.size_bytes for d in g.disks]
         small = min(sizes)
         lost = sum(s - small for s in sizes) * g.count
         raw = sum(sizes) * g.count
         if lost == 0 or lost < raw * MIXED_SIZE_LOSS_SHARE:
             continue
-        yield _risk(
+        yield make_risk(
             spec,
-            _vdev(i),
-            f"The members of {_vname(design, i)} range from {format_si(small)} to {format_si(max(sizes))}. "
+            vdev_path(i),
+            f"The members of {vdev_name(design, i)} range from {format_si(small)} to {format_si(max(sizes))}. "
             f"A mirror or raidz vdev uses every member only up to the smallest one, so {format_si(lost)} "
             f"({lost / raw:.0%} of the group's raw capacity) is unused until the smaller disks are replaced "
             "(with autoexpand=on, or zpool online -e).",
             "Use disks of one size in each vdev, or accept the loss and plan to replace the smaller disks later.",
-            name=_vname(design, i),
+            name=vdev_name(design, i),
         )
 
 
@@ -461,27 +461,28 @@ def replacement_min_bytes(design: Design, group: VdevGroup) -> int:
     "module/zfs/spa.c (spa_vdev_attach: EOVERFLOW 'device is too small'); module/zfs/vdev.c (vdev_get_min_asize)",
 )
 def rule_spare_size(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    targets = list(_groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP))
-    for i, g in _groups(design, Role.SPARE):
-        spare = _min_size(g)
+    targets = list(groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP))
+    for i, g in groups_of(design, Role.SPARE):
+        spare = min_member_size(g)
         spare_leaf = leaf_asize(design, g, spare)
         too_big = [(j, t) for j, t in targets if replacement_min_bytes(design, t) > spare_leaf]
         if not too_big:
             continue
         names = ", ".join(
-            f"{_vname(design, j)} ({format_si(_min_size(t))} disks, which need {replacement_min_bytes(design, t):,} B)"
+            f"{vdev_name(design, j)} ({format_si(min_member_size(t))} disks, "
+            f"which need {replacement_min_bytes(design, t):,} B)"
             for j, t in too_big
         )
-        yield _risk(
+        yield make_risk(
             spec,
-            _vdev(i),
-            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'is', 'are')} {format_si(spare)} and "
-            f"{_agree(design, i, 'gives', 'give')} ZFS {spare_leaf:,} B, less than a replacement for {names}. "
+            vdev_path(i),
+            f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'is', 'are')} {format_si(spare)} and "
+            f"{agree(design, i, 'gives', 'give')} ZFS {spare_leaf:,} B, less than a replacement for {names}. "
             "A replacement must cover every metaslab of the vdev (its asize rounded down to whole metaslabs, "
             "split over the raidz columns), else zpool replace fails with 'device is too small' and the "
             "spare stays idle while the vdev runs degraded. Small differences between disks of the same nominal "
             "size are absorbed by that rounding and are not flagged.",
             "Use spares at least as large as the largest disk they should replace.",
-            name=_vname(design, i),
-            verb=_agree(design, i, "is", "are"),
+            name=vdev_name(design, i),
+            verb=agree(design, i, "is", "are"),
         )

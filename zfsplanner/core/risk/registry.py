@@ -3,7 +3,7 @@
 Each rule is registered with :func:`rule` (one code) or :func:`rule_codes` (several), which
 record the code's :class:`RiskSpec` in :data:`RISK_CATALOG` and hand the spec to the rule,
 so a code is written once: in its registration. Rules build their findings with
-:func:`_risk` from that spec. The package puts the rule modules in order with :func:`arrange`;
+:func:`make_risk` from that spec. The package puts the rule modules in order with :func:`arrange`;
 the catalog lists the codes in that order (the order ``docs/risks.md`` shows them in), and
 :func:`assess` runs the rules in it.
 """
@@ -184,7 +184,7 @@ def registrations() -> tuple[Registration, ...]:
     return tuple(_REGISTRATIONS)
 
 
-def _risk(
+def make_risk(
     spec: RiskSpec,
     subject: str,
     detail: str,

@@ -8,21 +8,21 @@ from ..ashift import group_ashift
 from ..design import DatasetType, Design, Role, VdevGroup
 from ..naming import dataset_label, sentence_case
 from ..units import KIB, MIB, format_iec, is_power_of_two, zfs_nicenum
-from ..vdev_shape import fault_tolerance
+from ..vdev_shape import fault_tolerance, removal_blockers, removal_context
 from ..versions import Version
 from .common import (
     REF_REMOVAL,
-    _agree,
-    _ds,
-    _dsname,
-    _groups,
-    _inherited,
-    _vdev,
-    _vname,
-    _zpool_says,
+    agree,
     block_size,
+    dataset_path,
+    ds_name,
+    groups_of,
+    inherited_value,
+    vdev_name,
+    vdev_path,
+    zpool_says,
 )
-from .registry import Risk, RiskFigures, RiskSpec, Severity, _risk, rule, rule_codes
+from .registry import Risk, RiskFigures, RiskSpec, Severity, make_risk, rule, rule_codes
 
 SPECIAL_SMALL_BLOCK_SHARE = 0.75  # 100 − zfs_special_class_metadata_reserve_pct (25)
 
@@ -34,7 +34,7 @@ REF_SSB = "man zfsprops.7 (special_small_blocks); module/zcommon/zfs_prop.c; lib
 
 
 def _special_groups(design: Design) -> list[tuple[int, VdevGroup]]:
-    return list(_groups(design, Role.SPECIAL, Role.DEDUP))
+    return list(groups_of(design, Role.SPECIAL, Role.DEDUP))
 
 
 @rule(
@@ -46,36 +46,39 @@ def _special_groups(design: Design) -> list[tuple[int, VdevGroup]]:
     REF_REMOVAL,
 )
 def rule_special_irremovable(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    parity = [(i, g) for i, g in _groups(design, Role.DATA, Role.SPECIAL, Role.DEDUP) if g.parity > 0]
-    normal = [group_ashift(g, design.version) for _, g in _groups(design, Role.DATA)]
+    parity = [(i, g) for i, g in groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP) if g.parity > 0]
+    normal = [group_ashift(g, design.version) for _, g in groups_of(design, Role.DATA)]
+    removal = removal_context(design)
     for i, g in _special_groups(design):
+        blockers = removal_blockers(g, removal)  # the decision: vdev_shape, as spa_vdev_remove_top_check()
+        if not blockers:
+            continue
         reasons = []
         if parity:
-            names = ", ".join(_vname(design, j) for j, _ in parity)
+            names = ", ".join(vdev_name(design, j) for j, _ in parity)
             reasons.append(f"the pool has top-level vdevs with parity: {names}")
         if len(set(normal)) > 1:
             reasons.append(f"the data vdevs differ in ashift ({', '.join(map(str, sorted(set(normal))))})")
         own = group_ashift(g, design.version)
         if normal and own != max(normal):
             reasons.append(f"its ashift {own} differs from the data vdevs' {max(normal)}")
-        peers = {group_ashift(p, design.version) for _, p in _groups(design, g.role)}
+        peers = {group_ashift(p, design.version) for _, p in groups_of(design, g.role)}
         if len(peers) > 1:
             reasons.append(f"the {g.role.value} vdevs differ in ashift ({', '.join(map(str, sorted(peers)))})")
-        if not reasons:
-            continue
-        yield _risk(
+        reasons = reasons or blockers
+        yield make_risk(
             spec,
-            _vdev(i),
+            vdev_path(i),
             f"zpool remove can evacuate a top-level vdev only "
             f"when no top-level vdev has parity and all share one ashift; here {'; '.join(reasons)}. The command "
             "fails with 'invalid config; all top-level vdevs must have the same sector size and not be raidz', "
-            f"so once added, {_vname(design, i)} {_agree(design, i, 'stays', 'stay')} for the life of the pool, "
+            f"so once added, {vdev_name(design, i)} {agree(design, i, 'stays', 'stay')} for the life of the pool, "
             "and losing it loses the pool.",
-            f"Treat adding {_vname(design, i)} as permanent: size it for the pool's lifetime and give it the "
+            f"Treat adding {vdev_name(design, i)} as permanent: size it for the pool's lifetime and give it the "
             "redundancy of "
             "the data vdevs. To keep it removable, the pool would need mirror data vdevs only, all with the same "
             "ashift as this vdev.",
-            name=_vname(design, i),
+            name=vdev_name(design, i),
         )
 
 
@@ -87,7 +90,7 @@ def rule_special_irremovable(spec: RiskSpec, design: Design, figures: RiskFigure
     REF_SPECIAL,
 )
 def rule_special_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    data = list(_groups(design, Role.DATA))
+    data = list(groups_of(design, Role.DATA))
     if not data:
         return
     data_ft = min(fault_tolerance(g) for _, g in data)
@@ -96,18 +99,18 @@ def rule_special_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures
         if ft >= data_ft:
             continue
         weakest, weakest_group = next((j, d) for j, d in data if fault_tolerance(d) == data_ft)
-        yield _risk(
+        yield make_risk(
             spec,
-            _vdev(i),
-            f"{sentence_case(_vname(design, i))} {_agree(design, i, 'survives', 'survive')} {ft} disk failure(s); "
-            f"the data vdevs survive {data_ft} (e.g. {_vname(design, weakest)}). The {g.role.value} class holds "
+            vdev_path(i),
+            f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'survives', 'survive')} {ft} disk failure(s); "
+            f"the data vdevs survive {data_ft} (e.g. {vdev_name(design, weakest)}). The {g.role.value} class holds "
             f"{'the pool metadata' if g.role == Role.SPECIAL else 'the dedup table'}, and losing any top-level "
             f"vdev loses the whole pool, so the pool now survives only {ft} failure(s). "
-            f"{_zpool_says(weakest_group, g, design)}",
-            f"Use a {data_ft + 1}-way mirror for {_vname(design, i)} (it tolerates {data_ft} failures, like the "
+            f"{zpool_says(weakest_group, g, design)}",
+            f"Use a {data_ft + 1}-way mirror for {vdev_name(design, i)} (it tolerates {data_ft} failures, like the "
             "data vdevs).",
-            name=_vname(design, i),
-            verb=_agree(design, i, "tolerates", "tolerate"),
+            name=vdev_name(design, i),
+            verb=agree(design, i, "tolerates", "tolerate"),
         )
 
 
@@ -122,7 +125,7 @@ def rule_special_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures
 def rule_special_undersized(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     if figures is None or figures.special_usable_bytes is None or figures.special_planned_bytes is None:
         return
-    specials = list(_groups(design, Role.SPECIAL))
+    specials = list(groups_of(design, Role.SPECIAL))
     if not specials or figures.special_usable_bytes <= 0:
         return
     size, planned = figures.special_usable_bytes, figures.special_planned_bytes
@@ -144,14 +147,14 @@ def rule_special_undersized(spec: RiskSpec, design: Design, figures: RiskFigures
     else:
         why = "metadata beyond that spills back to the data vdevs (the alloc_class_fallbacks kstat counts it)"
         fix = "Enlarge the special vdevs, or plan for metadata spilling onto the data vdevs."
-    yield _risk(
+    yield make_risk(
         spec,
-        _vdev(specials[0][0]),
+        vdev_path(specials[0][0]),
         f"The estimate puts {format_iec(planned)} on the special class "
-        f"({', '.join(_vname(design, i) for i, _ in specials)}), which has {format_iec(size)} "
+        f"({', '.join(vdev_name(design, i) for i, _ in specials)}), which has {format_iec(size)} "
         f"({planned / size:.0%} of it); {why}.",
         fix,
-        name=_vname(design, specials[0][0]),
+        name=vdev_name(design, specials[0][0]),
     )
 
 
@@ -163,12 +166,12 @@ def rule_special_undersized(spec: RiskSpec, design: Design, figures: RiskFigures
     REF_SSB,
 )
 def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    if not any(True for _ in _groups(design, Role.SPECIAL)):
+    if not any(True for _ in groups_of(design, Role.SPECIAL)):
         return
     for i, ds in enumerate(design.datasets):
         if ds.type == DatasetType.VOLUME and Version.parse(design.version) < Version(2, 4):
             continue  # zvol data never goes to special before 2.4
-        ssb = _inherited(design, ds, "special_small_blocks")
+        ssb = inherited_value(design, ds, "special_small_blocks")
         if not ssb:
             continue
         bs = block_size(design, ds)
@@ -178,18 +181,18 @@ def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures |
         size = ""
         if ds.contents is not None and ds.contents.logical_bytes:
             size = f" That is about {format_iec(ds.contents.logical_bytes)} of logical data."
-        yield _risk(
+        yield make_risk(
             spec,
-            _ds(i),
-            f"{sentence_case(_dsname(design, i))} has special_small_blocks={zfs_nicenum(ssb)} and "
+            dataset_path(i),
+            f"{sentence_case(ds_name(design, i))} has special_small_blocks={zfs_nicenum(ssb)} and "
             f"{prop}={zfs_nicenum(bs)}. Every data "
             "block is at most the block size after compression, so every block qualifies and the whole dataset "
             f"is written to the special class until that class is 75% full, then spills to the data vdevs.{size}",
             f"If the dataset is meant to live on the special vdevs, size them for it; otherwise set "
             f"special_small_blocks below {zfs_nicenum(bs)} (e.g. {zfs_nicenum(max(bs // 4, 4 * KIB))}) or raise "
             f"{prop}.",
-            name=_dsname(design, i),
-            dataset=_dsname(design, i),
+            name=ds_name(design, i),
+            dataset=ds_name(design, i),
         )
 
 
@@ -220,7 +223,7 @@ def rule_special_small_blocks(
     specs: tuple[RiskSpec, ...], design: Design, figures: RiskFigures | None
 ) -> Iterator[Risk]:
     volume_spec, value_spec, no_special_spec = specs
-    has_special = any(True for _ in _groups(design, Role.SPECIAL))
+    has_special = any(True for _ in groups_of(design, Role.SPECIAL))
     before_24 = Version.parse(design.version) < Version(2, 4)
     for i, ds in enumerate(design.datasets):
         ssb = ds.special_small_blocks
@@ -228,38 +231,38 @@ def rule_special_small_blocks(
             continue
         value = zfs_nicenum(ssb)
         if ds.type == DatasetType.VOLUME and before_24:
-            yield _risk(
+            yield make_risk(
                 volume_spec,
-                _ds(i),
-                f"{sentence_case(_dsname(design, i))} sets special_small_blocks={value}, but before OpenZFS 2.4 the "
+                dataset_path(i),
+                f"{sentence_case(ds_name(design, i))} sets special_small_blocks={value}, but before OpenZFS 2.4 the "
                 "property "
                 f"applies to filesystems only: zfs create refuses it on a volume and zvol data never goes to the "
                 f"special class. The design targets OpenZFS {design.version}.",
                 "Drop special_small_blocks from the volume, or target OpenZFS 2.4 or later.",
-                name=_dsname(design, i),
-                dataset=_dsname(design, i),
+                name=ds_name(design, i),
+                dataset=ds_name(design, i),
             )
             continue
         if before_24 and (not is_power_of_two(ssb) or ssb < 512 or ssb > MIB):
-            yield _risk(
+            yield make_risk(
                 value_spec,
-                _ds(i),
-                f"{sentence_case(_dsname(design, i))} sets special_small_blocks={value}. Before OpenZFS 2.4 it must "
+                dataset_path(i),
+                f"{sentence_case(ds_name(design, i))} sets special_small_blocks={value}. Before OpenZFS 2.4 it must "
                 "be 0 or a power of two "
                 f"from 512 to 1M (2.4 accepts any value up to 16M); the design targets OpenZFS {design.version}.",
                 "Use a power of two no larger than 1M (e.g. 64K), or target OpenZFS 2.4.",
-                name=_dsname(design, i),
+                name=ds_name(design, i),
                 value=value,
-                dataset=_dsname(design, i),
+                dataset=ds_name(design, i),
             )
         if not has_special:
-            yield _risk(
+            yield make_risk(
                 no_special_spec,
-                _ds(i),
-                f"{sentence_case(_dsname(design, i))} sets special_small_blocks={value}, but the design has no "
+                dataset_path(i),
+                f"{sentence_case(ds_name(design, i))} sets special_small_blocks={value}, but the design has no "
                 "special vdev, so every block "
                 "stays on the data vdevs.",
                 "Add a special vdev, or drop the property.",
-                name=_dsname(design, i),
-                dataset=_dsname(design, i),
+                name=ds_name(design, i),
+                dataset=ds_name(design, i),
             )
