@@ -140,7 +140,7 @@ def test_a_catalog_price_shows_at_once(team, alice, web):
     doc["vdevs"][0]["disk"] = {"catalog": "EX-PRICE"}
     design = PoolDesignFactory(team=team, document=doc)
     web = web(alice)
-    assert "Catalog prices known for 0 of 6 disks" in _page(web, design)
+    assert "Prices known for 0 of 6 disks" in _page(web, design)
     disk.price = "250.00"
     disk.save()
     assert "1500.00 for 6 disks" in _page(web, design)
