@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 from django import forms
 from django.core.cache import cache
 
+from zfsplanner.core.ashift import DEFAULT_POOL_ASHIFT
 from zfsplanner.core.design import COMPRESSION_VALUES, FORMAT, Layout, Role, VdevGroup
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, UnitError, format_zfs_size, parse_disk_size
 from zfsplanner.core.vdev_shape import fault_tolerance
@@ -34,7 +35,7 @@ from .designer import RECORDSIZES, catalog_label
 
 POOL_NAME = "tank"
 DATASET_NAME = "tank/data"
-POOL_ASHIFT = 12  # what `zpool create -o ashift=12` gives every vdev: 4 KiB sectors
+POOL_ASHIFT = DEFAULT_POOL_ASHIFT  # what `zpool create -o ashift=12` gives every vdev: 4 KiB sectors
 NEWEST_VERSION = max(SERIES.values(), key=lambda s: s.release).name
 TEXT_MAX = 40  # characters in a typed size; longer text is refused before it is read
 UNIT_LABELS = {"TiB": "TiB (as zfs)", "TB": "TB (as labels)"}
@@ -216,7 +217,6 @@ def quick_document(values: Mapping[str, Any]) -> dict[str, Any]:
         "layout": values["layout"],
         "width": values["disks"],
         "count": values["vdevs"],
-        "ashift": POOL_ASHIFT,
         "disk": data_disk,
     }
     if values.get("price") is not None:
@@ -229,7 +229,6 @@ def quick_document(values: Mapping[str, Any]) -> dict[str, Any]:
                 "layout": "mirror",
                 "width": special_width(values["layout"], values["disks"]),
                 "count": 1,
-                "ashift": POOL_ASHIFT,
                 "disk": {"size_bytes": values["special"], "media": "ssd"},
             }
         )
@@ -237,8 +236,14 @@ def quick_document(values: Mapping[str, Any]) -> dict[str, Any]:
         ssd: dict[str, Any] = {"size_bytes": values["slog"], "media": "ssd"}
         if values.get("slog_plp"):
             ssd["plp"] = True
-        vdevs.append({"role": "log", "layout": "mirror", "width": 2, "count": 1, "ashift": POOL_ASHIFT, "disk": ssd})
-    doc: dict[str, Any] = {"format": FORMAT, "name": POOL_NAME, "openzfs_version": values["version"], "vdevs": vdevs}
+        vdevs.append({"role": "log", "layout": "mirror", "width": 2, "count": 1, "disk": ssd})
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "name": POOL_NAME,
+        "openzfs_version": values["version"],
+        "ashift": POOL_ASHIFT,  # the pool's, as `zpool create -o ashift=12` gives every vdev
+        "vdevs": vdevs,
+    }
     dataset: dict[str, Any] = {}
     if values.get("recordsize"):
         dataset["recordsize"] = values["recordsize"]
