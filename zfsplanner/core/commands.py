@@ -53,8 +53,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .ashift import group_ashift, written_ashift
-from .design import Dataset, DatasetType, Design, Disk, Layout, Role, VdevGroup
-from .pool import draid_default_data
+from .design import Dataset, DatasetType, Design, Disk, Role, VdevGroup
+from .naming import vdev_type_word
 from .replication import (
     TopLevelVdev,
     add_refusal,
@@ -82,30 +82,6 @@ BY_ID = "/dev/disk/by-id/"
 # Order of the classes in ``zpool create`` (data first; zpool accepts any order).
 _ROLE_ORDER = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE, Role.SPARE)
 _TOP_LEVEL_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG)
-
-
-def draid_data_disks(group: VdevGroup) -> int:
-    """dRAID data disks per redundancy group: as given, else ``min(children - spares - p, 8)``.
-
-    The default is the one ``zpool create`` applies (``cmd/zpool/zpool_vdev.c``,
-    ``draid_config_by_type()``).
-    """
-    if group.draid_data is not None:
-        return group.draid_data
-    return draid_default_data(group.width, group.draid_spares or 0, group.parity)
-
-
-def vdev_type_word(group: VdevGroup, width: int | None = None) -> str | None:
-    """The vdev type word of ``zpool create`` (``mirror``, ``raidz2``, ``draid2:8d:24c:2s``), None for a disk."""
-    if group.layout == Layout.STRIPE:
-        return None
-    if group.layout == Layout.MIRROR or group.is_raidz:
-        return group.layout.value
-    spares = group.draid_spares or 0
-    word = f"{group.layout.value}:{draid_data_disks(group)}d:{width or group.width}c"
-    return f"{word}:{spares}s" if spares else word
-
-
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.:+-]+", "_", text.strip()) or "disk"
 
@@ -270,7 +246,7 @@ class ZpoolCheck:
 
 
 def _blocked(design: Design, indexes: Iterable[int]) -> tuple[tuple[str, str], ...]:
-    from .naming import vdev_label  # naming uses vdev_type_word from this module
+    from .naming import vdev_label
 
     out = []
     for i in indexes:

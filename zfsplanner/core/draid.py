@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from math import gcd
 
+from .design_types import VdevGroup
 from .units import MIB, rounddown, roundup
 
 # include/sys/vdev_draid.h
@@ -73,3 +74,14 @@ def draid_metaslab_total(ms_count: int, ms_shift: int, group_width: int, ashift:
     full, rest = divmod(ms_count, period)
     one_period = [draid_metaslab_bytes(m, ms_shift, group_width, ashift) for m in range(min(period, ms_count))]
     return full * sum(one_period) + sum(one_period[:rest])
+
+
+def draid_data_disks(group: VdevGroup) -> int:
+    """dRAID data disks per redundancy group: as given, else ``min(children - spares - p, 8)``.
+
+    The default is the one ``zpool create`` applies (``cmd/zpool/zpool_vdev.c``,
+    ``draid_config_by_type()``).
+    """
+    if group.draid_data is not None:
+        return group.draid_data
+    return draid_default_data(group.width, group.draid_spares or 0, group.parity)

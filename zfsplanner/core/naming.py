@@ -15,8 +15,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .commands import vdev_type_word
 from .design import Dataset, DatasetType, Design, Layout, Role, VdevGroup
+from .draid import draid_data_disks
 
 _ROLES = frozenset(role.value for role in Role)
 _PATH_PART = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
@@ -82,6 +82,17 @@ _FIGURE_WORDS: Mapping[str, str] = {
     "seq_write_bytes_per_s": "sequential write speed",
     "sync_write_iops": "synchronous write IOPS",
 }
+
+
+def vdev_type_word(group: VdevGroup, width: int | None = None) -> str | None:
+    """The vdev type word of ``zpool create`` (``mirror``, ``raidz2``, ``draid2:8d:24c:2s``), None for a disk."""
+    if group.layout == Layout.STRIPE:
+        return None
+    if group.layout == Layout.MIRROR or group.is_raidz:
+        return group.layout.value
+    spares = group.draid_spares or 0
+    word = f"{group.layout.value}:{draid_data_disks(group)}d:{width or group.width}c"
+    return f"{word}:{spares}s" if spares else word
 
 
 def describe_shape(layout: str, width: int, count: int = 1, type_word: str | None = None) -> str:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import properties
-from .commands import vdev_type_word
 from .design import Design, Role
+from .naming import vdev_type_word
 from .replication import class_topology_refusal
 from .versions import Version, supports
 

@@ -9,8 +9,8 @@ from dataclasses import replace
 from ..alloc import block_asize, deflate, deflate_ratio, nominal_parity_fraction
 from ..ashift import DEFAULT_POOL_ASHIFT, AshiftChoice, group_ashift, max_auto_ashift, uniform_ashift
 from ..ashift import resolve as resolve_ashift
-from ..commands import draid_data_disks
 from ..design import DatasetType, Design, Layout, Role, VdevGroup
+from ..draid import draid_data_disks
 from ..naming import sentence_case
 from ..pool import leaf_asize as pool_leaf_asize
 from ..pool import member_osize, metaslab_shift
