@@ -24,7 +24,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from zfsplanner.core.limits import DocumentLimitError, load_json_document, text_error
+from zfsplanner.core.document.limits import DocumentLimitError, load_json_document, text_error
 
 
 def _shown(key: str) -> str:

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from zfsplanner.compression.models import CompressionSample
-from zfsplanner.core.measure import Setting, measure_bytes
+from zfsplanner.core.datasets.measure import Setting, measure_bytes
 
 from .conftest import text_sample, upload
 

@@ -9,7 +9,7 @@ import os
 import pytest
 from django.core.management import call_command
 
-from zfsplanner.core.measure import Setting, measure_bytes
+from zfsplanner.core.datasets.measure import Setting, measure_bytes
 
 from .conftest import text_sample
 

@@ -19,7 +19,8 @@ from zfsplanner.core.advisor import (
     loss_level,
     sort_rows,
 )
-from zfsplanner.core.design import Layout, parse_design
+from zfsplanner.core.design.types import Layout
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 
 EXOS16 = {"size_bytes": 16_000_900_661_248, "model": "ST16000NM001G", "media": "hdd", "rpm": 7200}

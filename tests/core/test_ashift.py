@@ -17,11 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zfsplanner.core.ashift import automatic, resolve, vdev_ashift
-from zfsplanner.core.commands import all_commands, device_names
-from zfsplanner.core.design import Disk, InvalidDesign, parse_design
-from zfsplanner.core.pool import linux_whole_disk_partition_bytes, pool_capacity
-from zfsplanner.core.risk import assess
+from zfsplanner.core.capacity.pool import pool_capacity
+from zfsplanner.core.commands.create import all_commands, device_names
+from zfsplanner.core.design.types import Disk, InvalidDesign
+from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.geometry.ashift import automatic, resolve, vdev_ashift
+from zfsplanner.core.geometry.partitioning import linux_whole_disk_partition_bytes
+from zfsplanner.core.risk.registry import assess
 
 TB = 4_000_787_030_016
 
@@ -327,7 +329,7 @@ def test_without_a_pool_ashift_the_512_byte_ssd_special_gets_9_and_mixes():
 
 
 def test_the_pool_ashift_round_trips_and_is_checked_like_a_groups():
-    from zfsplanner.core.design import design_to_document
+    from zfsplanner.core.document.export import design_to_document
 
     d = pool_design(13, group("mirror", 2, disk()))
     out = design_to_document(d)

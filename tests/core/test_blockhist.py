@@ -6,10 +6,12 @@ from typing import Any
 
 import pytest
 
-from zfsplanner.core.alloc import raidz_asize
-from zfsplanner.core.design import InvalidDesign, design_to_document, parse_design
+from zfsplanner.core.datasets.measure import Setting, measure_bytes
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.document.export import design_to_document
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.measure import Setting, measure_bytes
+from zfsplanner.core.geometry.alloc import raidz_asize
 
 from .compressor_inputs import make
 

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from zfsplanner.core.dataset import AllocTarget, dataset_usage, zvol_volsize_to_reservation
-from zfsplanner.core.design import Contents, Dataset, DatasetType, Layout
+from zfsplanner.core.capacity.placement import AllocTarget
+from zfsplanner.core.capacity.zvol import zvol_volsize_to_reservation
+from zfsplanner.core.datasets.usage import dataset_usage
+from zfsplanner.core.design.types import Contents, Dataset, DatasetType, Layout
 from zfsplanner.core.units import parse_zfs_size
 
 CALIBRATION = json.loads((Path(__file__).resolve().parent / "data" / "openzfs-2.3.2.json").read_text())

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from zfsplanner.core.design import parse_design
-from zfsplanner.core.pool import pool_capacity
+from zfsplanner.core.capacity.pool import pool_capacity
+from zfsplanner.core.document.parse import parse_design
 
 CALIBRATION = json.loads((Path(__file__).resolve().parent / "data" / "openzfs-2.3.2.json").read_text())
 POOLS: list[dict[str, Any]] = CALIBRATION["empty_pools"]

@@ -8,18 +8,19 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zfsplanner.core.ashift import written_ashift
-from zfsplanner.core.commands import (
+from zfsplanner.core.commands.create import (
     all_commands,
     top_level_ids,
-    vdev_type_word,
     zfs_create_commands,
     zpool_add_commands,
     zpool_attach_commands,
     zpool_create_command,
 )
-from zfsplanner.core.design import Role, parse_design
-from zfsplanner.core.replication import create_refusal, top_level_vdevs
+from zfsplanner.core.commands.replication import create_refusal, top_level_vdevs
+from zfsplanner.core.design.types import Role
+from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.geometry.ashift import written_ashift
+from zfsplanner.core.naming import vdev_type_word
 
 HDD = {
     "model": "ST14000NM001G",

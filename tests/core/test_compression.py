@@ -9,20 +9,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zfsplanner.core.compression import (
+from zfsplanner.core.compression.measured import measure_compression
+from zfsplanner.core.compression.profiles import PROFILES
+from zfsplanner.core.compression.rules import (
     BPE_PAYLOAD_SIZE,
-    PROFILES,
     BlockKind,
     CompressionError,
     compression_budget,
     compressratio,
     default_compression,
-    measure_compression,
     resolve_algorithm,
     roundup_alloc_size,
     stored_block,
 )
-from zfsplanner.core.design import COMPRESSIBILITY_PROFILES, COMPRESSION_VALUES
+from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, COMPRESSION_VALUES
 
 K = 1024
 

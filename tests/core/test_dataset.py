@@ -6,14 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zfsplanner.core.dataset import (
-    AllocTarget,
-    DatasetError,
-    dataset_usage,
-    default_volblocksize,
-    zvol_volsize_to_reservation,
-)
-from zfsplanner.core.design import Compressibility, Contents, Dataset, DatasetType, Layout
+from zfsplanner.core.capacity.placement import AllocTarget
+from zfsplanner.core.capacity.zvol import zvol_volsize_to_reservation
+from zfsplanner.core.datasets.inputs import DatasetError, default_volblocksize
+from zfsplanner.core.datasets.usage import dataset_usage
+from zfsplanner.core.design.types import Compressibility, Contents, Dataset, DatasetType, Layout
 
 K = 1024
 M = 1024 * K

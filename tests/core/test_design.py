@@ -5,7 +5,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zfsplanner.core.design import InvalidDesign, Layout, Role, design_to_document, parse_design
+from zfsplanner.core.design.types import InvalidDesign, Layout, Role
+from zfsplanner.core.document.export import design_to_document
+from zfsplanner.core.document.parse import parse_design
 
 SPEC_EXAMPLE = {
     "format": "zfsplanner.design/1",

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zfsplanner.core.design import Layout
-from zfsplanner.core.efficiency import BLOCK_SIZES, efficiency_series, efficiency_table
+from zfsplanner.core.capacity.efficiency import BLOCK_SIZES, efficiency_series, efficiency_table
+from zfsplanner.core.design.types import Layout
 
 K = 1024
 

@@ -6,9 +6,10 @@ import json
 import pytest
 
 from tests.core.test_design import SPEC_EXAMPLE
-from zfsplanner.core.design import InvalidDesign, parse_design
+from zfsplanner.core.capacity.pool import pool_capacity
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate, estimate_document
-from zfsplanner.core.pool import pool_capacity
 
 POOL_KEYS = ("raw_bytes", "zpool_size_bytes", "zfs_avail_bytes", "slop_bytes", "special_size_bytes",
              "allocated_bytes", "used_fraction")

@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
-from zfsplanner.core.alloc import raidz_asize
-from zfsplanner.core.design import InvalidDesign, parse_design
-from zfsplanner.core.pool import expansion_report, pool_capacity
+from zfsplanner.core.capacity.expansion import expansion_report
+from zfsplanner.core.capacity.pool import pool_capacity
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.geometry.alloc import raidz_asize
 from zfsplanner.core.units import TIB
 
 TB4 = 4_000_787_030_016

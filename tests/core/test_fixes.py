@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.fixes import FIXABLE_CODES, design_fix
+from zfsplanner.core.risk.fixes import FIXABLE_CODES, design_fix
 
 HDD = {"model": "ST16000NM001G", "size_bytes": 16000900661248, "logical_sector_bytes": 512,
        "physical_sector_bytes": 4096, "media": "hdd"}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from zfsplanner.core import report
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 
 ROOT = Path(__file__).resolve().parents[2]

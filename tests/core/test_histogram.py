@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.core.import_samples import text
-from zfsplanner.core.design import parse_design
-from zfsplanner.core.histogram import (
+from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.importers.listings import (
     HistogramError,
     SizeBuckets,
     bucket_bytes,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.importers import import_pool
 from zfsplanner.core.importers.compare import compare

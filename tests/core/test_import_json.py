@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.core.import_samples import lines, text
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.importers import JsonOutputError, UnreadableOutput, import_pool, writer
+from zfsplanner.core.importers import import_pool, writer
+from zfsplanner.core.importers.common import UnreadableOutput
 from zfsplanner.core.importers.compare import compare
-from zfsplanner.core.importers.json_outputs import parse
+from zfsplanner.core.importers.json_outputs import JsonOutputError, parse
 from zfsplanner.core.importers.sections import split
 
 ALL = "openzfs-2.3-json-raidz2-special-log-cache-spare.txt"

@@ -8,7 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zfsplanner.core.design import design_to_document, parse_design
+from zfsplanner.core.document.export import design_to_document
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.importers import import_pool, writer
 from zfsplanner.core.importers.common import numbered

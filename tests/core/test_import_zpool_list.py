@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.core.import_samples import lines, section, text
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.importers import import_pool, writer
 from zfsplanner.core.importers.compare import compare

@@ -7,9 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.core.import_samples import lines, section, text
-from zfsplanner.core.design import InvalidDesign, parse_design
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.importers import CatalogEntry, ImportProblem, answer_sizes, import_pool
+from zfsplanner.core.importers import import_pool
+from zfsplanner.core.importers.build import ImportProblem, answer_sizes
+from zfsplanner.core.importers.members import CatalogEntry
 from zfsplanner.core.importers.zpool_status import ZpoolStatusError, parse
 
 

@@ -15,9 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zfsplanner.core import limits
-from zfsplanner.core.design import InvalidDesign, parse_design
-from zfsplanner.core.limits import DocumentLimitError, load_json_document
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.document import limits
+from zfsplanner.core.document.limits import DocumentLimitError, load_json_document
+from zfsplanner.core.document.parse import parse_design
 
 DISK = {"size_bytes": 14_000_519_643_136, "model": "ST14000NM001G"}
 

@@ -11,13 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zfsplanner.core.mdraid import (
-    DEFAULT_CHUNK,
-    MdLevel,
-    md_bitmap_space,
-    md_data_offset,
-    md_raid_comparison,
-)
+from zfsplanner.core.planning.mdraid import DEFAULT_CHUNK, MdLevel, md_bitmap_space, md_data_offset, md_raid_comparison
 from zfsplanner.core.units import GIB, KIB, MIB
 
 TB4 = 4_000_787_030_016
@@ -146,7 +140,7 @@ MKE2FS_1_47 = [
 
 @pytest.mark.parametrize("size,blocks,overhead", MKE2FS_1_47)
 def test_ext4_overhead_matches_mke2fs(size, blocks, overhead):
-    from zfsplanner.core.mdraid import ext4_overhead_blocks
+    from zfsplanner.core.planning.mdraid import ext4_overhead_blocks
 
     assert ext4_overhead_blocks(blocks, size) == overhead
 

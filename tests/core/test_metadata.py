@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zfsplanner.core.metadata import (
+from zfsplanner.core.datasets.metadata import (
     EMPTY_FILESYSTEM_BLOCKS,
     MZAP_MAX_ENTRIES,
     MetaKind,

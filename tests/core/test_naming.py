@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.naming import dataset_label, describe_group, element_label, group_labels, vdev_label
 
 HDD = {"size_bytes": "16TB", "logical_sector_bytes": 512, "physical_sector_bytes": 4096, "media": "hdd"}

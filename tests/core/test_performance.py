@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from zfsplanner.core.design import Layout, parse_design
-from zfsplanner.core.estimate import estimate
-from zfsplanner.core.performance import BenchShape, pool_performance, predict, vdev_perf
-from zfsplanner.core.planning import (
+from zfsplanner.core.design.planning import (
     DriveFigures,
     DriveInputs,
     PlanningInputs,
@@ -18,6 +15,10 @@ from zfsplanner.core.planning import (
     resolve_afr,
     resolve_figures,
 )
+from zfsplanner.core.design.types import Layout
+from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.estimate import estimate
+from zfsplanner.core.planning.performance import BenchShape, pool_performance, predict, vdev_perf
 
 HDD = DriveFigures(
     random_read_iops=200, random_read_iops_qd1=100, random_write_iops=250, random_write_iops_qd1=125,

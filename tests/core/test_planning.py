@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from zfsplanner.core.dataset import AllocTarget, dataset_usage
-from zfsplanner.core.design import Contents, Dataset, InvalidDesign, Layout, design_to_document, parse_design
-from zfsplanner.core.metadata import FILES_PER_DIRECTORY, MZAP_MAX_ENTRIES
-from zfsplanner.core.planning import DEFAULT_SPECIAL_HEADROOM, read_planning
+from zfsplanner.core.capacity.placement import AllocTarget
+from zfsplanner.core.datasets.metadata import FILES_PER_DIRECTORY, MZAP_MAX_ENTRIES
+from zfsplanner.core.datasets.usage import dataset_usage
+from zfsplanner.core.design.planning import DEFAULT_SPECIAL_HEADROOM, read_planning
+from zfsplanner.core.design.types import Contents, Dataset, InvalidDesign, Layout
+from zfsplanner.core.document.export import design_to_document
+from zfsplanner.core.document.parse import parse_design
 
 DISK = {"size_bytes": "4TB"}
 

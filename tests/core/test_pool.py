@@ -10,23 +10,14 @@ from typing import Any
 
 import pytest
 
-from zfsplanner.core.alloc import deflate_ratio
-from zfsplanner.core.design import InvalidDesign, Layout, Role, parse_design
-from zfsplanner.core.pool import (
-    SPA_MAX_SLOP,
-    SPA_MIN_SLOP,
-    deflated,
-    draid_groups,
-    draid_metaslab_bytes,
-    draid_metaslab_total,
-    gpt_label_blocks,
-    initial_root_used,
-    leaf_asize,
-    linux_whole_disk_partition_bytes,
-    metaslab_shift,
-    pool_capacity,
-    slop_space,
-)
+from zfsplanner.core.capacity.pool import initial_root_used, pool_capacity
+from zfsplanner.core.design.types import InvalidDesign, Layout, Role
+from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.geometry.alloc import deflate_ratio
+from zfsplanner.core.geometry.draid import draid_groups, draid_metaslab_bytes, draid_metaslab_total
+from zfsplanner.core.geometry.metaslab import deflated, metaslab_shift
+from zfsplanner.core.geometry.partitioning import gpt_label_blocks, leaf_asize, linux_whole_disk_partition_bytes
+from zfsplanner.core.geometry.slop import SPA_MAX_SLOP, SPA_MIN_SLOP, slop_space
 from zfsplanner.core.units import GIB, MIB, TIB, zfs_nicenum
 
 TB4 = 4_000_787_030_016  # a "4 TB" disk, 512-byte logical sectors

@@ -7,16 +7,11 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from zfsplanner.core.design import parse_design
-from zfsplanner.core.pool import (
-    SPA_MIN_SLOP,
-    deflated,
-    gpt_label_blocks,
-    leaf_asize,
-    linux_whole_disk_partition_bytes,
-    pool_capacity,
-    slop_space,
-)
+from zfsplanner.core.capacity.pool import pool_capacity
+from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.geometry.metaslab import deflated
+from zfsplanner.core.geometry.partitioning import gpt_label_blocks, leaf_asize, linux_whole_disk_partition_bytes
+from zfsplanner.core.geometry.slop import SPA_MIN_SLOP, slop_space
 from zfsplanner.core.units import GIB, MIB, TIB
 
 disk_sizes = st.integers(min_value=1 * GIB, max_value=30 * TIB)

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zfsplanner.core import properties
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.risk import block_size as risk_block_size
+from zfsplanner.core.properties import resolve as properties
+from zfsplanner.core.risk.common import block_size as risk_block_size
 
 DISK = {"size_bytes": 4_000_787_030_016, "logical_sector_bytes": 512, "physical_sector_bytes": 4096}
 

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.design.planning import HOURS_PER_YEAR
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.planning import HOURS_PER_YEAR
-from zfsplanner.core.reliability import (
+from zfsplanner.core.planning.reliability import (
     afr_to_rate,
     loss_probability,
     mttdl_full_redundancy_hours,

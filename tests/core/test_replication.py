@@ -13,8 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zfsplanner.core.design import parse_design
-from zfsplanner.core.replication import (
+from zfsplanner.core.commands.replication import (
     DISK,
     DRAID,
     MIRROR,
@@ -31,6 +30,7 @@ from zfsplanner.core.replication import (
     top_level_vdevs,
     vdev_error_output,
 )
+from zfsplanner.core.document.parse import parse_design
 
 TB14 = 14_000_519_643_136
 SSD = 960_197_124_096

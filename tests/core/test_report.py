@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.core.import_samples import text
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.importers import import_pool
 from zfsplanner.core.report import csv_text, generic, headline, markdown, markdown_to_html, value

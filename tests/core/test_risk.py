@@ -9,11 +9,13 @@ from typing import Any
 
 import pytest
 
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.fixes import design_fix
+from zfsplanner.core.geometry.metaslab import metaslab_shift
 from zfsplanner.core.naming import element_label
-from zfsplanner.core.risk import (
+from zfsplanner.core.risk.fixes import design_fix
+from zfsplanner.core.risk.layout import leaf_asize, replacement_min_bytes
+from zfsplanner.core.risk.registry import (
     RISK_CATALOG,
     DatasetFigure,
     Risk,
@@ -21,9 +23,6 @@ from zfsplanner.core.risk import (
     Severity,
     assess,
     catalog_markdown,
-    leaf_asize,
-    metaslab_shift,
-    replacement_min_bytes,
     sort_risks,
 )
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 import zfsplanner.core.risk as risk_package
-from zfsplanner.core.risk import RISK_CATALOG, RULES, Severity, registrations, rule
+from zfsplanner.core.risk import RULES
+from zfsplanner.core.risk.registry import RISK_CATALOG, Severity, registrations, rule
 
 PACKAGE = Path(risk_package.__file__).resolve().parent
 
@@ -30,7 +31,8 @@ def test_the_catalog_is_the_registered_codes_in_registration_order():
 
 
 def test_each_code_is_written_once_in_the_rule_sources():
-    sources = "\n".join(p.read_text() for p in sorted(PACKAGE.glob("*.py")))
+    # the rule modules and the registry; fixes.py keys its one-click fixes by code
+    sources = "\n".join(p.read_text() for p in sorted(PACKAGE.glob("*.py")) if p.name != "fixes.py")
     for code in RISK_CATALOG:
         assert len(re.findall(rf'"{re.escape(code)}"', sources)) == 1, code
 

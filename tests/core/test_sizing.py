@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.sizing import dirty_data_max, ram_advice, slog_sizing
+from zfsplanner.core.planning.sizing import dirty_data_max, ram_advice, slog_sizing
 from zfsplanner.core.units import GIB, TIB
 
 

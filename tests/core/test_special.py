@@ -6,16 +6,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zfsplanner.core.dataset import AllocTarget, dataset_usage
-from zfsplanner.core.design import Compressibility, Contents, Dataset, DatasetType, Layout, parse_design
-from zfsplanner.core.estimate import estimate
-from zfsplanner.core.special import (
+from zfsplanner.core.capacity.placement import AllocTarget
+from zfsplanner.core.datasets.special import (
     disk_bytes_for,
     recommended_class_bytes,
     special_curve,
     thresholds,
     vdev_size_for_disk,
 )
+from zfsplanner.core.datasets.usage import dataset_usage
+from zfsplanner.core.design.types import Compressibility, Contents, Dataset, DatasetType, Layout
+from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.estimate import estimate
 
 K = 1024
 M = 1024 * K

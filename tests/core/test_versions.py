@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.capacity.pool import pool_capacity
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.pool import pool_capacity
 from zfsplanner.core.units import GIB
 from zfsplanner.core.versions import FEATURES, SERIES, Version, VersionError, feature_table_markdown, supports
 

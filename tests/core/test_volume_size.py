@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import design_document
-from zfsplanner.core.design import InvalidDesign, parse_design
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.document.parse import parse_design
 
 
 def _with_volume(**volume):

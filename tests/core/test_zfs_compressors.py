@@ -16,10 +16,10 @@ import lz4.block
 import pytest
 import zstandard
 
-from zfsplanner.core import compressors
-from zfsplanner.core.compressors import NATIVE, zfs_compressed_size
-from zfsplanner.core.measure import Setting, measure_bytes
-from zfsplanner.core.metadata import indirect_block_psize
+from zfsplanner.core.compression import compressors
+from zfsplanner.core.compression.compressors import NATIVE, zfs_compressed_size
+from zfsplanner.core.datasets.measure import Setting, measure_bytes
+from zfsplanner.core.datasets.metadata import indirect_block_psize
 
 from .compressor_inputs import make
 

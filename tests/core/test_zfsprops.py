@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from zfsplanner.core.design import DatasetType
-from zfsplanner.core.zfsprops import (
+from zfsplanner.core.design.types import DatasetType
+from zfsplanner.core.properties.zfsprops import (
     PASSTHROUGH_PROPERTIES,
     PROPERTIES,
     InvalidProperty,

@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import lz4.block  # noqa: E402
 import zstandard  # noqa: E402
 
-from zfsplanner.core.compressors import NATIVE  # noqa: E402
-from zfsplanner.core.measure import Source, measure_files  # noqa: E402
+from zfsplanner.core.compression.compressors import NATIVE  # noqa: E402
+from zfsplanner.core.datasets.measure import Source, measure_files  # noqa: E402
 
 SIZE = 64 * 1024 * 1024
 RECORD = 128 * 1024

@@ -6,7 +6,7 @@ import random
 import statistics
 import time
 
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 
 

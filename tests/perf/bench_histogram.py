@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from zfsplanner.core.histogram import bucket_stream  # noqa: E402
+from zfsplanner.core.importers.listings import bucket_stream  # noqa: E402
 
 COMMAND = "python tests/perf/run.py bench_histogram"
 LINES = 10_000_000

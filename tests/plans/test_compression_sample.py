@@ -8,8 +8,8 @@ from django.core.files.uploadhandler import SkipFile
 from django.test import Client
 
 from tests.factories import PoolDesignFactory, design_document
-from zfsplanner.core.compression import measure_compression
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.compression.measured import measure_compression
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services.samples import SampleUploadHandler, compressor_ratio
 

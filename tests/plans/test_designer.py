@@ -8,9 +8,9 @@ import pytest
 from django.core.management import call_command
 
 from tests.factories import design_document
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.fixes import design_fix
+from zfsplanner.core.risk.fixes import design_fix
 from zfsplanner.core.units import format_iec
 from zfsplanner.plans.models import CatalogDisk, DesignRevision, PoolDesign
 from zfsplanner.plans.services import save_design_document

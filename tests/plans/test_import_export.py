@@ -7,7 +7,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.factories import design_document
-from zfsplanner.core.design import design_to_document, parse_design
+from zfsplanner.core.document.export import design_to_document
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import save_design_document
 

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.factories import CatalogDiskFactory, PoolDesignFactory, design_document
-from zfsplanner.core.design import Design, InvalidDesign
+from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.plans.models import CatalogDisk, DatasetPlan, PoolDesign, VdevGroup
 from zfsplanner.plans.services import save_design_document
 

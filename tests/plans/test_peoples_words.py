@@ -130,7 +130,7 @@ def test_the_api_keeps_the_paths(team, alice, client_for):
 def test_reliability_assumptions_name_the_groups():
     from pathlib import Path
 
-    from zfsplanner.core.design import parse_design
+    from zfsplanner.core.document.parse import parse_design
     from zfsplanner.core.estimate import estimate
     from zfsplanner.plans.presentation.planning import planning_view
 

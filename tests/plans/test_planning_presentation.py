@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zfsplanner.core.design import parse_design
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.plans.presentation.planning import (
     duration_text,

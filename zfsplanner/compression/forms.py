@@ -4,7 +4,7 @@ from typing import Any
 
 from django import forms
 
-from zfsplanner.core.ashift import ASHIFT_MAX, ASHIFT_MIN
+from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 from zfsplanner.plans.choices import DEFAULT_OPENZFS_VERSION, OpenZFSVersion
 
 from . import services

@@ -20,9 +20,9 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
-from zfsplanner.core.ashift import ASHIFT_RANGE
-from zfsplanner.core.design import OPENZFS_VERSIONS
-from zfsplanner.core.measure import MeasureError, Source, measure_files, settings_for
+from zfsplanner.core.geometry.ashift import ASHIFT_RANGE
+from zfsplanner.core.design.types import OPENZFS_VERSIONS
+from zfsplanner.core.datasets.measure import MeasureError, Source, measure_files, settings_for
 from zfsplanner.core.units import UnitError, parse_zfs_size
 
 from .models import CompressionSample, SampleStatus

@@ -27,11 +27,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .design import FORMAT, PARITY, Design, InvalidDesign, Layout, VdevGroup, parse_design
+from .capacity.pool import pool_capacity
+from .design.planning import PlanningInputs
+from .design.types import FORMAT, PARITY, Design, InvalidDesign, Layout, VdevGroup
+from .document.parse import parse_design
 from .estimate import dataset_usages
-from .planning import PlanningInputs
-from .planning_sections import context, performance_section, reliability_section
-from .pool import draid_default_data, pool_capacity
+from .geometry.draid import draid_default_data
+from .planning.sections import context, performance_section, reliability_section
 from .units import format_zfs_size, is_power_of_two
 
 MAX_DISKS = 1000

@@ -12,15 +12,19 @@ from collections.abc import Sequence
 from dataclasses import asdict, fields
 from typing import Any
 
-from .dataset import AllocTarget, DatasetError, DatasetUsage, dataset_usage
-from .design import Design, InvalidDesign, Role, parse_design
-from .efficiency import EfficiencyRow, efficiency_table
-from .mdraid import md_raid_comparison
-from .planning import PlanningInputs
-from .planning_sections import planning_sections
-from .pool import PoolCapacity, VdevCapacity, expansion_report, pool_capacity
-from .properties import with_inherited
-from .risk import DatasetFigure, RiskFigures, assess, risk_to_document
+from .capacity.efficiency import EfficiencyRow, efficiency_table
+from .capacity.expansion import expansion_report
+from .capacity.placement import AllocTarget
+from .capacity.pool import PoolCapacity, VdevCapacity, pool_capacity
+from .datasets.inputs import DatasetError
+from .datasets.usage import DatasetUsage, dataset_usage
+from .design.planning import PlanningInputs
+from .design.types import Design, InvalidDesign, Role
+from .document.parse import parse_design
+from .planning.mdraid import md_raid_comparison
+from .planning.sections import planning_sections
+from .properties.resolve import with_inherited
+from .risk.registry import DatasetFigure, RiskFigures, assess, risk_to_document
 from .units import format_iec, format_si, zfs_nicenum
 
 FORMAT = "zfsplanner.estimate/1"

@@ -15,8 +15,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .design import Dataset, DatasetType, Design, Layout, Role, VdevGroup
-from .draid import draid_data_disks
+from .design.types import Dataset, DatasetType, Design, Layout, Role, VdevGroup
+from .geometry.draid import draid_data_disks
 
 _ROLES = frozenset(role.value for role in Role)
 _PATH_PART = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from zfsplanner.core.design import InvalidDesign, parse_design
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.importers import CatalogEntry
+from zfsplanner.core.importers.members import CatalogEntry
 from zfsplanner.core.importers.compare import Row, compare
 from zfsplanner.core.units import format_iec, format_si, parse_disk_size
 

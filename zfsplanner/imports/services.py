@@ -24,10 +24,12 @@ from django.utils import timezone
 
 from zfsplanner import uploads
 from zfsplanner.accounts.models import Team
-from zfsplanner.core.design import InvalidDesign
-from zfsplanner.core.histogram import HistogramError, HistogramResult, bucket_stream, merge_contents
-from zfsplanner.core.importers import CatalogEntry, UnreadableOutput, import_pool
-from zfsplanner.core.importers import PoolImport as ImportedPool
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.importers.listings import HistogramError, HistogramResult, bucket_stream, merge_contents
+from zfsplanner.core.importers.members import CatalogEntry
+from zfsplanner.core.importers.common import UnreadableOutput
+from zfsplanner.core.importers import import_pool
+from zfsplanner.core.importers.build import PoolImport as ImportedPool
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 from zfsplanner.plans.services import planning_figures_changed, save_design_document
 

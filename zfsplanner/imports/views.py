@@ -17,8 +17,9 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from zfsplanner.core.design import InvalidDesign
-from zfsplanner.core.importers import UnreadableOutput, answer_sizes
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.importers.common import UnreadableOutput
+from zfsplanner.core.importers.build import answer_sizes
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import error_text, get_design_for_user, writable_teams
 

@@ -6,7 +6,7 @@ format cannot drift apart.
 
 from django.db import models
 
-from zfsplanner.core import design as core
+from zfsplanner.core.design import types as core
 
 
 class Media(models.TextChoices):

@@ -18,7 +18,9 @@ from django.db import models
 from django.utils import timezone
 
 from zfsplanner.accounts.models import Team
-from zfsplanner.core import design as core
+from zfsplanner.core.design import types as core
+from zfsplanner.core.document.export import VDEV_OPTIONAL_KEYS, price_text
+from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.units import format_zfs_size
 
 from .choices import (
@@ -217,7 +219,7 @@ class PoolDesign(models.Model):
         memo = getattr(self, "_spec_memo", None)
         if memo is not None and memo[0] == key:
             return memo[1]  # type: ignore[no-any-return]
-        spec = core.parse_design(self._document())
+        spec = parse_design(self._document())
         self._spec_memo = (key, spec)
         return spec
 
@@ -299,10 +301,10 @@ class VdevGroup(models.Model):
             if missing:
                 catalog.update({c.model: c for c in CatalogDisk.objects.filter(model__in=missing)})
         out: dict[str, Any] = {"role": self.role, "layout": self.layout, "width": self.width, "count": self.count}
-        for key in core.VDEV_OPTIONAL_KEYS:
+        for key in VDEV_OPTIONAL_KEYS:
             _put(out, key, getattr(self, key))
         if self.price_per_disk is not None:
-            out["price_per_disk"] = core.price_text(self.price_per_disk)
+            out["price_per_disk"] = price_text(self.price_per_disk)
         disks = [inline_disk(d, catalog) for d in self.disks]
         if self.single_disk:
             out["disk"] = disks[0]

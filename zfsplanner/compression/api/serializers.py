@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from zfsplanner.core.ashift import ASHIFT_MAX, ASHIFT_MIN
+from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 from zfsplanner.plans.choices import OpenZFSVersion
 
 

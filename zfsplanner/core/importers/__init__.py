@@ -16,19 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .build import (
-    CatalogEntry,
-    ImportProblem,
-    Outputs,
-    PoolImport,
-    answer_sizes,
-    build,
-    disk_size_for_partition,
-    read_sections,
-)
+from .build import ImportProblem, PoolImport, answer_sizes, build
 from .common import UnknownOutput, UnreadableOutput
 from .json_outputs import JsonOutputError
 from .lsblk import LsblkError
+from .members import CatalogEntry, disk_size_for_partition
+from .outputs import Outputs, read_sections
 from .props import PropertiesError, ZfsGetError, ZpoolGetError
 from .sections import Section, split
 from .zdb import ZdbError

@@ -25,8 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..ashift import ASHIFT_RANGE
-from ..design import DEFAULT_OPENZFS_VERSION, OPENZFS_VERSIONS, InvalidDesign, Layout, Partitioning, parse_design
+from ..design.types import DEFAULT_OPENZFS_VERSION, OPENZFS_VERSIONS, InvalidDesign, Layout, Partitioning
+from ..document.parse import parse_design
+from ..geometry.ashift import ASHIFT_RANGE
 from ..versions import Version
 from . import devices, lsblk, zpool_list, zpool_status
 from .common import Size, UnreadableOutput, parse_size

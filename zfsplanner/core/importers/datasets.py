@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..compression import default_compression
+from ..compression.rules import default_compression
 from ..units import format_zfs_size, parse_zfs_size
 from .common import parse_ratio, parse_size
 

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ashift import ASHIFT_MAX, ASHIFT_MIN
+from ..geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 from .common import Lines, Size, UnreadableOutput, parse_size
 from .props import Prop
 from .zpool_list import ListRow, PoolList

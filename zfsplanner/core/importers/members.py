@@ -11,14 +11,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..design import Design, Disk, Layout, Partitioning, Role, VdevGroup
-from ..pool import (
+from ..capacity.pool import pool_capacity
+from ..design.types import Design, Disk, Layout, Partitioning, Role, VdevGroup
+from ..geometry.partitioning import (
     EFI_MIN_RESV_SIZE,
     NEW_START_BLOCK,
     SPA_MINDEVSIZE,
     gpt_label_blocks,
     linux_whole_disk_partition_bytes,
-    pool_capacity,
 )
 from .common import Size
 

@@ -16,11 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..ashift import written_ashift
-from ..compression import default_compression
-from ..dataset import DEFAULT_RECORDSIZE, default_volblocksize
-from ..design import DatasetType, Design, Disk, Media, Partitioning, Role, VdevGroup
-from ..pool import linux_whole_disk_partition_bytes
+from ..compression.rules import default_compression
+from ..datasets.inputs import default_volblocksize
+from ..design.types import DatasetType, Design, Disk, Media, Partitioning, Role, VdevGroup
+from ..geometry.ashift import written_ashift
+from ..geometry.partitioning import linux_whole_disk_partition_bytes
+from ..properties.resolve import DEFAULT_RECORDSIZE
 from ..versions import Version
 
 CLASS_HEADING = {Role.DEDUP: "dedup", Role.SPECIAL: "special", Role.LOG: "logs"}

@@ -28,8 +28,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..commands import all_commands
-from ..design import Design, InvalidDesign, Role
+from ..commands.create import all_commands
+from ..design.types import Design, InvalidDesign, Role
 from ..importers.compare import compare
 from ..units import DEFAULT_SIZE_UNIT, format_size, zfs_nicenum
 from .planning import planning_sections

@@ -25,17 +25,12 @@ modules, put in catalog order by ``arrange`` below:
 
 from __future__ import annotations
 
-from ..pool import metaslab_shift
-from ..properties import DEFAULT_RECORDSIZE
-from ..vdev_shape import fault_tolerance
+from ..geometry.metaslab import metaslab_shift
+from ..geometry.vdev_shape import fault_tolerance
+from ..naming import describe_group
+from ..properties.resolve import DEFAULT_RECORDSIZE
 from . import datasets, devices, layout, special
-from .common import (
-    REF_REMOVAL,
-    block_size,
-    dedup_on,
-    describe_group,
-    host_ram,
-)
+from .common import REF_REMOVAL, block_size, dedup_on, host_ram
 from .datasets import (
     BOOT_MAX_RECORDSIZE,
     BOOT_POOL_NAMES,

@@ -8,11 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .. import properties
-from ..design import Dataset, Design, Layout, Media, Role, VdevGroup
+from ..commands.replication import pair_refusal
+from ..design.types import Dataset, Design, Layout, Media, Role, VdevGroup
 from ..naming import dataset_label, vdev_label
-from ..naming import describe_group as describe_group
-from ..replication import pair_refusal
+from ..properties import resolve as properties
 from .registry import RiskFigures
 
 REF_REMOVAL = (

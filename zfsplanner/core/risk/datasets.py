@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..ashift import group_ashift
-from ..design import DatasetType, Design, Role, Sync
+from ..commands.refusals import refusals
+from ..design.types import DatasetType, Design, Role, Sync
+from ..geometry.ashift import group_ashift
 from ..naming import element_label, sentence_case
-from ..refusals import refusals
 from ..units import KIB, format_iec, zfs_nicenum
 from .common import agree, block_size, dataset_path, ds_name, groups_of, vdev_name, vdev_path
 from .registry import Risk, RiskFigures, RiskSpec, Severity, make_risk, rule

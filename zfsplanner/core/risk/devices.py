@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..design import Design, Layout, Media, Role
+from ..design.types import Design, Layout, Media, Role
 from ..naming import sentence_case
-from ..properties import DEFAULT_RECORDSIZE
+from ..properties.resolve import DEFAULT_RECORDSIZE
 from ..units import format_iec, format_si, zfs_nicenum
 from ..versions import Version
 from .common import agree, block_size, dataset_path, dedup_on, ds_name, groups_of, host_ram, vdev_name, vdev_path

@@ -6,22 +6,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ..alloc import block_asize, deflate, deflate_ratio, nominal_parity_fraction
-from ..ashift import DEFAULT_POOL_ASHIFT, AshiftChoice, group_ashift, max_auto_ashift, uniform_ashift
-from ..ashift import resolve as resolve_ashift
-from ..design import DatasetType, Design, Layout, Role, VdevGroup
-from ..draid import draid_data_disks
-from ..naming import sentence_case
-from ..pool import leaf_asize as pool_leaf_asize
-from ..pool import member_osize, metaslab_shift
+from ..design.types import DatasetType, Design, Layout, Role, VdevGroup
+from ..geometry.alloc import block_asize, deflate, deflate_ratio, nominal_parity_fraction
+from ..geometry.ashift import DEFAULT_POOL_ASHIFT, AshiftChoice, group_ashift, max_auto_ashift, uniform_ashift
+from ..geometry.ashift import resolve as resolve_ashift
+from ..geometry.draid import draid_data_disks
+from ..geometry.metaslab import metaslab_shift
+from ..geometry.partitioning import leaf_asize as pool_leaf_asize
+from ..geometry.partitioning import member_osize
+from ..geometry.vdev_shape import fault_tolerance
+from ..naming import describe_group, sentence_case
 from ..units import format_si, rounddown, zfs_nicenum
-from ..vdev_shape import fault_tolerance
 from .common import (
     REF_REMOVAL,
     agree,
     block_size,
     dataset_path,
-    describe_group,
     ds_name,
     groups_of,
     inherited_value,

@@ -18,7 +18,7 @@ from enum import StrEnum
 from types import ModuleType
 from typing import Any
 
-from ..design import Design
+from ..design.types import Design
 
 
 class Severity(StrEnum):

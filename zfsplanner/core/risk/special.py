@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..ashift import group_ashift
-from ..design import DatasetType, Design, Role, VdevGroup
+from ..design.types import DatasetType, Design, Role, VdevGroup
+from ..geometry.ashift import group_ashift
+from ..geometry.vdev_shape import fault_tolerance, removal_blockers, removal_context
 from ..naming import dataset_label, sentence_case
 from ..units import KIB, MIB, format_iec, is_power_of_two, zfs_nicenum
-from ..vdev_shape import fault_tolerance, removal_blockers, removal_context
 from ..versions import Version
 from .common import (
     REF_REMOVAL,

@@ -16,8 +16,8 @@ from rest_framework.response import Response
 
 from zfsplanner.accounts.tokens import upload_only_team
 from zfsplanner.api_parsers import limited_json_parser
-from zfsplanner.core.design import InvalidDesign
-from zfsplanner.core.importers import UnreadableOutput
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.importers.common import UnreadableOutput
 
 from .. import services
 from ..forms import POOL_IMPORT_MAX_BYTES

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from zfsplanner.core import advisor
-from zfsplanner.core.design import COMPRESSIBILITY_PROFILES, OPENZFS_VERSIONS, InvalidDesign
+from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, OPENZFS_VERSIONS, InvalidDesign
 from zfsplanner.core.units import UnitError, parse_disk_size, parse_zfs_size
 
 from ..models import CatalogDisk, PoolDesign

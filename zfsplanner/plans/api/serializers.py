@@ -20,8 +20,8 @@ from rest_framework.exceptions import APIException
 from rest_framework.fields import empty
 
 from zfsplanner.accounts.models import Team
-from zfsplanner.core.ashift import ASHIFT_MAX, ASHIFT_MIN
-from zfsplanner.core.design import FORMAT, InvalidDesign
+from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
+from zfsplanner.core.design.types import FORMAT, InvalidDesign
 
 from ..choices import OpenZFSVersion, Partitioning
 from ..models import CatalogDisk, PoolDesign, ShareLink

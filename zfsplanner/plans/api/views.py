@@ -32,8 +32,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from zfsplanner.api_parsers import JSONBodyError, LimitedJSONParser
-from zfsplanner.core.design import InvalidDesign
-from zfsplanner.core.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 
 from ..filters import CatalogDiskFilterSet, PoolDesignFilterSet
 from ..models import CatalogDisk, PoolDesign

@@ -10,7 +10,7 @@ from typing import Any
 from django import forms
 
 from zfsplanner.core import advisor
-from zfsplanner.core.design import COMPRESSIBILITY_PROFILES, DatasetType, InvalidDesign
+from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, DatasetType, InvalidDesign
 from zfsplanner.core.units import UnitError, format_si, parse_disk_size
 
 from ..choices import DEFAULT_OPENZFS_VERSION, Media, OpenZFSVersion

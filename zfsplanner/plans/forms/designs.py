@@ -11,9 +11,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from zfsplanner.accounts.models import Team
-from zfsplanner.core.ashift import ASHIFT_MAX, ASHIFT_MIN
-from zfsplanner.core.design import InvalidDesign
-from zfsplanner.core.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
+from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 
 from ..choices import OpenZFSVersion
 from ..services.designs import META_KEYS, validate_document, writable_teams

@@ -22,10 +22,10 @@ from urllib.parse import urlencode
 from django import forms
 from django.core.cache import cache
 
-from zfsplanner.core.ashift import DEFAULT_POOL_ASHIFT
-from zfsplanner.core.design import COMPRESSION_VALUES, FORMAT, Layout, Role, VdevGroup
+from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT
+from zfsplanner.core.design.types import COMPRESSION_VALUES, FORMAT, Layout, Role, VdevGroup
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, UnitError, format_zfs_size, parse_disk_size
-from zfsplanner.core.vdev_shape import fault_tolerance
+from zfsplanner.core.geometry.vdev_shape import fault_tolerance
 from zfsplanner.core.versions import SERIES
 
 from ..choices import VdevLayout

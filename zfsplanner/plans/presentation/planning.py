@@ -14,14 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zfsplanner.core.naming import element_label, group_labels
-from zfsplanner.core.report.words import (
-    duration_text,
-    iops_text,
-    odds_text,
-    probability_text,
-    rate_text,
-    years_text,
-)
+from zfsplanner.core.report.words import duration_text, iops_text, odds_text, probability_text, rate_text, years_text
 from zfsplanner.core.report.words import scientific as _scientific
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_si, zfs_nicenum
 

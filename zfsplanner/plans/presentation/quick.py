@@ -22,8 +22,8 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from zfsplanner.accounts.models import request_unit
-from zfsplanner.core.commands import all_commands
-from zfsplanner.core.design import Design, InvalidDesign
+from zfsplanner.core.commands.create import all_commands
+from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_size
 from zfsplanner.page_cache import render_cached
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from zfsplanner.core.commands import vdev_type_word
-from zfsplanner.core.design import Design, InvalidDesign, VdevGroup, parse_design
-from zfsplanner.core.fixes import design_fix
+from zfsplanner.core.naming import vdev_type_word
+from zfsplanner.core.design.types import Design, InvalidDesign, VdevGroup
+from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.risk.fixes import design_fix
 from zfsplanner.core.naming import describe_shape
 from zfsplanner.core.report import Headline, headline, pool_figures
 from zfsplanner.core.report import value as report_value

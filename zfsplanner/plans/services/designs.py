@@ -28,16 +28,11 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from zfsplanner.accounts.models import WRITE_ROLES, Membership, Team
-from zfsplanner.core.ashift import DEFAULT_POOL_ASHIFT, written_ashift
-from zfsplanner.core.commands import (
-    all_commands,
-    zfs_create_commands,
-    zpool_add_commands,
-    zpool_attach_commands,
-    zpool_create_command,
-)
-from zfsplanner.core.design import DATASET_KEYS, VDEV_KEYS, Design, InvalidDesign, Role, parse_design
-from zfsplanner.core.design import VdevGroup as GroupSpec
+from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT, written_ashift
+from zfsplanner.core.commands.create import all_commands, zfs_create_commands, zpool_add_commands, zpool_attach_commands, zpool_create_command
+from zfsplanner.core.document.parse import DATASET_KEYS, VDEV_KEYS, parse_design
+from zfsplanner.core.design.types import Design, InvalidDesign, Role
+from zfsplanner.core.design.types import VdevGroup as GroupSpec
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.units import format_zfs_size
 

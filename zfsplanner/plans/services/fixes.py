@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from zfsplanner.core.design import InvalidDesign
-from zfsplanner.core.fixes import DesignFix, design_fix
+from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.risk.fixes import DesignFix, design_fix
 from zfsplanner.core.naming import element_label
 
 from ..models import PoolDesign

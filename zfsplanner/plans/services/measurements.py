@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from zfsplanner.core.planning import DriveFigures
+from zfsplanner.core.design.planning import DriveFigures
 
 if TYPE_CHECKING:
     from ..models import PoolDesign

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from zfsplanner.core.advisor import DESCENDING, LOSS_CRITICAL, LOSS_WARNING, AdvisorError, LossLevel, Row
-from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.design.types import InvalidDesign
 
 from ..forms.advisor import PICK_SEPARATOR, SORT_LABELS, AdvisorCreateForm, AdvisorForm
 from ..models import PoolDesign

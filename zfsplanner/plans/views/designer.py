@@ -23,9 +23,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from zfsplanner.accounts.models import request_unit
-from zfsplanner.core.ashift import automatic
-from zfsplanner.core.design import Design, InvalidDesign
-from zfsplanner.core.vdev_shape import fault_tolerance
+from zfsplanner.core.geometry.ashift import automatic
+from zfsplanner.core.design.types import Design, InvalidDesign
+from zfsplanner.core.geometry.vdev_shape import fault_tolerance
 
 from ..forms.designer import (
     FLASH_ROLES,

@@ -28,8 +28,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from zfsplanner.accounts.models import Team, request_unit
 from zfsplanner.accounts.services import TeamError, create_team, personal_team, personal_team_name
-from zfsplanner.core.compression import default_compression
-from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.compression.rules import default_compression
+from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_zfs_size
 from zfsplanner.page_cache import PAGE_CACHE_SECONDS, render_cached
 from zfsplanner.throttling import page_throttled

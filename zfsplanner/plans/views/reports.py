@@ -34,7 +34,7 @@ from rest_framework.views import APIView
 
 from zfsplanner.accounts.models import request_unit
 from zfsplanner.core import report
-from zfsplanner.core.design import InvalidDesign
+from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
 from ..models import PoolDesign

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from zfsplanner.core.measure import MeasureError, Source, measure_files
+from zfsplanner.core.datasets.measure import MeasureError, Source, measure_files
 
 from ... import services
 

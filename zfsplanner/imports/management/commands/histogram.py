@@ -17,7 +17,7 @@ from typing import Any, BinaryIO
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from zfsplanner.core.histogram import FORMATS, HistogramError, bucket_stream
+from zfsplanner.core.importers.listings import FORMATS, HistogramError, bucket_stream
 
 EXIT_INVALID = 2
 CHUNK = 1024 * 1024

@@ -19,8 +19,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from zfsplanner.core import report
-from zfsplanner.core.design import Design, InvalidDesign
-from zfsplanner.core.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
+from zfsplanner.core.design.types import Design, InvalidDesign
+from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 from zfsplanner.plans.services import validate_document
 from zfsplanner.plans.services.planning import estimate_with_catalog
 

@@ -1,0 +1,474 @@
+"""The shell commands that build a design: ``zpool create``, ``zpool add``, ``zpool attach``, ``zfs create``.
+
+Device names are placeholders (``/dev/disk/by-id/<model>-<n>``, numbered per model in the
+order of the design) for the administrator to replace with the real ``by-id`` links.
+Every word is quoted with :func:`shlex.quote`, so a placeholder or dataset name with
+spaces or shell metacharacters cannot change the command.
+
+How ashift is placed (``man zpoolprops.7``, ``ashift``; ``man zpool-add.8``, ``-o ashift``):
+the ``ashift`` pool property given to ``zpool create -o ashift=N`` is the value used for
+every vdev in that command and the default for later ``zpool add``. ashift is really a
+property of each top-level vdev, fixed when it is created, so a group whose ashift differs
+from the first data group's is left out of ``zpool create`` and added afterwards with
+``zpool add -o ashift=N``. A group without an ashift of its own takes the design's top-level
+``ashift``; when neither gives one, the choice ``zpool`` would make (the largest physical sector,
+or the logical one when the physical is above ``zfs_vdev_max_auto_ashift``; see
+:func:`ashift.written_ashift`) is written out explicitly rather than left to autodetection. The vdev
+may still end up with a larger ashift than written (``zpool`` passes it to the member disks
+only before 2.3.6/2.4.0): :mod:`zfsplanner.core.ashift` models that, and the capacity uses it.
+
+Top-level vdev names used by ``zpool attach`` (``raidz2-0``) are ``<type>-<id>``, where the
+id is the vdev's position among the pool's top-level vdevs (data, special, dedup and log,
+in command-line order; cache and spare devices are not top-level vdevs).
+
+Pool-wide ``-O`` options come only from the design: the dataset named like the pool (the
+root dataset), if the design lists it. Nothing else is invented.
+
+Keys read from ``extra`` (all optional, documented in ``docs/risks.md``):
+
+* dataset ``"sparse": true`` -> ``zfs create -s`` for a volume (no refreservation);
+* dataset keys named like a ZFS property in :data:`PASSTHROUGH_PROPERTIES`
+  (``"atime": "off"``, ``"dedup": "on"``...) -> ``-o key=value``, in the order the design
+  lists them, when the value is one the design's OpenZFS release accepts for that dataset
+  type (:mod:`zfsplanner.core.zfsprops`). Other keys are never passed to ``zfs``. A value
+  that would make ``zfs create`` fail is left out and named in a ``#`` comment line above
+  the command; encryption, keyformat, keylocation and pbkdf2iters are written together,
+  complete, or not at all (:func:`zfsprops.encryption_options`).
+
+Overrides: ``zpool create`` gets ``-f`` exactly when OpenZFS's replication check
+(:mod:`zfsplanner.core.replication`) would refuse the vdevs without it, e.g. raidz2 data
+with a 2-way mirror special vdev, or 2-way next to 3-way mirrors. Each ``zpool add`` is
+checked against the pool as the commands before it leave it: it gets
+``--allow-replication-mismatch`` and/or ``--allow-ashift-mismatch`` where the release has
+them (2.3, 2.2.4), which skip only that check, and ``-f`` on older releases. In
+:func:`all_commands` every override is preceded by ``#`` lines quoting what ``zpool`` would
+print without it and why overriding is intended.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..design.types import Dataset, DatasetType, Design, Disk, Role, VdevGroup
+from ..geometry.ashift import group_ashift, written_ashift
+from ..naming import vdev_type_word
+from ..properties.zfsprops import (
+    ENCRYPTION_PROPERTIES,
+    PASSTHROUGH_PROPERTIES,
+    InvalidProperty,
+    encryption_options,
+    property_option,
+)
+from ..units import format_zfs_size
+from ..versions import Version, supports
+from .replication import (
+    TopLevelVdev,
+    add_refusal,
+    ashift_refusal,
+    class_topology_refusal,
+    create_refusal,
+    top_level_vdevs,
+    vdev_error_output,
+)
+
+BY_ID = "/dev/disk/by-id/"
+
+# ZFS properties a dataset may carry in ``extra`` (``PASSTHROUGH_PROPERTIES``) come from
+# :mod:`zfsplanner.core.zfsprops`, with the values each release accepts.
+
+# Order of the classes in ``zpool create`` (data first; zpool accepts any order).
+_ROLE_ORDER = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE, Role.SPARE)
+_TOP_LEVEL_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG)
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.:+-]+", "_", text.strip()) or "disk"
+
+
+class _Namer:
+    """Hands out ``/dev/disk/by-id/<base>-<n>`` names, numbered per base in design order."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def name(self, disk: Disk, role: Role) -> str:
+        base = _slug(disk.model) if disk.model else role.value
+        self.counts[base] = self.counts.get(base, 0) + 1
+        return f"{BY_ID}{base}-{self.counts[base]}"
+
+
+def device_names(design: Design) -> list[list[list[str]]]:
+    """Placeholder device paths: ``[group][vdev][member]``, in the design's order."""
+    namer = _Namer()
+    return [[[namer.name(d, g.role) for d in g.disks] for _ in range(g.count)] for g in design.vdevs]
+
+
+def _pool_ashift(design: Design) -> int:
+    first_data = next(g for g in design.vdevs if g.role == Role.DATA)
+    return written_ashift(first_data, design.version)
+
+
+def _in_create(design: Design, group: VdevGroup) -> bool:
+    """Does the group go into ``zpool create`` (same ashift as the pool default), or a later ``zpool add``?"""
+    if group.role == Role.SPARE:
+        return True
+    return written_ashift(group, design.version) == _pool_ashift(design)
+
+
+def _group_words(group: VdevGroup, devices: Sequence[Sequence[str]], with_role: bool) -> list[str]:
+    """``special mirror a b mirror c d`` for one group (the original width of an expanded raidz)."""
+    words: list[str] = []
+    if with_role and group.role != Role.DATA:
+        words.append(group.role.value)
+    width = group.expanded_from_width or group.width
+    word = vdev_type_word(group)
+    for members in devices:
+        if word is not None:
+            words.append(word)
+        words.extend(members[:width])
+    return words
+
+
+def _quote(words: Iterable[str]) -> str:
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def _option(prop: str, value: object) -> str:
+    if isinstance(value, bool):
+        value = "on" if value else "off"
+    return f"{prop}={value}"
+
+
+def _size(n: int) -> str:
+    return str(format_zfs_size(n))
+
+
+def root_dataset(design: Design) -> Dataset | None:
+    return next((d for d in design.datasets if d.name == design.name), None)
+
+
+@dataclass(frozen=True)
+class DatasetOptions:
+    """The ``prop=value`` options of one dataset, the ones left out (and why), and whether it is encrypted."""
+
+    options: tuple[str, ...]
+    left_out: tuple[str, ...]
+    encrypted: bool
+
+
+def _given_options(ds: Dataset) -> list[tuple[str, str]]:
+    """The dataset's properties as the design gives them: the named fields, then ``extra`` keys in order."""
+    given: list[tuple[str, str]] = []
+    if ds.type == DatasetType.VOLUME and ds.volblocksize is not None:
+        given.append(("volblocksize", _size(ds.volblocksize)))
+    if ds.recordsize is not None:
+        given.append(("recordsize", _size(ds.recordsize)))
+    if ds.compression is not None:
+        given.append(("compression", ds.compression))
+    if ds.special_small_blocks is not None:
+        given.append(("special_small_blocks", _size(ds.special_small_blocks) if ds.special_small_blocks else "0"))
+    if ds.copies is not None:
+        given.append(("copies", str(ds.copies)))
+    if ds.sync is not None:
+        given.append(("sync", ds.sync.value))
+    if ds.quota is not None:
+        given.append(("quota", _size(ds.quota)))
+    for key, value in ds.extra.items():
+        if key in PASSTHROUGH_PROPERTIES and key not in ENCRYPTION_PROPERTIES and value is not None and value != "":
+            given.append((key, _option(key, value).split("=", 1)[1]))
+    return given
+
+
+def dataset_options(design: Design, ds: Dataset, parent_encrypted: bool = False) -> DatasetOptions:
+    """The options ``zfs create`` (or ``zpool create -O``) accepts for ``ds`` on the design's release.
+
+    A value the release rejects for this dataset type is left out with the reason
+    (:func:`zfsprops.property_option`); the encryption properties are kept only as a
+    complete set (:func:`zfsprops.encryption_options`, which needs to know whether the
+    dataset is created under an encrypted parent); ``normalization`` with
+    ``utf8only=off`` is refused by ``zfs`` ("'utf8only' must be set 'on' if normalization
+    chosen"), so both are left out.
+    """
+    opts: list[str] = []
+    left_out: list[str] = []
+    for name, value in _given_options(ds):
+        try:
+            opts.append(property_option(name, value, ds.type, design.version))
+        except InvalidProperty as exc:
+            left_out.append(f"left out {name}={value}: {exc}")
+    if "utf8only=off" in opts and any(o.startswith("normalization=") and o != "normalization=none" for o in opts):
+        dropped = [o for o in opts if o == "utf8only=off" or o.startswith("normalization=")]
+        opts = [o for o in opts if o not in dropped]
+        left_out.append(f"left out {' '.join(dropped)}: zfs says 'utf8only' must be set 'on' if normalization chosen")
+    crypt = encryption_options(ds.extra, parent_encrypted, ds.type, design.version)
+    opts += crypt.options
+    if crypt.problem is not None:
+        left_out.append(crypt.problem)
+    return DatasetOptions(tuple(opts), tuple(left_out), crypt.encrypted)
+
+
+def _create_groups(design: Design) -> list[int]:
+    """Indexes of the groups ``zpool create`` names, in command-line order."""
+    return [i for role in _ROLE_ORDER for i, g in enumerate(design.vdevs) if g.role == role and _in_create(design, g)]
+
+
+def _add_groups(design: Design) -> list[int]:
+    """Indexes of the groups added afterwards, one ``zpool add`` each, in order."""
+    return [
+        i for role in _ROLE_ORDER for i, g in enumerate(design.vdevs) if g.role == role and not _in_create(design, g)
+    ]
+
+
+def _top_level(design: Design, indexes: Iterable[int]) -> list[TopLevelVdev]:
+    """The top-level vdevs of these groups as the command names them (an expanded raidz at its first width)."""
+    out: list[TopLevelVdev] = []
+    for i in indexes:
+        g = design.vdevs[i]
+        if g.role in _TOP_LEVEL_ROLES:
+            out += top_level_vdevs(g, g.expanded_from_width or g.width)
+    return out
+
+
+@dataclass(frozen=True)
+class ZpoolCheck:
+    """What one ``zpool create``/``zpool add`` needs to run as written.
+
+    ``flags``: the override options it gets (``-f``, ``--allow-replication-mismatch``,
+    ``--allow-ashift-mismatch``); ``refusals``: what ``zpool`` prints without each of them,
+    in the same order; ``blocked``: (group in words, message) for each refusal no option overrides
+    (the release cannot build that vdev at all).
+    """
+
+    flags: tuple[str, ...] = ()
+    refusals: tuple[str, ...] = ()
+    blocked: tuple[tuple[str, str], ...] = ()
+
+
+def _blocked(design: Design, indexes: Iterable[int]) -> tuple[tuple[str, str], ...]:
+    from ..naming import vdev_label
+
+    out = []
+    for i in indexes:
+        message = class_topology_refusal(design.vdevs[i], design.version)
+        if message is not None:
+            out.append((vdev_label(design, i), message))
+    return tuple(out)
+
+
+def zpool_create_check(design: Design) -> ZpoolCheck:
+    """Does ``zpool create`` need ``-f``? Only when OpenZFS's replication check refuses the vdevs."""
+    groups = _create_groups(design)
+    refusal = create_refusal(_top_level(design, groups), design.version)
+    if refusal is None:
+        return ZpoolCheck(blocked=_blocked(design, groups))
+    return ZpoolCheck(("-f",), (vdev_error_output(refusal),), _blocked(design, groups))
+
+
+def zpool_add_checks(design: Design) -> list[ZpoolCheck]:
+    """The overrides each ``zpool add`` needs, checked against the pool the commands before it built.
+
+    The replication check compares the new vdevs with the pool's last non-log top-level
+    vdev (and is skipped once the pool is inconsistent); from 2.3 (2.2.4) the ashift check
+    compares the new vdevs' ashift with the data vdevs', when those all share one ashift.
+    Where the release has them, the narrow ``--allow-replication-mismatch`` /
+    ``--allow-ashift-mismatch`` are used instead of ``-f``, which would also skip the
+    in-use checks.
+    """
+    version = Version.parse(design.version)
+    narrow = supports(version, "zpool_add_ashift_check")
+    created = _create_groups(design)
+    pool = _top_level(design, created)
+    data_ashifts = [group_ashift(design.vdevs[i], version) for i in created if design.vdevs[i].role == Role.DATA]
+    out = []
+    for i in _add_groups(design):
+        group = design.vdevs[i]
+        new = _top_level(design, [i])
+        flags: list[str] = []
+        refusals: list[str] = []
+        replication = add_refusal(pool, new, version)
+        if replication is not None:
+            flags.append("--allow-replication-mismatch" if narrow else "-f")
+            refusals.append(vdev_error_output(replication))
+        ashift = group_ashift(group, version)
+        ashift_message = ashift_refusal(design.name, data_ashifts, [ashift] * len(new), version)
+        if ashift_message is not None:
+            flags.append("--allow-ashift-mismatch")
+            refusals.append(ashift_message)
+        out.append(ZpoolCheck(tuple(flags), tuple(refusals), _blocked(design, [i])))
+        pool += new
+        if group.role == Role.DATA:
+            data_ashifts.append(ashift)
+    return out
+
+
+def zpool_create_command(design: Design) -> str:
+    """``zpool create [-f] -o ashift=N [-O prop=value ...] POOL vdevs...`` for the groups that share the pool ashift.
+
+    An expanded RAIDZ group is created at its original width (``expanded_from_width``);
+    :func:`zpool_attach_commands` widens it. ``-f`` only when :func:`zpool_create_check` says so.
+    """
+    names = device_names(design)
+    words = ["zpool", "create", *zpool_create_check(design).flags, "-o", f"ashift={_pool_ashift(design)}"]
+    root = root_dataset(design)
+    if root is not None:
+        for opt in dataset_options(design, root).options:
+            words += ["-O", opt]
+    words.append(design.name)
+    groups = _create_groups(design)
+    for role in _ROLE_ORDER:
+        in_role = [i for i in groups if design.vdevs[i].role == role]
+        if not in_role:
+            continue
+        if role != Role.DATA:
+            words.append(role.value)
+        for i in in_role:
+            words += _group_words(design.vdevs[i], names[i], with_role=False)
+    return _quote(words)
+
+
+def zpool_add_commands(design: Design) -> list[str]:
+    """One ``zpool add [overrides] -o ashift=N POOL <class> vdevs...`` per group whose ashift differs."""
+    names = device_names(design)
+    out = []
+    for i, check in zip(_add_groups(design), zpool_add_checks(design), strict=True):
+        group = design.vdevs[i]
+        words = ["zpool", "add", *check.flags, "-o", f"ashift={written_ashift(group, design.version)}", design.name]
+        words += _group_words(group, names[i], with_role=True)
+        out.append(_quote(words))
+    return out
+
+
+def top_level_ids(design: Design) -> list[list[int]]:
+    """Top-level vdev id of each vdev of each group (``[]`` for cache and spare groups)."""
+    ids: list[list[int]] = [[] for _ in design.vdevs]
+    next_id = 0
+    order = [(role, True) for role in _ROLE_ORDER] + [(role, False) for role in _ROLE_ORDER]
+    for role, in_create in order:
+        for i, group in enumerate(design.vdevs):
+            if group.role == role and role in _TOP_LEVEL_ROLES and _in_create(design, group) == in_create:
+                ids[i] = list(range(next_id, next_id + group.count))
+                next_id += group.count
+    return ids
+
+
+def zpool_attach_commands(design: Design) -> list[str]:
+    """``zpool attach -w POOL raidzP-ID NEWDISK`` for each disk a RAIDZ expansion adds.
+
+    RAIDZ expansion (OpenZFS 2.3+, ``man zpool-attach.8``) adds one disk at a time and a
+    pool runs one expansion at a time, so each command waits (``-w``) for its reflow to
+    finish before the next one starts.
+    """
+    names = device_names(design)
+    ids = top_level_ids(design)
+    out = []
+    for i, group in enumerate(design.vdevs):
+        if group.expanded_from_width is None:
+            continue
+        for vdev_id, members in zip(ids[i], names[i], strict=True):
+            target = f"{group.layout.value}-{vdev_id}"
+            for new in members[group.expanded_from_width :]:
+                out.append(_quote(["zpool", "attach", "-w", design.name, target, new]))
+    return out
+
+
+def _parent(name: str) -> str | None:
+    return name.rsplit("/", 1)[0] if "/" in name else None
+
+
+def _zfs_creates(design: Design) -> list[tuple[str, DatasetOptions]]:
+    """Each ``zfs create`` with the options it got, parents first; encryption follows the parent's."""
+    datasets = sorted((d for d in design.datasets if d.name != design.name), key=lambda d: d.name.count("/"))
+    known = {d.name: d for d in design.datasets}
+    root = root_dataset(design)
+    encrypted = {design.name: dataset_options(design, root).encrypted if root is not None else False}
+    out = []
+    for ds in datasets:
+        words = ["zfs", "create"]
+        parent = _parent(ds.name)
+        if parent is not None and parent not in known and parent != design.name:
+            words.append("-p")
+        ancestor = parent
+        while ancestor is not None and ancestor not in encrypted:
+            ancestor = _parent(ancestor)
+        options = dataset_options(design, ds, encrypted.get(ancestor, False) if ancestor is not None else False)
+        if ds.type != DatasetType.VOLUME:
+            encrypted[ds.name] = options.encrypted
+        if ds.type == DatasetType.VOLUME:
+            if ds.extra.get("sparse") is True:
+                words.append("-s")
+            assert ds.volsize is not None  # parse_design requires volsize for a volume
+            words += ["-V", _size(ds.volsize)]
+        for opt in options.options:
+            words += ["-o", opt]
+        words.append(ds.name)
+        out.append((_quote(words), options))
+    return out
+
+
+def zfs_create_commands(design: Design) -> list[str]:
+    """``zfs create`` for every dataset except the root one (its options go to ``zpool create -O``).
+
+    Parents come before children. ``-p`` is added when a parent is neither the pool
+    nor a dataset of the design. Volumes get ``-V volsize`` (and ``-s`` when
+    ``extra["sparse"]`` is true); ``volblocksize`` can only be set at creation.
+    Options the release would reject are left out (see :func:`dataset_options`).
+    """
+    return [command for command, _ in _zfs_creates(design)]
+
+
+def _override_notes(command: str, check: ZpoolCheck, version: Version) -> list[str]:
+    """The comment lines above a ``zpool`` command: why each override is there, or why it will stop."""
+    notes: list[str] = []
+    for vdev, message in check.blocked:
+        notes.append(f"{command} stops here on OpenZFS {version.series}, and no option overrides it:")
+        notes.append(f"  {message}")
+        notes.append(
+            f"OpenZFS 2.4 accepts raidz and dRAID special/dedup vdevs; on {version.series} make {vdev} a mirror."
+        )
+    for flag, refusal in zip(check.flags, check.refusals, strict=True):
+        notes.append(f"{command} needs {flag}: without it OpenZFS {version.series} stops with")
+        notes += [f"  {line}" for line in refusal.splitlines()]
+        notes.append(_WHY[flag])
+    return notes
+
+
+_WHY = {
+    "-f": (
+        "The design asks for exactly these vdevs (its risks say what the mix costs), so -f is intended; -f also "
+        "skips the check that the devices are not in use, so make sure each path is the disk you mean."
+    ),
+    "--allow-replication-mismatch": (
+        "The design asks for exactly these vdevs (its risks say what the mix costs); this option skips only the "
+        "replication check."
+    ),
+    "--allow-ashift-mismatch": (
+        "The design gives these vdevs a different ashift (their own, or what zpool chooses from their sectors); "
+        "this option skips only the ashift check (a pool whose top-level vdevs differ in ashift cannot take a "
+        "vdev out with zpool remove; one ashift for the whole pool avoids it)."
+    ),
+}
+
+
+def all_commands(design: Design) -> list[str]:
+    """Every command, in the order to run them: create, add, attach, then datasets.
+
+    A command that needs an override, that leaves out a property of the design, or that
+    the targeted release refuses outright is preceded by ``# `` comment lines saying so.
+    """
+    version = Version.parse(design.version)
+    out: list[str] = []
+    root = root_dataset(design)
+    if root is not None:
+        out += [f"# {root.name}: {note}" for note in dataset_options(design, root).left_out]
+    out += [f"# {n}" for n in _override_notes("zpool create", zpool_create_check(design), version)]
+    out.append(zpool_create_command(design))
+    for command, check in zip(zpool_add_commands(design), zpool_add_checks(design), strict=True):
+        out += [f"# {n}" for n in _override_notes("zpool add", check, version)]
+        out.append(command)
+    out += zpool_attach_commands(design)
+    for command, options in _zfs_creates(design):
+        name = shlex.split(command)[-1]
+        out += [f"# {name}: {note}" for note in options.left_out]
+        out.append(command)
+    return out

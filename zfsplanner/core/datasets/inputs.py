@@ -1,0 +1,126 @@
+"""A dataset's inputs as the estimate reads them: defaults, properties kept in its extra
+keys, its files as size buckets and the compressed fraction of its data.
+
+Step 1-2 of the dataset pipeline (:mod:`zfsplanner.core.dataset`).
+"""
+
+from __future__ import annotations
+
+from ..compression.profiles import PROFILES
+from ..compression.rules import CompressionError, resolve_algorithm
+from ..design.types import Dataset, DatasetType
+from ..properties.resolve import DEFAULT_RECORDSIZE, default
+from .metadata import FILES_PER_DIRECTORY, RedundantMetadata
+
+
+class DatasetError(ValueError):
+    """The dataset cannot be estimated with the given inputs."""
+
+
+def default_volblocksize(version: str) -> int:
+    """``ZVOL_DEFAULT_BLOCKSIZE`` (``include/sys/zvol.h``): :func:`properties.default`
+    (16 KiB from 2.2.0, 8 KiB before)."""
+    return int(default("volblocksize", version))
+
+
+def effective_block_size(ds: Dataset, version: str) -> int:
+    """The record size (filesystems) or volblocksize (volumes) in force."""
+    if ds.type == DatasetType.VOLUME:
+        return ds.volblocksize or default_volblocksize(version)
+    return ds.recordsize or DEFAULT_RECORDSIZE
+
+
+def dnodesize_of(ds: Dataset) -> int:
+    """``dnodesize`` from the dataset's extra keys: legacy (512 B, the default), auto
+    (1 KiB, ``dmu_objset.c``) or 1k..16k."""
+    value = str(ds.extra.get("dnodesize", "legacy")).lower()
+    sizes = {"legacy": 512, "auto": 1024, "1k": 1024, "2k": 2048, "4k": 4096, "8k": 8192, "16k": 16384}
+    if value not in sizes:
+        raise DatasetError(f"{ds.name}: dnodesize {value!r} is not one of {', '.join(sizes)}")
+    return sizes[value]
+
+
+def files_per_directory_of(ds: Dataset) -> int | None:
+    """``contents.files_per_directory`` (the design format's field), else the dataset key of the
+    same name older documents used, else the documented default (``metadata.FILES_PER_DIRECTORY``)."""
+    if ds.contents is not None and ds.contents.files_per_directory is not None:
+        return ds.contents.files_per_directory
+    value = ds.extra.get("files_per_directory", FILES_PER_DIRECTORY)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise DatasetError(f"{ds.name}: files_per_directory must be a positive integer")
+    return int(value)
+
+
+def redundant_metadata_of(ds: Dataset) -> RedundantMetadata:
+    value = str(ds.extra.get("redundant_metadata", "all")).lower()
+    try:
+        return RedundantMetadata(value)
+    except ValueError as exc:
+        raise DatasetError(f"{ds.name}: redundant_metadata {value!r} is not all, most, some or none") from exc
+
+
+def file_buckets(ds: Dataset, notes: list[str]) -> tuple[list[tuple[int, float]], bool]:
+    """(size, count) buckets of files, and whether the contents are one unnamed stream
+    of large files (no file count given)."""
+    c = ds.contents
+    if c is None:
+        return [], False
+    logical = c.logical_bytes
+    if c.file_size_histogram:
+        hist = [(s, float(n)) for s, n in c.file_size_histogram if n > 0]
+        total = sum(s * n for s, n in hist)
+        files = sum(n for _, n in hist)
+        if logical is not None and total > 0 and abs(total - logical) > 0.01 * logical:
+            scale = logical / total
+            hist = [(s, n * scale) for s, n in hist]
+            notes.append(
+                f"file_size_histogram adds up to {total:.0f} bytes, not logical_bytes {logical}: "
+                f"counts scaled by {scale:.3f}"
+            )
+        elif logical is None and c.file_count and files and abs(files - c.file_count) > 0.01 * c.file_count:
+            scale = c.file_count / files
+            hist = [(s, n * scale) for s, n in hist]
+            notes.append(f"file_size_histogram has {files:.0f} files, not file_count {c.file_count}: counts scaled")
+        return hist, False
+    if c.file_count:
+        if not logical:
+            return [(0, float(c.file_count))], False
+        q, r = divmod(logical, c.file_count)
+        buckets = [(q, float(c.file_count - r))]
+        if r:
+            buckets.append((q + 1, float(r)))
+        notes.append(f"no file_size_histogram: {c.file_count} files of about {q} bytes assumed")
+        return buckets, False
+    if logical:
+        notes.append("no file count: contents treated as large files of whole records")
+        return [(logical, 1.0)], True
+    return [], False
+
+
+def compressed_fraction(ds: Dataset, algorithm: str, notes: list[str]) -> tuple[float, bool]:
+    """Compressed fraction of the data (compressor output / input) and all-zero flag."""
+    comp = ds.contents.compressibility if ds.contents else None
+    if comp is None:
+        notes.append("no compressibility given: data assumed incompressible")
+        return 1.0, False
+    if comp.ratio is not None:
+        if comp.algorithm and algorithm != "off":
+            try:
+                measured_with = resolve_algorithm(comp.algorithm, "2.3")
+            except CompressionError:
+                measured_with = comp.algorithm
+            if measured_with != algorithm:
+                notes.append(f"ratio {comp.ratio} was measured with {comp.algorithm}, dataset uses {algorithm}")
+        return 1.0 / comp.ratio, False
+    if comp.profile is not None:
+        profile = PROFILES[comp.profile]
+        lo, hi = profile.ratio_range(algorithm) if algorithm != "off" else (1.0, 1.0)
+        if algorithm != "off" and not profile.all_zero:
+            notes.append(
+                f"profile {profile.name!r} with {algorithm}: about {profile.ratio(algorithm):.2f}x "
+                f"(estimate, {lo:.2f}-{hi:.2f}x)"
+            )
+        return profile.fraction(algorithm), profile.all_zero
+    return 1.0, False

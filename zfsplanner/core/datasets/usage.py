@@ -1,0 +1,442 @@
+"""What a dataset costs once its contents are written: ``zfs list -p -o used``, the
+bytes allocated on each allocation class, and the compression ratio.
+
+The pipeline per block (``shared/reference/zfs-space-accounting.md`` §0):
+
+1. logical blocks from the contents: a file no larger than the recordsize is one block
+   of ``roundup(size, 512)``; a larger file is whole records, its last record full-size
+   too (only compression trims its zero tail) (``zfs_vnops.c``, ``zfs_write()``); a
+   zvol is ``volblocksize`` blocks;
+2. ``psize`` under the compression rules of the OpenZFS version (``compression.py``);
+3. the allocation class (``spa_misc.c``, ``spa_preferred_class()``): metadata and file
+   indirect blocks to special when there is one, level-0 data with
+   ``psize <= special_small_blocks`` to special while the class is under 75 % full;
+4. per DVA (``copies`` for data, one more for metadata) ``asize`` on the vdev it lands
+   on, parity and padding included (``alloc.block_asize``);
+5. USED = sum over DVAs of ``asize / 512 * deflate_ratio`` of that vdev
+   (``dva_get_dsize_sync``), special allocations included (all released versions).
+
+Histograms are handled per bucket, never per file, and ``asize`` is computed once per
+distinct (vdev geometry, psize).
+
+The steps have their own modules: :mod:`zfsplanner.core.dataset_inputs` (defaults, files and
+compressed fraction), :mod:`zfsplanner.core.placement` (vdev targets and the cost of a DVA),
+:mod:`zfsplanner.core.zvol` (a zvol's refreservation); this one runs the pipeline.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..capacity.placement import AllocTarget, Totals, group_targets, place
+from ..capacity.zvol import (
+    DN_MAX_INDBLKSHIFT,
+    DNODES_PER_LEVEL,
+    SPA_DVAS_PER_BP,
+    ZVOL_META_DNODE_LEVELS,
+    zvol_volsize_to_reservation,
+)
+from ..compression.rules import (
+    SPA_MINBLOCKSIZE,
+    BlockKind,
+    CompressionError,
+    StoredBlock,
+    compressratio,
+    estimated_compressed_size,
+    resolve_algorithm,
+    stored_block,
+)
+from ..design.types import Dataset, DatasetType
+from ..properties.resolve import DEFAULT_RECORDSIZE
+from ..properties.zfsprops import PROPERTIES
+from ..units import MIB, ceil_div, is_power_of_two, roundup
+from ..versions import Version
+from . import blockhist
+from .inputs import (
+    DatasetError,
+    compressed_fraction,
+    default_volblocksize,
+    dnodesize_of,
+    effective_block_size,
+    file_buckets,
+    files_per_directory_of,
+    redundant_metadata_of,
+)
+from .metadata import (
+    DN_MAX_NBLKPTR,
+    EMPTY_FILESYSTEM_OBJECTS,
+    LEGACY_DNODE_SIZE,
+    SA_NBLKPTR,
+    MetaBlock,
+    RedundantMetadata,
+    directory_blocks,
+    directory_tree,
+    dnode_blocks,
+    empty_dataset_blocks,
+    object_indirects,
+)
+
+__all__ = [
+    "DEFAULT_RECORDSIZE",
+    "DN_MAX_INDBLKSHIFT",
+    "DNODES_PER_LEVEL",
+    "SPA_DVAS_PER_BP",
+    "SPA_MINBLOCKSIZE",
+    "SPECIAL_SMALL_MAX_BEFORE_2_4",
+    "SPECIAL_SMALL_RESERVE_PCT",
+    "ZVOL_META_DNODE_LEVELS",
+    "AllocTarget",
+    "DatasetError",
+    "DatasetUsage",
+    "dataset_usage",
+    "default_volblocksize",
+    "effective_block_size",
+    "zvol_volsize_to_reservation",
+]
+
+SPECIAL_SMALL_RESERVE_PCT = 25  # zfs_special_class_metadata_reserve_pct
+SPECIAL_SMALL_MAX_BEFORE_2_4 = 1 * MIB
+
+
+@dataclass(frozen=True)
+class DatasetUsage:
+    """Estimated space of one dataset after its contents are written.
+
+    * ``logical_bytes``: the contents' own size (sum of file sizes, or bytes written to
+      the zvol);
+    * ``logicalused_bytes``: what ``zfs get logicalused`` would print (data ``lsize``,
+      full-size tail records included, plus metadata ``psize``);
+    * ``data_allocated_bytes`` / ``metadata_allocated_bytes``: raw bytes allocated on
+      the vdevs (``zpool list`` ALLOC: parity, padding and every copy included);
+      ``special_allocated_bytes`` + ``normal_allocated_bytes`` is their sum split by
+      class;
+    * ``referenced_bytes``: deflated charge of the dataset's blocks (``zfs get
+      referenced``); ``zfs_used_bytes``: ``zfs list -o used`` (the same, or the
+      refreservation of a non-sparse zvol when larger); ``empty_used_bytes``: USED of
+      the dataset before anything is written;
+    * ``raidz_overhead_fraction``: parity and padding sectors over all allocated
+      sectors, i.e. ``1 - sum(roundup(psize, sector)) / sum(asize)`` over every DVA;
+      compare with ``nominal_parity_fraction`` (``p/N`` of the vdevs the bytes went to,
+      weighted by allocated bytes); the difference is RAIDZ padding plus partial rows.
+    """
+
+    name: str
+    logical_bytes: int
+    logicalused_bytes: int
+    compressratio: float
+    block_size_bytes: int
+    compression: str
+    copies: int
+    data_blocks: int
+    data_allocated_bytes: int
+    metadata_allocated_bytes: int
+    special_allocated_bytes: int
+    normal_allocated_bytes: int
+    referenced_bytes: int
+    zfs_used_bytes: int
+    empty_used_bytes: int
+    refreservation_bytes: int | None
+    raidz_overhead_fraction: float
+    nominal_parity_fraction: float
+    psize_histogram: tuple[tuple[int, int], ...]
+    notes: tuple[str, ...]
+    # What the special-class sizing (``special.py``) needs: the data blocks' DVAs by
+    # allocated psize, the metadata's DVAs by psize, and whether level-0 data blocks of
+    # this dataset may go to the special class at all (filesystems; zvols from 2.4).
+    data_dvas: tuple[tuple[int, float], ...] = ()
+    metadata_dvas: tuple[tuple[int, float], ...] = ()
+    small_blocks_allowed: bool = True
+    metadata_psize_bytes: int = 0  # one copy of every metadata block, as the ARC caches it
+
+
+@lru_cache(maxsize=8192)
+def _indirects(
+    nblocks: int,
+    nblkptr: int,
+    data_dvas: int,
+    copies: int,
+    redundant: RedundantMetadata,
+    version: str,
+    min_alloc: int,
+    gcd_alloc: int,
+) -> tuple[MetaBlock, ...]:
+    return tuple(object_indirects(nblocks, nblkptr, data_dvas, copies, redundant, version, min_alloc, gcd_alloc))
+
+
+def dataset_usage(
+    ds: Dataset,
+    *,
+    version: str,
+    normal: Sequence[AllocTarget],
+    special: Sequence[AllocTarget] = (),
+    spa_min_alloc: int,
+    spa_gcd_alloc: int,
+    special_usable_bytes: int | None = None,
+    special_allocated_before: int = 0,
+) -> DatasetUsage:
+    """Estimate ``ds`` once its contents are written.
+
+    ``normal``/``special`` are the vdevs of each class; ``spa_min_alloc`` and
+    ``spa_gcd_alloc`` are the pool's allocation units (``vdev_spa_set_alloc()``: one
+    sector, or ``D`` sectors with dRAID). ``special_usable_bytes`` is the special
+    class's size as ``metaslab_class_get_space()`` counts it (raw, like ``zpool list``
+    SIZE; None = unlimited) and ``special_allocated_before`` what other datasets already
+    put there; small blocks stop going to special at 75 % of it, metadata at 100 %.
+    """
+    if not normal:
+        raise DatasetError("the pool needs at least one normal-class vdev")
+    notes: list[str] = []
+    # zvols accept special_small_blocks from 2.4 (zfsprops: the property table)
+    zvol_ssb = DatasetType.VOLUME in PROPERTIES["special_small_blocks"].types_for(Version.parse(version))
+    volume = ds.type == DatasetType.VOLUME
+    bs = effective_block_size(ds, version)
+    copies = ds.copies or 1
+    try:
+        algorithm = resolve_algorithm(ds.compression, version)
+    except CompressionError as exc:
+        raise DatasetError(f"{ds.name}: {exc}") from exc
+    redundant = redundant_metadata_of(ds)
+    dnodesize = LEGACY_DNODE_SIZE if volume else dnodesize_of(ds)
+    fraction, all_zero = compressed_fraction(ds, algorithm, notes)
+    ssb = ds.special_small_blocks or 0
+    if ssb and special and not zvol_ssb:
+        if volume:
+            notes.append(f"special_small_blocks applies to zvols only from OpenZFS 2.4 (design says {version})")
+        elif ssb > SPECIAL_SMALL_MAX_BEFORE_2_4 or not is_power_of_two(ssb) or ssb < SPA_MINBLOCKSIZE:
+            notes.append(f"OpenZFS {version} accepts special_small_blocks only as a power of two from 512 to 1M")
+    small_ok = bool(special) and ssb > 0 and (not volume or zvol_ssb)
+    if ssb and small_ok and ssb >= bs:
+        notes.append("special_small_blocks >= block size: every data block qualifies for the special class")
+
+    def store(lsize: int, content: int) -> StoredBlock:
+        if algorithm == "off":
+            return stored_block(
+                lsize, None, algorithm="off", version=version, min_alloc=spa_min_alloc, gcd_alloc=spa_gcd_alloc
+            )
+        if all_zero or content == 0:
+            return stored_block(
+                lsize,
+                None,
+                algorithm=algorithm,
+                version=version,
+                min_alloc=spa_min_alloc,
+                gcd_alloc=spa_gcd_alloc,
+                all_zero=True,
+            )
+        comp = estimated_compressed_size(content, lsize - content, fraction, algorithm)
+        return stored_block(
+            lsize, comp, algorithm=algorithm, version=version, min_alloc=spa_min_alloc, gcd_alloc=spa_gcd_alloc
+        )
+
+    block_cache: dict[tuple[int, int], StoredBlock] = {}
+
+    def stored(lsize: int, content: int) -> StoredBlock:
+        key = (lsize, content)
+        sb = block_cache.get(key)
+        if sb is None:
+            sb = block_cache[key] = store(lsize, content)
+        return sb
+
+    data_demand: dict[int, float] = defaultdict(float)  # alloc psize -> DVAs
+    blocks_total = 0.0
+    logical_data = 0.0  # lsize of non-hole blocks
+    physical_data = 0.0  # psize of non-hole blocks
+    content_bytes = 0
+    nfiles = 0.0
+    hist: dict[int, float] = defaultdict(float)
+
+    def add_blocks(sb: StoredBlock, count: float) -> None:
+        nonlocal blocks_total, logical_data, physical_data
+        if sb.kind == BlockKind.HOLE:
+            return
+        blocks_total += count
+        logical_data += sb.lsize * count
+        physical_data += sb.psize * count
+        hist[sb.alloc_psize] += count
+        if sb.alloc_psize:
+            data_demand[sb.alloc_psize] += count * copies
+
+    meta_demand: dict[int, float] = defaultdict(float)  # metadata psize -> DVAs
+    meta_psize = 0.0
+
+    def add_meta(blocks: Sequence[MetaBlock], scale: float) -> None:
+        nonlocal meta_psize
+        for mb in blocks:
+            meta_demand[mb.psize] += mb.count * mb.dvas * scale
+            meta_psize += mb.psize * mb.count * scale
+
+    refreservation: int | None = None
+    if volume:
+        written = ds.contents.logical_bytes if ds.contents and ds.contents.logical_bytes else 0
+        if ds.volsize is not None and written > ds.volsize:
+            notes.append(f"contents ({written} B) exceed volsize ({ds.volsize} B): capped at volsize")
+            written = ds.volsize
+        content_bytes = written
+        nblocks = ceil_div(written, bs)
+        if nblocks:
+            full, tail = divmod(written, bs)
+            add_blocks(stored(bs, bs), full)
+            if tail:
+                add_blocks(stored(bs, tail), 1)
+            add_meta(
+                _indirects(nblocks, DN_MAX_NBLKPTR, copies, copies, redundant, version, spa_min_alloc, spa_gcd_alloc),
+                1.0,
+            )
+        if ds.volsize is not None and not ds.extra.get("sparse", False):
+            refreservation = zvol_volsize_to_reservation(ds.volsize, bs, copies, [*normal, *special])
+    else:
+        buckets, stream = file_buckets(ds, notes)
+        for size, count in buckets:
+            if count <= 0:
+                continue
+            nfiles += count
+            content_bytes += int(size * count)
+            if size == 0:
+                continue
+            if size <= bs:
+                add_blocks(stored(roundup(size, SPA_MINBLOCKSIZE), size), count)
+                continue
+            full, tail = divmod(size, bs)
+            nblocks = full + (1 if tail else 0)
+            add_blocks(stored(bs, bs), full * count)
+            if tail:
+                add_blocks(stored(bs, tail), count)
+            add_meta(
+                _indirects(nblocks, SA_NBLKPTR, copies, copies, redundant, version, spa_min_alloc, spa_gcd_alloc), count
+            )
+        if stream:
+            nfiles = 1.0
+        files = int(round(nfiles))
+        if files:
+            tree, dirs = directory_tree(files, files_per_directory_of(ds))
+            objects = EMPTY_FILESYSTEM_OBJECTS + files + dirs - 1  # the root directory is already there
+            add_meta(
+                dnode_blocks(objects, dnodesize, copies, redundant, version, spa_min_alloc, spa_gcd_alloc, already=1),
+                1.0,
+            )
+            for entries, count in tree:
+                add_meta(
+                    directory_blocks(
+                        entries, copies, redundant, version, spa_min_alloc, spa_gcd_alloc, weight=float(count)
+                    ),
+                    1.0,
+                )
+
+    try:
+        measured = blockhist.read(ds.contents.extra) if ds.contents is not None else None
+    except blockhist.BlockHistogramError as exc:
+        raise DatasetError(f"{ds.name}: {exc}") from exc
+    if measured is not None and algorithm != "off":
+        # a measured per-block size histogram replaces the single ratio (blockhist.py)
+        alloc = blockhist.allocate(measured, blocks_total, bs, copies, version, spa_min_alloc, spa_gcd_alloc)
+        if not blocks_total:
+            logical_data = alloc.blocks * bs
+            content_bytes = content_bytes or int(logical_data)
+        data_demand = defaultdict(float, alloc.demand)
+        hist = defaultdict(float, alloc.stored)
+        physical_data = alloc.physical_bytes
+        blocks_total = alloc.blocks
+        notes.append(f"data blocks allocated as measured: {len(measured)} block sizes (block_size_histogram)")
+
+    base = empty_dataset_blocks(volume, copies, redundant, version, spa_min_alloc, spa_gcd_alloc)
+
+    add_meta(base, 1.0)
+    base_demand: dict[int, float] = defaultdict(float)
+    for mb in base:
+        base_demand[mb.psize] += mb.count * mb.dvas
+
+    normal_groups = group_targets(normal)
+    special_groups = group_targets(special) if special else []
+
+    # Split data blocks into special-eligible small blocks and the rest.
+    small_demand: dict[int, float] = {}
+    big_demand: dict[int, float] = {}
+    for psize, dvas in data_demand.items():
+        if small_ok and psize <= ssb:
+            small_demand[psize] = dvas
+        else:
+            big_demand[psize] = dvas
+
+    normal_tot = place(big_demand, normal_groups)
+    special_tot = Totals()
+    meta_tot = Totals()
+    data_tot = Totals()
+    data_tot.add(normal_tot)
+    if special_groups:
+        meta_on_special = place(meta_demand, special_groups)
+        small_on_special = place(small_demand, special_groups)
+        cap = special_usable_bytes
+        f_meta = f_small = 1.0
+        if cap is not None:
+            room = max(cap - special_allocated_before, 0)
+            if meta_on_special.raw > room:
+                f_meta = room / meta_on_special.raw if meta_on_special.raw else 1.0
+                notes.append("the special class fills up: the rest of the metadata spills to the normal class")
+            limit = cap * (100 - SPECIAL_SMALL_RESERVE_PCT) / 100 - special_allocated_before - meta_on_special.raw
+            if small_on_special.raw > 0 and limit < small_on_special.raw:
+                f_small = max(limit, 0.0) / small_on_special.raw
+                notes.append(
+                    f"the special class reaches {100 - SPECIAL_SMALL_RESERVE_PCT} %: "
+                    f"{(1 - f_small) * 100:.0f} % of the small blocks go to the normal class"
+                )
+        meta_tot.add(meta_on_special, f_meta)
+        special_tot.add(meta_on_special, f_meta)
+        if f_meta < 1.0:
+            spill = place(meta_demand, normal_groups)
+            meta_tot.add(spill, 1 - f_meta)
+            normal_tot.add(spill, 1 - f_meta)
+        data_tot.add(small_on_special, f_small)
+        special_tot.add(small_on_special, f_small)
+        if f_small < 1.0:
+            spill = place(small_demand, normal_groups)
+            data_tot.add(spill, 1 - f_small)
+            normal_tot.add(spill, 1 - f_small)
+        base_tot = place(base_demand, special_groups)
+    else:
+        m = place(meta_demand, normal_groups)
+        s = place(small_demand, normal_groups)
+        meta_tot.add(m)
+        normal_tot.add(m)
+        normal_tot.add(s)
+        data_tot.add(s)
+        base_tot = place(base_demand, normal_groups)
+
+    referenced = int(round(data_tot.used + meta_tot.used))
+    used = referenced if refreservation is None else max(referenced, refreservation)
+    raw = data_tot.raw + meta_tot.raw
+    overhead = 1 - (data_tot.data_sectors + meta_tot.data_sectors) / raw if raw else 0.0
+    nominal = (
+        (data_tot.nominal_weighted + meta_tot.nominal_weighted) / raw
+        if raw
+        else sum(g.nominal * s for g, s in normal_groups)
+    )
+    logicalused = logical_data + meta_psize
+    return DatasetUsage(
+        name=ds.name,
+        logical_bytes=content_bytes,
+        logicalused_bytes=int(round(logicalused)),
+        compressratio=compressratio(int(round(logicalused)), int(round(physical_data + meta_psize))),
+        block_size_bytes=bs,
+        compression=algorithm,
+        copies=copies,
+        data_blocks=int(round(blocks_total)),
+        data_allocated_bytes=int(round(data_tot.raw)),
+        metadata_allocated_bytes=int(round(meta_tot.raw)),
+        special_allocated_bytes=int(round(special_tot.raw)),
+        normal_allocated_bytes=int(round(normal_tot.raw)),
+        referenced_bytes=referenced,
+        zfs_used_bytes=used,
+        empty_used_bytes=int(round(base_tot.used)),
+        refreservation_bytes=refreservation,
+        raidz_overhead_fraction=overhead,
+        nominal_parity_fraction=nominal,
+        psize_histogram=tuple(sorted((p, int(round(n))) for p, n in hist.items())),
+        notes=tuple(notes),
+        data_dvas=tuple(sorted(data_demand.items())),
+        metadata_dvas=tuple(sorted(meta_demand.items())),
+        small_blocks_allowed=not volume or zvol_ssb,
+        metadata_psize_bytes=int(round(meta_psize)),
+    )

@@ -1,0 +1,226 @@
+"""The design document's types: enums, constants, the frozen dataclasses and ``InvalidDesign``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+from ..versions import SERIES_NAMES
+
+FORMAT = "zfsplanner.design/1"
+
+
+class Role(StrEnum):
+    DATA = "data"
+    SPECIAL = "special"
+    DEDUP = "dedup"
+    LOG = "log"
+    CACHE = "cache"
+    SPARE = "spare"
+
+
+class Layout(StrEnum):
+    STRIPE = "stripe"
+    MIRROR = "mirror"
+    RAIDZ1 = "raidz1"
+    RAIDZ2 = "raidz2"
+    RAIDZ3 = "raidz3"
+    DRAID1 = "draid1"
+    DRAID2 = "draid2"
+    DRAID3 = "draid3"
+
+
+class Partitioning(StrEnum):
+    LINUX_WHOLE_DISK = "linux-whole-disk"
+    NONE = "none"
+
+
+class DatasetType(StrEnum):
+    FILESYSTEM = "filesystem"
+    VOLUME = "volume"
+
+
+class Media(StrEnum):
+    HDD = "hdd"
+    SSD = "ssd"
+    NVME = "nvme"
+
+
+class Sync(StrEnum):
+    STANDARD = "standard"
+    ALWAYS = "always"
+    DISABLED = "disabled"
+
+
+OPENZFS_VERSIONS = SERIES_NAMES  # "0.8" ... "2.4", each modelled as one release (versions.SERIES)
+DEFAULT_OPENZFS_VERSION = "2.3"
+COMPRESSION_VALUES = (
+    ("on", "off", "lz4", "lzjb", "zle", "gzip", "zstd", "zstd-fast")
+    + tuple(f"gzip-{i}" for i in range(1, 10))
+    + tuple(f"zstd-{i}" for i in range(1, 20))
+    + tuple(f"zstd-fast-{i}" for i in (*range(1, 11), 20, 30, 40, 50, 60, 70, 80, 90, 100, 500, 1000))
+)
+COMPRESSIBILITY_PROFILES = (
+    "incompressible",
+    "already-compressed",
+    "mixed",
+    "text",
+    "logs",
+    "database",
+    "vm-images",
+    "zeros",
+)
+PARITY = {
+    Layout.STRIPE: 0,
+    Layout.MIRROR: 0,
+    Layout.RAIDZ1: 1,
+    Layout.RAIDZ2: 2,
+    Layout.RAIDZ3: 3,
+    Layout.DRAID1: 1,
+    Layout.DRAID2: 2,
+    Layout.DRAID3: 3,
+}
+RAIDZ_LAYOUTS = (Layout.RAIDZ1, Layout.RAIDZ2, Layout.RAIDZ3)
+DRAID_LAYOUTS = (Layout.DRAID1, Layout.DRAID2, Layout.DRAID3)
+POOL_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:\-]*$")
+DATASET_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\- ]*(/[A-Za-z0-9_.:\- ]+)*$")
+PRICE_MAX_DIGITS = 12  # before the decimal point
+PRICE_MAX_PLACES = 4  # after it
+RESERVED_POOL_NAMES = ("mirror", "raidz", "draid", "spare", "log", "cache", "special", "dedup")
+
+
+@dataclass(frozen=True)
+class Disk:
+    size_bytes: int
+    model: str | None = None
+    vendor: str | None = None
+    logical_sector_bytes: int | None = None
+    physical_sector_bytes: int | None = None
+    media: Media | None = None
+    rpm: int | None = None
+    plp: bool | None = None
+    catalog: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def physical_sector(self) -> int:
+        """Physical sector size, assuming 4 KiB when unknown (every modern HDD and SSD)."""
+        return self.physical_sector_bytes or max(self.logical_sector_bytes or 512, 4096)
+
+    @property
+    def logical_sector(self) -> int:
+        return self.logical_sector_bytes or 512
+
+
+@dataclass(frozen=True)
+class VdevGroup:
+    role: Role
+    layout: Layout
+    width: int
+    disks: tuple[Disk, ...]  # one per member; all equal when the document gave "disk"
+    count: int = 1
+    ashift: int | None = None
+    draid_data: int | None = None
+    draid_spares: int | None = None
+    disk_partitioning: Partitioning | None = None
+    reserved_per_disk_bytes: int | None = None
+    expanded_from_width: int | None = None
+    logical_bytes_written_before: int | None = None
+    price_per_disk: Decimal | None = None  # one disk of the group, in the user's currency
+    single_disk: bool = True  # the document used "disk" rather than "disks"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    # The design's top-level ashift, copied in by :class:`Design`; never written with the group.
+    pool_ashift: int | None = None
+
+    @property
+    def requested_ashift(self) -> int | None:
+        """The ashift ``zpool`` is asked for: the group's own, else the pool's (None: zpool chooses)."""
+        return self.ashift if self.ashift is not None else self.pool_ashift
+
+    @property
+    def parity(self) -> int:
+        return PARITY[self.layout]
+
+    @property
+    def is_raidz(self) -> bool:
+        return self.layout in RAIDZ_LAYOUTS
+
+    @property
+    def is_draid(self) -> bool:
+        return self.layout in DRAID_LAYOUTS
+
+
+@dataclass(frozen=True)
+class Compressibility:
+    profile: str | None = None
+    ratio: float | None = None
+    algorithm: str | None = None
+    recordsize: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Contents:
+    logical_bytes: int | None = None
+    file_count: int | None = None
+    file_size_histogram: tuple[tuple[int, int], ...] | None = None
+    compressibility: Compressibility | None = None
+    files_per_directory: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    name: str
+    type: DatasetType = DatasetType.FILESYSTEM
+    recordsize: int | None = None
+    volblocksize: int | None = None
+    volsize: int | None = None
+    quota: int | None = None
+    compression: str | None = None
+    special_small_blocks: int | None = None
+    copies: int | None = None
+    sync: Sync | None = None
+    contents: Contents | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str
+    vdevs: tuple[VdevGroup, ...]
+    datasets: tuple[Dataset, ...] = ()
+    openzfs_version: str | None = None
+    disk_partitioning: Partitioning | None = None
+    description: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    ashift: int | None = None  # the pool's, as zpool create -o ashift=N applies it to every vdev
+
+    def __post_init__(self) -> None:
+        # Every group knows the pool's ashift, so whatever asks a group for its ashift
+        # (ashift.resolve) applies the rule "the group's own, else the pool's" in one place.
+        if any(g.pool_ashift != self.ashift for g in self.vdevs):
+            object.__setattr__(self, "vdevs", tuple(replace(g, pool_ashift=self.ashift) for g in self.vdevs))
+
+    @property
+    def version(self) -> str:
+        return self.openzfs_version or DEFAULT_OPENZFS_VERSION
+
+    @property
+    def partitioning(self) -> Partitioning:
+        return self.disk_partitioning or Partitioning.LINUX_WHOLE_DISK
+
+    def partitioning_of(self, group: VdevGroup) -> Partitioning:
+        return group.disk_partitioning or self.partitioning
+
+
+class InvalidDesign(ValueError):
+    """A design document that cannot be used. ``errors`` is a list of (path, message)."""
+
+    def __init__(self, errors: Sequence[tuple[str, str]]):
+        self.errors = list(errors)
+        super().__init__("; ".join(f"{p}: {m}" if p else m for p, m in self.errors))

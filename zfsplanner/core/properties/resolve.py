@@ -1,0 +1,159 @@
+"""Dataset properties as ZFS resolves them: set locally, else inherited, else the version's default.
+
+The one home of that rule. ``zfs get`` reports a property as ``local``, ``inherited from
+<parent>`` or ``default`` (``module/zcommon/zfs_prop.c`` registers which properties are
+inheritable, ``PROP_INHERIT``, and their defaults). A design lists datasets by full name;
+a parent the design does not list is created by ``zfs create -p`` with every property at
+its default, so inheritance walks up the listed ancestors only. Volumes inherit from the
+filesystems above them but are never parents themselves; ``volblocksize`` is set once
+(``PROP_ONETIME``) and never inherited.
+
+Defaults that changed between releases come from :mod:`zfsplanner.core.versions`:
+``compression`` is ``off`` before 2.2 and ``on`` from 2.2 (PR #13078), ``volblocksize``
+8K before 2.2 and 16K from 2.2 (PR #12406), ``xattr`` ``on`` (directory xattrs) before 2.3
+and ``sa`` from 2.3 (PR #15147).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..design.types import Dataset, DatasetType, Design
+from ..units import KIB
+from ..versions import Version, supports
+
+DEFAULT_RECORDSIZE = 128 * KIB
+
+# Properties a child takes from its parent (PROP_INHERIT in zfs_prop.c). The first group
+# are fields of :class:`Dataset`; the rest live in ``Dataset.extra`` under their ZFS name.
+FIELD_PROPERTIES = ("recordsize", "compression", "special_small_blocks", "copies", "sync")
+EXTRA_PROPERTIES = (
+    "dedup",
+    "redundant_metadata",
+    "dnodesize",
+    "xattr",
+    "atime",
+    "relatime",
+    "checksum",
+    "logbias",
+    "primarycache",
+    "secondarycache",
+    "acltype",
+    "encryption",
+)
+INHERITABLE = FIELD_PROPERTIES + EXTRA_PROPERTIES
+FILESYSTEM_ONLY = ("recordsize", "dnodesize", "xattr", "atime", "relatime", "acltype")
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A property's value and where it came from, as ``zfs get`` would print SOURCE."""
+
+    value: Any
+    source: str  # "local", "inherited from <name>", "default"
+
+
+def default(prop: str, version: str | Version, dataset_type: DatasetType = DatasetType.FILESYSTEM) -> Any:
+    """The value a dataset has when neither it nor an ancestor sets ``prop``."""
+    if prop == "recordsize":
+        return DEFAULT_RECORDSIZE
+    if prop == "volblocksize":
+        return 16 * KIB if supports(version, "volblocksize_16k") else 8 * KIB
+    if prop == "compression":
+        return "on" if supports(version, "compression_on_default") else "off"
+    if prop == "xattr":
+        return "sa" if supports(version, "xattr_sa_default") else "on"
+    return {
+        "special_small_blocks": 0,
+        "copies": 1,
+        "sync": "standard",
+        "dedup": "off",
+        "redundant_metadata": "all",
+        "dnodesize": "legacy",
+        "atime": "on",
+        "relatime": "on",
+        "checksum": "on",
+        "logbias": "latency",
+        "primarycache": "all",
+        "secondarycache": "all",
+        "acltype": "off",
+        "encryption": "off",
+    }.get(prop)
+
+
+def _local(ds: Dataset, prop: str) -> Any:
+    if prop in Dataset.__dataclass_fields__:
+        return getattr(ds, prop)
+    return ds.extra.get(prop)
+
+
+def ancestors(design: Design, ds: Dataset) -> Iterator[Dataset]:
+    """The dataset's parents that the design lists, nearest first (volumes are never parents)."""
+    names = {d.name: d for d in design.datasets}
+    name = ds.name
+    while "/" in name:
+        name = name.rsplit("/", 1)[0]
+        parent = names.get(name)
+        if parent is not None and parent.type != DatasetType.VOLUME:
+            yield parent
+
+
+def resolve(design: Design, ds: Dataset, prop: str) -> Resolved:
+    """``zfs get prop ds`` for the design's version: value and source."""
+    if prop in FILESYSTEM_ONLY and ds.type == DatasetType.VOLUME:
+        return Resolved(None, "-")
+    local = _local(ds, prop)
+    if local is not None:
+        return Resolved(local, "local")
+    if prop in INHERITABLE:
+        for parent in ancestors(design, ds):
+            value = _local(parent, prop)
+            if value is not None:
+                return Resolved(value, f"inherited from {parent.name}")
+    if prop == "volblocksize" and ds.type != DatasetType.VOLUME:
+        return Resolved(None, "-")
+    return Resolved(default(prop, design.version, ds.type), "default")
+
+
+def inherited(design: Design, ds: Dataset, prop: str) -> Any:
+    """The value set locally or by the nearest listed ancestor; None when it is at its default."""
+    r = resolve(design, ds, prop)
+    return r.value if r.source != "default" and r.source != "-" else None
+
+
+def value(design: Design, ds: Dataset, prop: str) -> Any:
+    """The value in force, the version's default included."""
+    return resolve(design, ds, prop).value
+
+
+def block_size(design: Design, ds: Dataset) -> int:
+    """recordsize in force (filesystems) or volblocksize (volumes)."""
+    prop = "volblocksize" if ds.type == DatasetType.VOLUME else "recordsize"
+    return int(value(design, ds, prop))
+
+
+def with_inherited(design: Design, ds: Dataset) -> Dataset:
+    """``ds`` with every inheritable property its ancestors set filled in, as the kernel sees it.
+
+    Properties left at their default stay unset (``None``), so the engines apply the
+    version's default themselves.
+    """
+    changes: dict[str, Any] = {}
+    extra = dict(ds.extra)
+    for prop in INHERITABLE:
+        if ds.type == DatasetType.VOLUME and prop in FILESYSTEM_ONLY:
+            continue
+        if _local(ds, prop) is not None:
+            continue
+        got = inherited(design, ds, prop)
+        if got is None:
+            continue
+        if prop in FIELD_PROPERTIES:
+            changes[prop] = got
+        else:
+            extra[prop] = got
+    if not changes and extra == dict(ds.extra):
+        return ds
+    return replace(ds, extra=extra, **changes)
