@@ -19,9 +19,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zfsplanner.core.planning.performance import BenchShape, PoolPerf, Prediction, predict
 from zfsplanner.core.design.planning import DriveFigures
-from zfsplanner.core.planning.sections import context, pool_perf
+from zfsplanner.core.planning.context import context
+from zfsplanner.core.planning.performance import BenchShape, PoolPerf, Prediction, predict
+from zfsplanner.core.planning.sections import pool_perf
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.presentation.planning import iops_text, rate_text
 from zfsplanner.plans.services.planning import design_inputs

@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from zfsplanner.core.capacity.pool import pool_capacity
 from zfsplanner.core.design.types import FORMAT
 from zfsplanner.core.document.parse import parse_design
-from zfsplanner.core.capacity.pool import pool_capacity
 from zfsplanner.plans.models import CatalogDisk
 
 pytestmark = pytest.mark.django_db

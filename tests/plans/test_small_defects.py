@@ -6,9 +6,9 @@ import re
 import pytest
 
 from tests.factories import PoolDesignFactory, design_document
-from zfsplanner.core.naming import vdev_type_word
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate_document
+from zfsplanner.core.naming import vdev_type_word
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 from zfsplanner.plans.presentation.summary import summarize
 

@@ -33,7 +33,9 @@ from .design.types import FORMAT, PARITY, Design, InvalidDesign, Layout, VdevGro
 from .document.parse import parse_design
 from .estimate import dataset_usages
 from .geometry.draid import draid_default_data
-from .planning.sections import context, performance_section, reliability_section
+from .planning.context import context
+from .planning.reliability_section import reliability_section
+from .planning.sections import performance_section
 from .units import format_zfs_size, is_power_of_two
 
 MAX_DISKS = 1000

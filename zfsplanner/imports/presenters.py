@@ -10,8 +10,8 @@ from typing import Any
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.importers.members import CatalogEntry
 from zfsplanner.core.importers.compare import Row, compare
+from zfsplanner.core.importers.members import CatalogEntry
 from zfsplanner.core.units import format_iec, format_si, parse_disk_size
 
 

@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from zfsplanner.core.naming import vdev_type_word
 from zfsplanner.core.design.types import Design, InvalidDesign, VdevGroup
 from zfsplanner.core.document.parse import parse_design
-from zfsplanner.core.risk.fixes import design_fix
-from zfsplanner.core.naming import describe_shape
+from zfsplanner.core.naming import describe_shape, vdev_type_word
 from zfsplanner.core.report import Headline, headline, pool_figures
 from zfsplanner.core.report import value as report_value
 from zfsplanner.core.report.words import figure_label
+from zfsplanner.core.risk.fixes import design_fix
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, format_iec, format_si, format_size, zfs_nicenum
 
 UNIT_EXPLAIN = {

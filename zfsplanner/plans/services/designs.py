@@ -28,12 +28,19 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from zfsplanner.accounts.models import WRITE_ROLES, Membership, Team
-from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT, written_ashift
-from zfsplanner.core.commands.create import all_commands, zfs_create_commands, zpool_add_commands, zpool_attach_commands, zpool_create_command
-from zfsplanner.core.document.parse import DATASET_KEYS, VDEV_KEYS, parse_design
+from zfsplanner.core.commands.create import (
+    all_commands,
+    zfs_create_commands,
+    zpool_add_commands,
+    zpool_attach_commands,
+    zpool_create_command,
+)
 from zfsplanner.core.design.types import Design, InvalidDesign, Role
 from zfsplanner.core.design.types import VdevGroup as GroupSpec
+from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.document.parts import DATASET_KEYS, VDEV_KEYS
 from zfsplanner.core.estimate import estimate
+from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT, written_ashift
 from zfsplanner.core.units import format_zfs_size
 
 from ..models import (
