@@ -12,6 +12,7 @@ class BenchmarksConfig(AppConfig):
 
         from zfsplanner.plans.services import planning_figures_changed, register_measurements
 
+        from . import tasks  # noqa: F401 (registers the task that parses a log with its upload kind)
         from .models import BenchResult, BenchRun
         from .planning import SOURCE
 

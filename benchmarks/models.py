@@ -13,8 +13,11 @@ from typing import Any
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
 from django.db import models
+from django.utils import timezone
 
 from zfsplanner.accounts.models import Team
+from zfsplanner.uploads.kinds import UploadKind
+from zfsplanner.uploads.models import UploadLifecycle
 
 
 class UploadStatus(models.TextChoices):
@@ -71,7 +74,7 @@ class BenchUploadQuerySet(models.QuerySet["BenchUpload"]):
         return self.filter(team__memberships__user=user)
 
 
-class BenchUpload(models.Model):
+class BenchUpload(UploadLifecycle):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="bench_uploads")
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -81,15 +84,7 @@ class BenchUpload(models.Model):
     size = models.BigIntegerField(help_text="Bytes stored.")
     sha256 = models.CharField(max_length=64)
     status = models.CharField(max_length=10, choices=UploadStatus.choices, default=UploadStatus.PENDING)
-    progress = models.PositiveSmallIntegerField(default=0, help_text="0-100 while parsing.")
-    error = models.TextField(blank=True)
     detected_format = models.CharField(max_length=40, blank=True)
-    attempts = models.PositiveIntegerField(default=0)
-    task_id = models.CharField(max_length=64, blank=True, help_text="The task that holds the parsing claim.")
-    created = models.DateTimeField(auto_now_add=True)
-    updated = models.DateTimeField(auto_now=True)
-    started = models.DateTimeField(null=True, blank=True)
-    finished = models.DateTimeField(null=True, blank=True)
 
     objects = BenchUploadQuerySet.as_manager()
 
@@ -103,6 +98,29 @@ class BenchUpload(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in FINISHED_STATUSES
+
+    @classmethod
+    def failed(cls, pk: int) -> None:
+        """A failed parse has no figures: rows of an earlier parse of the same bytes would be stale."""
+        BenchResult.objects.filter(run__upload_id=pk).delete()
+        BenchSeries.objects.filter(run__upload_id=pk).delete()
+        BenchRun.objects.filter(upload_id=pk).update(warnings=[], result=None, updated=timezone.now())
+
+
+# Benchmark logs are stored as they stream in, up to BENCHMARK_UPLOAD_MAX_BYTES, and parsed by a worker.
+BENCHMARK_LOGS = UploadKind(
+    name="benchmark logs",
+    model=BenchUpload,
+    setting="BENCHMARK_UPLOAD_MAX_BYTES",
+    default_max_bytes=200 * 1000 * 1000,
+    spool_subdir="benchmarks",
+    prefix="upload-",
+    chunk_size=256 * 1024,
+    running=UploadStatus.PARSING,
+    noun="upload",
+    verb="parsing",
+    done="parsed",
+)
 
 
 class BenchRunQuerySet(models.QuerySet["BenchRun"]):

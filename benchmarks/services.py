@@ -1,7 +1,8 @@
 """The functions that touch the database around the parsers.
 
 ``store_upload`` keeps the bytes first (streamed to disk, hashed, size-checked), then
-queues parsing. ``parse_upload`` reads the stored bytes of a claimed upload through
+queues parsing; the lifecycle (claim, progress, retry, sweep) is :mod:`zfsplanner.uploads`,
+kind ``BENCHMARK_LOGS``. ``parse_upload`` reads the stored bytes of a claimed upload through
 ``zfsplanner.parsers.parse`` and writes the run, its result rows and its series with
 ``update_or_create`` on (run, index), so parsing the same upload again gives the same rows.
 """
@@ -9,25 +10,19 @@ queues parsing. ``parse_upload`` reads the stored bytes of a claimed upload thro
 from __future__ import annotations
 
 import logging
-import time
-from dataclasses import astuple, dataclass
-from datetime import timedelta
+from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, OperationalError, transaction
-from django.db.models import F, Q
-from django.utils import timezone
 
-from zfsplanner import uploads
 from zfsplanner.accounts.models import Team
 from zfsplanner.parsers import ParseError, parse
 from zfsplanner.parsers.fio_log import downsample
 from zfsplanner.parsers.types import BenchResult as ParsedResult
-from zfsplanner.uploads import active_task_ids
+from zfsplanner.uploads import lifecycle
+from zfsplanner.uploads.handler import discard, spool
 
-from .models import BenchResult, BenchRun, BenchSeries, BenchUpload, UploadStatus, upload_path
-from .uploadhandlers import POLICY, discard
+from .models import BENCHMARK_LOGS, BenchResult, BenchRun, BenchSeries, BenchUpload, UploadStatus, upload_path
 
 logger = logging.getLogger(__name__)
 
@@ -53,242 +48,29 @@ class Stored:
 
 def store_upload(*, team: Team, user: Any, file: Any, run_fields: dict[str, Any] | None = None) -> Stored:
     """Keep the file byte for byte and queue it for parsing; the same bytes twice in a team are one upload."""
-    path, sha256, size = astuple(uploads.spool(file, POLICY))
+    spooled = spool(file, BENCHMARK_LOGS)
     name = (getattr(file, "name", None) or "upload").rsplit("/", 1)[-1][:255]
-    existing = BenchUpload.objects.filter(team=team, sha256=sha256).first()
+    existing = BenchUpload.objects.filter(team=team, sha256=spooled.sha256).first()
     if existing is not None:
-        discard(path)
+        discard(spooled.path)
         if existing.status == UploadStatus.PENDING:
-            enqueue_parse(existing.pk)  # its message may have been lost; a second one is harmless
+            lifecycle.enqueue(BENCHMARK_LOGS, existing.pk)  # its message may have been lost; a second one is harmless
         return Stored(existing, duplicate=True)
-    upload = BenchUpload(team=team, uploaded_by=user, original_name=name, size=size, sha256=sha256)
+    upload = BenchUpload(team=team, uploaded_by=user, original_name=name, size=spooled.size, sha256=spooled.sha256)
     fields = {k: v for k, v in (run_fields or {}).items() if k in RUN_FIELDS and v is not None}
     try:
-        with transaction.atomic():
-            upload.file.save(upload_path(upload, name), uploads.MovableFile(path, name), save=False)
-            upload.save()
-            BenchRun.objects.create(upload=upload, team=team, **fields)
+        lifecycle.keep(
+            BENCHMARK_LOGS, upload, spooled, upload_path(upload, name),
+            also=lambda u: BenchRun.objects.create(upload=u, team=team, **fields),
+        )
     except IntegrityError:
         # The same bytes arrived concurrently and the other request won the unique (team, sha256).
-        if upload.file.name:
-            upload.file.storage.delete(upload.file.name)
-        discard(path)
-        return Stored(BenchUpload.objects.get(team=team, sha256=sha256), duplicate=True)
-    finally:
-        discard(path)
-    enqueue_parse(upload.pk)
+        return Stored(BenchUpload.objects.get(team=team, sha256=spooled.sha256), duplicate=True)
     return Stored(upload, duplicate=False)
 
 
-def enqueue_parse(upload_id: int) -> None:
-    """Queue parsing once the current transaction commits (the worker must see the row).
-
-    A broker outage never undoes or fails the upload: the bytes and the row are kept as
-    ``pending`` and :func:`sweep_uploads` queues them again once the broker is back.
-    """
-    transaction.on_commit(lambda: publish_parse(upload_id))
-
-
-# Shown on a pending upload whose message the broker did not take (cleared when it is sent).
-QUEUE_DOWN_NOTE = "The task queue is unavailable; the upload is kept and parsing starts automatically once it is back."
-
-
-def publish_parse(upload_id: int) -> bool:
-    """Send the parse message now; False when the broker cannot take it.
-
-    Then the pending upload carries :data:`QUEUE_DOWN_NOTE` (the user sees why it waits),
-    which is also what makes the next sweep send it again without waiting for the timeout.
-    """
-    from .tasks import parse_upload_task
-
-    try:
-        parse_upload_task.delay(upload_id)
-    except Exception as exc:  # kombu/redis connection errors of every kind: the sweeper re-queues
-        logger.warning(
-            "upload %s stays queued: the broker did not take the message (%s: %s); the sweeper sends it again",
-            upload_id,
-            type(exc).__name__,
-            exc,
-        )
-        try:
-            BenchUpload.objects.filter(pk=upload_id, status=UploadStatus.PENDING).update(error=QUEUE_DOWN_NOTE)
-        except OperationalError:
-            logger.warning("upload %s: the database is unreachable too; the sweeper finds it by age", upload_id)
-        return False
-    return True
-
-
-def claim_upload(upload_id: int, token: str) -> bool:
-    """Move an upload from pending to parsing for ``token``; a redelivered task with the same token may re-enter."""
-    claimed = (
-        BenchUpload.objects.filter(pk=upload_id)
-        .filter(Q(status=UploadStatus.PENDING) | Q(status=UploadStatus.PARSING, task_id=token))
-        .update(
-            status=UploadStatus.PARSING,
-            task_id=token,
-            progress=0,
-            started=timezone.now(),
-            updated=timezone.now(),
-            error="",
-            attempts=F("attempts") + 1,
-        )
-    )
-    return claimed == 1
-
-
-def stuck_after() -> timedelta:
-    """A claim older than this is dead: the task's hard time limit has killed whatever held it."""
-    return timedelta(seconds=int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 600)) + 60)
-
-
-def claim_timeout() -> timedelta:
-    """A parse writes its heartbeat (``updated``) at least every HEARTBEAT_SECONDS; a claim whose
-    heartbeat is older than this (UPLOAD_CLAIM_TIMEOUT) and whose task no answering worker holds
-    is taken back without waiting for the hard time limit: its worker was killed."""
-    return timedelta(seconds=float(getattr(settings, "UPLOAD_CLAIM_TIMEOUT", 45)))
-
-
-# How often a running parse proves it is alive, at most (written with its progress).
-HEARTBEAT_SECONDS = 15.0
-
-
-def parse_is_running(upload: BenchUpload) -> bool:
-    """True while a live task holds the upload's parsing claim.
-
-    A claim older than the hard time limit is dead. A younger one is alive only if a worker
-    reports its task as running or reserved (a killed worker reports nothing). With tasks
-    run in-process there is no worker to ask, and a young claim counts as running.
-    """
-    from zfsplanner.celery import app
-
-    if upload.status != UploadStatus.PARSING:
-        return False
-    if upload.started is None or upload.started < timezone.now() - stuck_after():
-        return False
-    if app.conf.task_always_eager:
-        return True
-    active = active_task_ids()
-    return active is not None and upload.task_id in active
-
-
-def retry_upload(upload: BenchUpload) -> bool:
-    """Queue the stored bytes for parsing again, from any state but a running parse.
-
-    Failed and done uploads are parsed again (after a parser update); a pending one is
-    queued once more; one left ``parsing`` by a worker that died is taken back. False
-    when a live task is parsing it right now.
-    """
-    upload.refresh_from_db()
-    if parse_is_running(upload):
-        return False
-    reset = (
-        BenchUpload.objects.filter(pk=upload.pk, status=upload.status, task_id=upload.task_id)
-        .update(status=UploadStatus.PENDING, progress=0, error="", task_id="", finished=None, updated=timezone.now())
-    )
-    if reset:
-        enqueue_parse(upload.pk)
-    upload.refresh_from_db()
-    return bool(reset)
-
-
-@dataclass(frozen=True)
-class SweepReport:
-    requeued_pending: list[int]
-    reclaimed_parsing: list[int]
-
-    def __str__(self) -> str:
-        return (
-            f"queued again: {len(self.requeued_pending)} pending upload(s) {self.requeued_pending}; "
-            f"taken back from dead workers: {len(self.reclaimed_parsing)} upload(s) {self.reclaimed_parsing}"
-        )
-
-
-SWEEP_BATCH = 500
-
-
-def sweep_uploads(
-    *, pending_after: timedelta | None = None, parsing_after: timedelta | None = None
-) -> SweepReport:
-    """Queue again every upload nobody is parsing: the safety net under the broker and the workers.
-
-    * ``pending`` whose message the broker refused (:data:`QUEUE_DOWN_NOTE`), or untouched
-      for ``pending_after`` (BENCHMARK_PENDING_TIMEOUT): its message was lost (retries
-      exhausted during a database outage, a broker that lost its data). It is queued
-      again; a duplicate message finds it claimed and does nothing.
-    * ``parsing`` claimed longer ago than ``parsing_after`` (the task time limit + 60 s):
-      the worker holding it died. It goes back to ``pending`` and is queued.
-    * ``parsing`` whose heartbeat is older than :func:`claim_timeout` (60 s) while the workers
-      that answer (``inspect``) hold no such task: its worker was killed (the whole worker,
-      or its machine). Taken back the same way, within a minute or two instead of 11.
-
-    At most ``SWEEP_BATCH`` of each per call, oldest first.
-    """
-    now = timezone.now()
-    pending_after = pending_after or timedelta(seconds=settings.BENCHMARK_PENDING_TIMEOUT)
-    parsing_after = parsing_after or stuck_after()
-    requeued: list[int] = []
-    unsent = Q(updated__lt=now - pending_after) | Q(error=QUEUE_DOWN_NOTE)
-    stale = BenchUpload.objects.filter(unsent, status=UploadStatus.PENDING)
-    for pk in stale.order_by("updated").values_list("pk", flat=True)[:SWEEP_BATCH]:
-        touched = BenchUpload.objects.filter(unsent, pk=pk, status=UploadStatus.PENDING).update(updated=now, error="")
-        if touched and publish_parse(pk):
-            requeued.append(pk)
-    reclaimed: list[int] = []
-    dead = BenchUpload.objects.filter(status=UploadStatus.PARSING, started__lt=now - parsing_after)
-    claims = list(dead.order_by("started").values_list("pk", "task_id")[:SWEEP_BATCH])
-    # Younger claims whose heartbeat stopped: dead if the workers that answer do not hold them.
-    silent = BenchUpload.objects.filter(status=UploadStatus.PARSING, updated__lt=now - claim_timeout()).exclude(
-        pk__in=[pk for pk, _ in claims]
-    )
-    candidates = list(silent.order_by("updated").values_list("pk", "task_id")[:SWEEP_BATCH])
-    if candidates:
-        running = active_task_ids()  # None: no worker answers, so nobody can tell; wait for the time limit
-        claims += [(pk, token) for pk, token in candidates if running is not None and token not in running]
-    for pk, token in claims:
-        reset = BenchUpload.objects.filter(pk=pk, status=UploadStatus.PARSING, task_id=token).update(
-            status=UploadStatus.PENDING, progress=0, task_id="", updated=now
-        )
-        if reset:
-            logger.warning("upload %s: the task %s holding it for parsing is gone; queued again", pk, token)
-            if publish_parse(pk):
-                reclaimed.append(pk)
-    if requeued or reclaimed:
-        logger.info("upload sweep: %s", SweepReport(requeued, reclaimed))
-    return SweepReport(requeued, reclaimed)
-
-
-class _Progress:
-    """Parser progress callback (fraction 0..1) -> upload.progress, written at most every few percent."""
-
-    def __init__(self, upload_id: int) -> None:
-        self.upload_id = upload_id
-        self.last_pct = 0
-        self.last_time = time.monotonic()
-
-    def __call__(self, fraction: float) -> None:
-        pct = max(0, min(99, int(fraction * 100)))
-        now = time.monotonic()
-        moved = pct - self.last_pct >= 5 and now - self.last_time >= 0.25
-        if moved or now - self.last_time >= HEARTBEAT_SECONDS:  # progress, or at least the heartbeat
-            self.last_pct, self.last_time = max(pct, self.last_pct), now
-            BenchUpload.objects.filter(pk=self.upload_id, status=UploadStatus.PARSING).update(
-                progress=self.last_pct, updated=timezone.now()
-            )
-
-
 def fail_upload(upload: BenchUpload, message: str, detected_format: str = "") -> None:
-    with transaction.atomic():
-        BenchUpload.objects.filter(pk=upload.pk).update(
-            status=UploadStatus.FAILED,
-            error=message[:4000],
-            detected_format=detected_format[:40],
-            finished=timezone.now(),
-            updated=timezone.now(),
-        )
-        # A failed parse has no figures: rows of an earlier parse of the same bytes would be stale.
-        BenchResult.objects.filter(run__upload_id=upload.pk).delete()
-        BenchSeries.objects.filter(run__upload_id=upload.pk).delete()
-        BenchRun.objects.filter(upload_id=upload.pk).update(warnings=[], result=None, updated=timezone.now())
+    lifecycle.fail(BENCHMARK_LOGS, upload.pk, message, detected_format=detected_format[:40])
 
 
 def parse_upload(upload: BenchUpload) -> None:
@@ -300,8 +82,9 @@ def parse_upload(upload: BenchUpload) -> None:
     except FileNotFoundError:
         fail_upload(upload, f"the stored file {upload.file.name} is missing from MEDIA_ROOT")
         return
+    progress = lifecycle.Progress(BENCHMARK_LOGS, upload.pk)
     try:
-        parsed = parse(data, filename=upload.original_name, progress=_Progress(upload.pk))
+        parsed = parse(data, filename=upload.original_name, progress=progress.fraction)
     except ParseError as exc:
         fail_upload(upload, exc.describe(), exc.format)
         return
@@ -369,13 +152,11 @@ def save_result(upload: BenchUpload, parsed: ParsedResult) -> BenchRun:
             },
         )
     run.series.filter(index__gte=len(parsed.series)).delete()
-    BenchUpload.objects.filter(pk=upload.pk).update(
-        status=UploadStatus.PARTIAL if parsed.partial else UploadStatus.DONE,
-        progress=100,
-        error="",
+    lifecycle.finish(
+        BENCHMARK_LOGS,
+        upload.pk,
+        UploadStatus.PARTIAL if parsed.partial else UploadStatus.DONE,
         detected_format=parsed.source.tool[:40],
-        finished=timezone.now(),
-        updated=timezone.now(),
     )
     return run
 
@@ -387,7 +168,7 @@ class RunBusy(Exception):
 def delete_run(run: BenchRun) -> None:
     """Delete a run with its upload, results, series and stored bytes; refused while a worker parses it."""
     upload = run.upload
-    if parse_is_running(upload):
+    if lifecycle.is_running(BENCHMARK_LOGS, upload):
         raise RunBusy(f"{upload.original_name} is being parsed right now; delete it once that has finished")
     name, storage = upload.file.name, upload.file.storage
     with transaction.atomic():
@@ -407,7 +188,7 @@ def reparse_uploads(uploads: Any) -> Reparsed:
     a live task is parsing right now. Their stored bytes are read again; results are rewritten."""
     queued = busy = 0
     for upload in uploads.iterator():
-        if retry_upload(upload):
+        if lifecycle.retry(BENCHMARK_LOGS, upload):
             queued += 1
         else:
             busy += 1

@@ -15,15 +15,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseStopPolling
 
 from zfsplanner.throttling import page_throttled
+from zfsplanner.uploads import lifecycle
+from zfsplanner.uploads.handler import UploadTooLarge, check_content_length, install_upload_handler
 
 from . import charts, services
 from .access import get_run_for_user, get_upload_for_user, parse_run_ids, runs_for_user, writable_teams
 from .filters import BenchRunFilterSet
 from .forms import RunForm, UploadForm
-from .models import LABEL_MAX_LENGTH, PARSED_STATUSES, TARGET_MAX_LENGTH, BenchRun, BenchUpload
+from .models import BENCHMARK_LOGS, LABEL_MAX_LENGTH, PARSED_STATUSES, TARGET_MAX_LENGTH, BenchRun, BenchUpload
 from .presentation import meta_rows
 from .run_settings import describe_run_settings
-from .uploadhandlers import UploadTooLarge, check_content_length, install_upload_handler, max_upload_bytes
 
 LIST_LIMIT = 200
 # Filters offered above the runs list and on the compare page (all of them work in the API too).
@@ -56,7 +57,7 @@ def run_list(request: HttpRequest) -> HttpResponse:
         "limit": LIST_LIMIT,
         "form": UploadForm(teams=teams) if teams.exists() else None,
         "writable_team_ids": set(teams.values_list("pk", flat=True)),
-        "max_bytes": max_upload_bytes(),
+        "max_bytes": BENCHMARK_LOGS.max_bytes(),
         "label_max": LABEL_MAX_LENGTH,
         "target_max": TARGET_MAX_LENGTH,
     }
@@ -69,12 +70,12 @@ def run_list(request: HttpRequest) -> HttpResponse:
 @require_POST
 def upload(request: HttpRequest) -> HttpResponse:
     # The streaming handler must be in place before anything (CSRF included) reads the body.
-    install_upload_handler(request)
+    install_upload_handler(request, BENCHMARK_LOGS)
     throttled = page_throttled(request, "uploads")
     if throttled is not None:
         return throttled
     try:
-        check_content_length(request)
+        check_content_length(request, BENCHMARK_LOGS)
         return _upload(request)
     except UploadTooLarge as exc:
         return _upload_error(request, str(exc.detail), status=413)
@@ -124,7 +125,7 @@ def upload_retry(request: HttpRequest, pk: int) -> HttpResponse:
     upload, can_write = get_upload_for_user(request, pk)
     if not can_write:
         raise PermissionDenied("Your role in this team may only read.")
-    queued = services.retry_upload(upload)
+    queued = lifecycle.retry(BENCHMARK_LOGS, upload)
     if not queued:
         messages.warning(request, f"{upload.original_name} is being parsed right now; retry once it has finished.")
     if _htmx_partial(request):

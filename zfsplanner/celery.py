@@ -26,7 +26,7 @@ logger = logging.getLogger(__name__)
 
 def sweep_on_start(sender: Any = None, **kwargs: Any) -> None:
     try:
-        app.send_task("benchmarks.tasks.sweep_uploads_task")
+        app.send_task("zfsplanner.uploads.tasks.sweep_uploads_task")
     except Exception as exc:  # the broker went away again: beat's next tick sweeps
         logger.warning("could not queue the start-up sweep (%s: %s)", type(exc).__name__, exc)
 

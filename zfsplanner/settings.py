@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "zfsplanner.accounts",
+    "zfsplanner.uploads",
     "zfsplanner.plans",
     "benchmarks",
     "zfsplanner.compression",
@@ -246,19 +247,10 @@ BENCHMARK_PENDING_TIMEOUT = env.int("BENCHMARK_PENDING_TIMEOUT", default=300)
 BENCHMARK_SWEEP_INTERVAL = env.float("BENCHMARK_SWEEP_INTERVAL", default=30.0)
 UPLOAD_CLAIM_TIMEOUT = env.float("UPLOAD_CLAIM_TIMEOUT", default=45.0)
 UPLOAD_TEMP_MAX_AGE = env.int("UPLOAD_TEMP_MAX_AGE", default=3600)
+# One sweep for every upload kind: benchmark logs, file listings, compression samples (zfsplanner.uploads).
 CELERY_BEAT_SCHEDULE = {
-    "sweep-benchmark-uploads": {
-        "task": "benchmarks.tasks.sweep_uploads_task",
-        "schedule": BENCHMARK_SWEEP_INTERVAL,
-        "options": {"expires": BENCHMARK_SWEEP_INTERVAL},
-    },
-    "sweep-histogram-uploads": {
-        "task": "zfsplanner.imports.tasks.sweep_histograms_task",
-        "schedule": BENCHMARK_SWEEP_INTERVAL,
-        "options": {"expires": BENCHMARK_SWEEP_INTERVAL},
-    },
-    "sweep-compression-samples": {
-        "task": "zfsplanner.compression.tasks.sweep_samples_task",
+    "sweep-uploads": {
+        "task": "zfsplanner.uploads.tasks.sweep_uploads_task",
         "schedule": BENCHMARK_SWEEP_INTERVAL,
         "options": {"expires": BENCHMARK_SWEEP_INTERVAL},
     },

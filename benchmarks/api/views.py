@@ -12,11 +12,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from zfsplanner.uploads import lifecycle
+from zfsplanner.uploads.handler import check_content_length, install_upload_handler
+
 from .. import charts, services
 from ..access import parse_run_ids, runs_for_user
 from ..filters import BenchRunFilterSet
-from ..models import BenchRun, BenchUpload
-from ..uploadhandlers import check_content_length, install_upload_handler
+from ..models import BENCHMARK_LOGS, BenchRun, BenchUpload
 from .serializers import BenchRunSerializer, BenchUploadSerializer, UploadCreateSerializer
 
 
@@ -104,11 +106,11 @@ class BenchUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
 
     def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
         if request.method == "POST":
-            install_upload_handler(request)
+            install_upload_handler(request, BENCHMARK_LOGS)
         return super().initialize_request(request, *args, **kwargs)
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        check_content_length(request._request)
+        check_content_length(request._request, BENCHMARK_LOGS)
         super().initial(request, *args, **kwargs)
 
     def get_serializer_class(self) -> Any:
@@ -135,7 +137,7 @@ class BenchUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
         Works from every state but a running parse (409); an upload left ``parsing`` by a
         worker that died is taken back."""
         upload = self.get_object()
-        if not services.retry_upload(upload):
+        if not lifecycle.retry(BENCHMARK_LOGS, upload):
             return Response(
                 {
                     "detail": f"upload {upload.pk} is being parsed right now; retry once it has finished",

@@ -21,8 +21,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 
-from benchmarks import services
-from benchmarks.models import BenchResult, BenchRun, BenchSeries, BenchUpload, UploadStatus
+from benchmarks.models import BENCHMARK_LOGS, BenchResult, BenchRun, BenchSeries, BenchUpload, UploadStatus
 from tests.benchmarks.conftest import CDM_CRUCIAL, CDM_WD, FIO_JSON
 from tests.benchmarks.faults import RedisServer, TcpProxy, Worker, database_url, wait_for
 from zfsplanner.celery import app
@@ -174,8 +173,8 @@ def test_uploads_while_the_broker_is_down_are_parsed_once_it_is_back(broker, sta
     files = [SimpleUploadedFile(p.name, p.read_bytes()) for p in (CDM_WD, CDM_CRUCIAL)]
     ids = _upload(client, *files)  # 201, not 500: the bytes and rows are kept
     for upload in BenchUpload.objects.filter(pk__in=ids):
-        assert upload.status == UploadStatus.PENDING and upload.error == services.QUEUE_DOWN_NOTE
-    assert client.get(f"{URL}{ids[0]}/").json()["error"] == services.QUEUE_DOWN_NOTE
+        assert upload.status == UploadStatus.PENDING and upload.error == BENCHMARK_LOGS.queue_down_note
+    assert client.get(f"{URL}{ids[0]}/").json()["error"] == BENCHMARK_LOGS.queue_down_note
     broker.start()  # empty: whatever it held is gone, as after a restart without persistence
     _all_done(ids, timeout=120)
     _assert_parsed_exactly_once(ids)
@@ -188,8 +187,7 @@ def test_uploads_while_the_one_redis_of_broker_and_cache_is_down_are_kept_and_pa
     included. Stopped while files arrive, then started again empty: no upload is refused, and
     each is parsed exactly once with no one clicking anything."""
     from tests.factories import PoolDesignFactory, design_document
-    from zfsplanner.imports import services as import_services
-    from zfsplanner.imports.models import HistogramStatus, HistogramUpload
+    from zfsplanner.imports.models import FILE_LISTINGS, HistogramStatus, HistogramUpload
 
     cache_url = broker.url.rsplit("/", 1)[0] + "/1"
     settings.CACHES = {"default": {"BACKEND": "zfsplanner.cache.RedisCache", "LOCATION": cache_url,
@@ -207,8 +205,8 @@ def test_uploads_while_the_one_redis_of_broker_and_cache_is_down_are_kept_and_pa
                                                       "text": "4096\n131072\n"}, format="json")
     assert listing.status_code == 202, listing.content
     for upload in BenchUpload.objects.filter(pk__in=ids):
-        assert upload.status == UploadStatus.PENDING and upload.error == services.QUEUE_DOWN_NOTE
-    assert HistogramUpload.objects.get().error == import_services.QUEUE_DOWN_NOTE
+        assert upload.status == UploadStatus.PENDING and upload.error == BENCHMARK_LOGS.queue_down_note
+    assert HistogramUpload.objects.get().error == FILE_LISTINGS.queue_down_note
 
     broker.start()  # empty: the queue and the cache are gone, as after a restart without persistence
     _all_done(ids, timeout=120)

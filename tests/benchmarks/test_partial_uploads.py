@@ -1,5 +1,5 @@
 """A request that dies mid-upload leaves no partial file behind, and the sweep removes what a killed
-process could not (zfsplanner/uploads.py: one mechanism for every upload kind)."""
+process could not (zfsplanner/uploads/handler.py: one handler for every upload kind)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from benchmarks.models import BenchUpload
-from benchmarks.uploadhandlers import POLICY as BENCHMARK_POLICY
+from benchmarks.models import BENCHMARK_LOGS, BenchUpload
 from tests.factories import PoolDesignFactory, design_document
-from zfsplanner import uploads
-from zfsplanner.imports.models import HistogramUpload
-from zfsplanner.imports.uploadhandlers import POLICY as LISTING_POLICY
+from zfsplanner.compression.models import COMPRESSION_SAMPLES
+from zfsplanner.imports.models import FILE_LISTINGS, HistogramUpload
+from zfsplanner.uploads.handler import sweep_spool_files
 from zfsplanner.wsgi import application
 
 BOUNDARY = "----cutoff"
@@ -72,8 +71,8 @@ def _cut_off_request(user, path: str, body: bytes, keep: int) -> int:
     return int(statuses[0].split()[0])
 
 
-def _spooled(policy) -> list[Path]:
-    return sorted(p for p in policy.spool_dir().iterdir() if p.name.startswith(policy.prefix))
+def _spooled(kind) -> list[Path]:
+    return sorted(p for p in kind.spool_dir().iterdir() if p.name.startswith(kind.prefix))
 
 
 @pytest.fixture
@@ -86,7 +85,7 @@ def test_a_benchmark_upload_cut_off_midway_leaves_no_file(alice, settings):
     body = _multipart({"team": "alpha"}, "files", b"1, 2, 0, 4096\n" * 400_000)  # 5.6 MB
     status = _cut_off_request(alice, "/api/benchmark-uploads/", body, keep=len(body) // 2)
     assert status == 400  # the body could not be read
-    assert _spooled(BENCHMARK_POLICY) == []
+    assert _spooled(BENCHMARK_LOGS) == []
     assert BenchUpload.objects.count() == 0
 
 
@@ -95,39 +94,39 @@ def test_a_listing_upload_cut_off_midway_leaves_no_file(alice, settings, design)
     body = _multipart({"design": str(design.pk), "dataset": "tank/data"}, "file", b"4096\n" * 2_000_000)
     status = _cut_off_request(alice, "/api/histogram-uploads/", body, keep=len(body) * 3 // 4)
     assert status == 400
-    assert _spooled(LISTING_POLICY) == []
+    assert _spooled(FILE_LISTINGS) == []
     assert HistogramUpload.objects.count() == 0
 
 
 def test_the_sweep_removes_what_killed_processes_left_and_keeps_files_still_arriving(settings):
     old = time.time() - 2 * 3600
     left = []
-    for policy in (BENCHMARK_POLICY, LISTING_POLICY):
-        dead = policy.spool_dir() / f"{policy.prefix}dead"
+    for kind in (BENCHMARK_LOGS, FILE_LISTINGS, COMPRESSION_SAMPLES):
+        dead = kind.spool_dir() / f"{kind.prefix}dead"
         dead.write_bytes(b"x" * 1000)
         os.utime(dead, (old, old))
-        arriving = policy.spool_dir() / f"{policy.prefix}arriving"
+        arriving = kind.spool_dir() / f"{kind.prefix}arriving"
         arriving.write_bytes(b"y")
         left.append((dead, arriving))
-    other = BENCHMARK_POLICY.spool_dir() / "not-a-spool-file"
+    other = BENCHMARK_LOGS.spool_dir() / "not-a-spool-file"
     other.write_bytes(b"z")
     os.utime(other, (old, old))
 
-    removed = uploads.sweep_spool_files()
+    removed = sweep_spool_files()
 
     assert sorted(removed) == sorted(str(dead) for dead, _ in left)
     for dead, arriving in left:
         assert not dead.exists() and arriving.exists()
     assert other.exists()  # only the mechanism's own files (its prefix) are touched
     settings.UPLOAD_TEMP_MAX_AGE = 0
-    assert len(uploads.sweep_spool_files()) == 2  # the bound is the setting
+    assert len(sweep_spool_files()) == 3  # the bound is the setting
 
 
 @pytest.mark.django_db
 def test_the_periodic_sweep_removes_partial_files(settings):
-    from benchmarks.tasks import sweep_uploads_task
+    from zfsplanner.uploads.tasks import sweep_uploads_task
 
-    dead = LISTING_POLICY.spool_dir() / f"{LISTING_POLICY.prefix}killed-mid-upload"
+    dead = FILE_LISTINGS.spool_dir() / f"{FILE_LISTINGS.prefix}killed-mid-upload"
     dead.write_bytes(b"4096\n" * 1000)
     old = time.time() - 3601
     os.utime(dead, (old, old))

@@ -14,11 +14,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.utils import timezone
 
-from benchmarks import services, tasks
-from benchmarks.models import BenchUpload, UploadStatus
+from benchmarks import tasks
+from benchmarks.models import BENCHMARK_LOGS, BenchUpload, UploadStatus
 from tests.benchmarks.conftest import CDM_CRUCIAL, CDM_WD
 from tests.factories import BenchRunFactory
 from zfsplanner.celery import app
+from zfsplanner.uploads import lifecycle
+from zfsplanner.uploads.tasks import retry_budget, retry_delay, sweep_uploads_task
 
 URL = "/api/benchmark-uploads/"
 
@@ -57,7 +59,7 @@ def test_an_upload_while_the_broker_is_down_is_stored_and_the_user_told_it_waits
     assert upload.status == UploadStatus.PENDING
     assert upload.file.size == CDM_WD.stat().st_size
     status = client_for(alice).get(f"{URL}{upload.pk}/").json()
-    assert status["error"] == services.QUEUE_DOWN_NOTE
+    assert status["error"] == BENCHMARK_LOGS.queue_down_note
 
 
 @pytest.mark.django_db(transaction=True)
@@ -79,12 +81,12 @@ def test_retrying_a_done_upload_while_the_broker_is_down_leaves_it_queued_not_st
     app.conf.CELERY_TASK_ALWAYS_EAGER = True
     tasks.parse_upload_task(run.upload.pk)
     app.conf.CELERY_TASK_ALWAYS_EAGER = False
-    assert services.retry_upload(run.upload)
+    assert lifecycle.retry(BENCHMARK_LOGS, run.upload)
     run.upload.refresh_from_db()
-    assert run.upload.status == UploadStatus.PENDING and run.upload.error == services.QUEUE_DOWN_NOTE
+    assert run.upload.status == UploadStatus.PENDING and run.upload.error == BENCHMARK_LOGS.queue_down_note
     # The broker is back: the next sweep sends it at once, without waiting for the timeout.
     app.conf.CELERY_TASK_ALWAYS_EAGER = True
-    report = services.sweep_uploads()
+    report = lifecycle.sweep(BENCHMARK_LOGS)
     assert report.requeued_pending == [run.upload.pk]
     run.upload.refresh_from_db()
     assert run.upload.status == UploadStatus.DONE and run.upload.error == ""
@@ -93,7 +95,7 @@ def test_retrying_a_done_upload_while_the_broker_is_down_leaves_it_queued_not_st
 @pytest.mark.django_db
 def test_the_sweeper_queues_an_upload_whose_message_was_lost(team):
     upload = _age(_run_for(team).upload, updated=timezone.now() - timedelta(hours=1))
-    assert services.sweep_uploads().requeued_pending == [upload.pk]
+    assert lifecycle.sweep(BENCHMARK_LOGS).requeued_pending == [upload.pk]
     upload.refresh_from_db()
     assert upload.status == UploadStatus.DONE and upload.attempts == 1
 
@@ -101,7 +103,7 @@ def test_the_sweeper_queues_an_upload_whose_message_was_lost(team):
 @pytest.mark.django_db
 def test_the_sweeper_leaves_a_freshly_queued_upload_alone(team):
     upload = _run_for(team).upload
-    report = services.sweep_uploads()
+    report = lifecycle.sweep(BENCHMARK_LOGS)
     assert report.requeued_pending == [] and report.reclaimed_parsing == []
     upload.refresh_from_db()
     assert upload.status == UploadStatus.PENDING
@@ -109,12 +111,12 @@ def test_the_sweeper_leaves_a_freshly_queued_upload_alone(team):
 
 @pytest.mark.django_db
 def test_the_sweeper_takes_back_an_upload_held_by_a_dead_worker(team):
-    past_the_time_limit = timezone.now() - services.stuck_after() - timedelta(seconds=1)
+    past_the_time_limit = timezone.now() - lifecycle.stuck_after(BENCHMARK_LOGS) - timedelta(seconds=1)
     upload = _age(
         _run_for(team).upload, status=UploadStatus.PARSING, task_id="dead-task", progress=99,
         started=past_the_time_limit, attempts=1,
     )
-    assert services.sweep_uploads().reclaimed_parsing == [upload.pk]
+    assert lifecycle.sweep(BENCHMARK_LOGS).reclaimed_parsing == [upload.pk]
     upload.refresh_from_db()
     assert upload.status == UploadStatus.DONE and upload.task_id != "dead-task" and upload.attempts == 2
 
@@ -122,7 +124,7 @@ def test_the_sweeper_takes_back_an_upload_held_by_a_dead_worker(team):
 @pytest.mark.django_db
 def test_the_sweeper_leaves_a_parse_within_the_time_limit_alone(team):
     upload = _age(_run_for(team).upload, status=UploadStatus.PARSING, task_id="live-task", started=timezone.now())
-    assert services.sweep_uploads().reclaimed_parsing == []
+    assert lifecycle.sweep(BENCHMARK_LOGS).reclaimed_parsing == []
     upload.refresh_from_db()
     assert upload.status == UploadStatus.PARSING and upload.task_id == "live-task"
 
@@ -145,7 +147,7 @@ def test_retry_works_from_every_state_but_a_running_parse(team, state, django_ca
     else:
         _age(upload, status=state)
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.retry_upload(upload)
+        assert lifecycle.retry(BENCHMARK_LOGS, upload)
     upload.refresh_from_db()
     assert upload.status == UploadStatus.DONE
 
@@ -153,14 +155,14 @@ def test_retry_works_from_every_state_but_a_running_parse(team, state, django_ca
 @pytest.mark.django_db
 def test_retry_refuses_a_running_parse(team):
     upload = _age(_run_for(team).upload, status=UploadStatus.PARSING, task_id="x", started=timezone.now())
-    assert not services.retry_upload(upload)
+    assert not lifecycle.retry(BENCHMARK_LOGS, upload)
     assert upload.status == UploadStatus.PARSING and upload.task_id == "x"
 
 
 def test_retries_ride_out_a_database_restart(settings):
     # The defaults: a restart (seconds) or a failover (a minute or two) is well inside the budget.
-    assert tasks.retry_budget() >= 10 * 60
-    delays = [tasks.retry_delay(n) for n in range(settings.BENCHMARK_PARSE_RETRIES)]
+    assert retry_budget() >= 10 * 60
+    delays = [retry_delay(n) for n in range(settings.BENCHMARK_PARSE_RETRIES)]
     assert delays[0] <= settings.BENCHMARK_PARSE_RETRY_BACKOFF
     assert max(delays) <= settings.BENCHMARK_PARSE_RETRY_BACKOFF_MAX
     # Each wait stays far below the broker's visibility timeout, or the message would be delivered twice.
@@ -171,5 +173,5 @@ def test_the_worker_settings_redeliver_a_task_whose_process_died():
     assert app.conf.task_acks_late is True
     assert app.conf.task_reject_on_worker_lost is True
     assert tasks.parse_upload_task.acks_late and tasks.parse_upload_task.reject_on_worker_lost
-    schedule = app.conf.beat_schedule["sweep-benchmark-uploads"]
-    assert schedule["task"] == tasks.sweep_uploads_task.name
+    schedule = app.conf.beat_schedule["sweep-uploads"]
+    assert schedule["task"] == sweep_uploads_task.name

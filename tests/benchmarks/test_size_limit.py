@@ -10,8 +10,8 @@ from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
 from benchmarks import services
 from benchmarks.models import BenchUpload
-from benchmarks.uploadhandlers import UploadTooLarge
 from tests.benchmarks.conftest import CDM_WD
+from zfsplanner.uploads.handler import UploadTooLarge
 
 URL = "/api/benchmark-uploads/"
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import services
-from benchmarks.models import BenchResult, BenchSeries, BenchUpload, UploadStatus
+from benchmarks.models import BENCHMARK_LOGS, BenchResult, BenchSeries, BenchUpload, UploadStatus
 from benchmarks.tasks import parse_upload_task
 from tests.benchmarks.conftest import CDM_WD, FIO_BW_LOG
 from tests.factories import BenchRunFactory
+from zfsplanner.uploads import lifecycle
 
 
 def _run_for(team, path):
@@ -38,7 +39,7 @@ def test_a_second_run_gives_the_same_rows(team):
     run = _run_for(team, CDM_WD)
     parse_upload_task(run.upload.pk)
     first = _rows(run)
-    assert services.retry_upload(run.upload)  # back to pending (on_commit not run: no enqueue here)
+    assert lifecycle.retry(BENCHMARK_LOGS, run.upload)  # back to pending (on_commit not run: no enqueue here)
     assert parse_upload_task(run.upload.pk) == "parsed"
     assert _rows(run) == first  # same primary keys, same values
     run.upload.refresh_from_db()

@@ -10,9 +10,10 @@ from django.utils import timezone
 
 from tests.benchmarks.test_recovery import dead_broker  # noqa: F401 (a fixture)
 from zfsplanner.celery import app
-from zfsplanner.imports import services, tasks
-from zfsplanner.imports.models import HistogramStatus, HistogramUpload
+from zfsplanner.imports.models import FILE_LISTINGS, HistogramStatus, HistogramUpload
 from zfsplanner.plans.models import PoolDesign
+from zfsplanner.uploads import lifecycle
+from zfsplanner.uploads.tasks import sweep_uploads_task
 
 URL = "/api/histogram-uploads/"
 
@@ -28,13 +29,13 @@ def test_a_listing_while_the_broker_is_down_is_stored_and_bucketed_by_the_next_s
     r = _post(client_for(alice), design)
     assert r.status_code == 202, r.content
     upload = HistogramUpload.objects.get(pk=r.json()["id"])
-    assert upload.status == HistogramStatus.PENDING and upload.error == services.QUEUE_DOWN_NOTE
-    assert client_for(alice).get(f"{URL}{upload.pk}/").json()["error"] == services.QUEUE_DOWN_NOTE
-    assert services.sweep_histograms() == []  # still down: kept, noted again
+    assert upload.status == HistogramStatus.PENDING and upload.error == FILE_LISTINGS.queue_down_note
+    assert client_for(alice).get(f"{URL}{upload.pk}/").json()["error"] == FILE_LISTINGS.queue_down_note
+    assert lifecycle.sweep(FILE_LISTINGS).queued == []  # still down: kept, noted again
     upload.refresh_from_db()
-    assert upload.status == HistogramStatus.PENDING and upload.error == services.QUEUE_DOWN_NOTE
+    assert upload.status == HistogramStatus.PENDING and upload.error == FILE_LISTINGS.queue_down_note
     app.conf.CELERY_TASK_ALWAYS_EAGER = True  # the broker is back (tasks run in-process here)
-    assert tasks.sweep_histograms_task() == f"listings queued again: [{upload.pk}]"
+    assert f"file listings: queued again: 1 pending listing(s) [{upload.pk}]" in sweep_uploads_task()
     upload.refresh_from_db()
     assert upload.status == HistogramStatus.DONE and upload.attempts == 1 and upload.error == ""
     assert PoolDesign.objects.get(pk=design.pk).revision == 2
@@ -47,7 +48,7 @@ def test_the_sweep_takes_back_a_listing_held_past_the_time_limit(client_for, ali
     HistogramUpload.objects.filter(pk=r.json()["id"]).update(
         status=HistogramStatus.PARSING, task_id="dead", started=long_ago, updated=long_ago, progress=40
     )
-    assert services.sweep_histograms() == [r.json()["id"]]
+    assert lifecycle.sweep(FILE_LISTINGS).reclaimed_parsing == [r.json()["id"]]
     upload = HistogramUpload.objects.get()
     assert upload.status == HistogramStatus.DONE and upload.task_id != "dead"
 
@@ -60,10 +61,10 @@ def test_the_sweep_leaves_a_fresh_claim_and_a_fresh_pending_listing_alone(client
     )
     _post(client_for(alice), design, text="1\n")
     HistogramUpload.objects.exclude(pk=r.json()["id"]).update(status=HistogramStatus.PENDING)
-    assert services.sweep_histograms() == []
+    assert lifecycle.sweep(FILE_LISTINGS).queued == []
     assert HistogramUpload.objects.get(pk=r.json()["id"]).task_id == "live"
 
 
 def test_the_beat_schedule_sweeps_listings_too():
-    schedule = app.conf.beat_schedule["sweep-histogram-uploads"]
-    assert schedule["task"] == tasks.sweep_histograms_task.name
+    assert app.conf.beat_schedule["sweep-uploads"]["task"] == sweep_uploads_task.name
+    assert FILE_LISTINGS in lifecycle.KINDS

@@ -7,9 +7,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.core.import_samples import text
 from zfsplanner.imports import services
-from zfsplanner.imports.models import HistogramStatus, HistogramUpload
+from zfsplanner.imports.models import FILE_LISTINGS, HistogramStatus, HistogramUpload
 from zfsplanner.imports.tasks import bucket_histogram_task
 from zfsplanner.plans.models import PoolDesign
+from zfsplanner.uploads import lifecycle
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +107,7 @@ def test_a_dataset_removed_meanwhile_fails_with_a_message(erin, design):
 
 def test_a_claimed_upload_is_not_bucketed_twice(erin, design):
     upload = services.store_histogram(design=design, dataset="tank/data", user=erin, file=b"1\n", name="x")
-    assert services.claim_histogram(upload.pk, "task-a")
+    assert lifecycle.claim(FILE_LISTINGS, upload.pk, "task-a")
     assert bucket_histogram_task.apply(args=[upload.pk], task_id="task-b").get() == "skipped"
     assert bucket_histogram_task.apply(args=[upload.pk], task_id="task-a").get() == "bucketed"
 

@@ -6,3 +6,6 @@ class CompressionConfig(AppConfig):
     name = "zfsplanner.compression"
     label = "compression"
     verbose_name = "Measured compression"
+
+    def ready(self) -> None:
+        from . import tasks  # noqa: F401 (registers the task that measures a sample with its upload kind)

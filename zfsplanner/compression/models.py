@@ -14,6 +14,8 @@ from django.conf import settings
 from django.db import models
 
 from zfsplanner.plans.choices import DEFAULT_OPENZFS_VERSION, OpenZFSVersion
+from zfsplanner.uploads.kinds import UploadKind
+from zfsplanner.uploads.models import UploadLifecycle
 
 
 class SampleStatus(models.TextChoices):
@@ -39,7 +41,7 @@ class CompressionSampleQuerySet(models.QuerySet["CompressionSample"]):
         return self.filter(owner=user)
 
 
-class CompressionSample(models.Model):
+class CompressionSample(UploadLifecycle):
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="compression_samples")
     file = models.FileField(upload_to=sample_path, max_length=255)
@@ -51,14 +53,7 @@ class CompressionSample(models.Model):
     ashift = models.PositiveSmallIntegerField(default=12)
     openzfs_version = models.CharField(max_length=4, choices=OpenZFSVersion.choices, default=DEFAULT_OPENZFS_VERSION)
     status = models.CharField(max_length=10, choices=SampleStatus.choices, default=SampleStatus.PENDING)
-    progress = models.PositiveSmallIntegerField(default=0, help_text="0-100 while measuring.")
-    error = models.TextField(blank=True)
     result = models.JSONField(null=True, blank=True, help_text="The zfsplanner.compression/1 document.")
-    task_id = models.CharField(max_length=64, blank=True, help_text="The task that holds the claim.")
-    attempts = models.PositiveIntegerField(default=0)
-    created = models.DateTimeField(auto_now_add=True)
-    started = models.DateTimeField(null=True, blank=True)
-    finished = models.DateTimeField(null=True, blank=True)
 
     objects = CompressionSampleQuerySet.as_manager()
 
@@ -71,3 +66,22 @@ class CompressionSample(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in FINISHED
+
+
+# A sample larger than COMPRESSION_INLINE_MAX_BYTES is measured by a worker; up to
+# COMPRESSION_UPLOAD_MAX_BYTES. A large sample takes a while: every recordsize reads the file once
+# and every algorithm compresses every block (about 100 MB/s for lz4, 30-60 MB/s for zstd-3 per core).
+COMPRESSION_SAMPLES = UploadKind(
+    name="compression samples",
+    model=CompressionSample,
+    setting="COMPRESSION_UPLOAD_MAX_BYTES",
+    default_max_bytes=4 * 1024**3,
+    spool_subdir="compression",
+    prefix="sample-",
+    chunk_size=1024 * 1024,
+    running=SampleStatus.MEASURING,
+    noun="sample",
+    verb="measuring",
+    done="measured",
+    time_limit=6 * 3600,
+)

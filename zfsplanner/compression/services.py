@@ -8,24 +8,22 @@ reports its progress in ``CompressionSample.progress``.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
-from django.db import transaction
-from django.utils import timezone
 
 from zfsplanner.core.geometry.ashift import ASHIFT_RANGE
 from zfsplanner.core.design.types import OPENZFS_VERSIONS
 from zfsplanner.core.datasets.measure import MeasureError, Source, measure_files, settings_for
 from zfsplanner.core.units import UnitError, parse_zfs_size
+from zfsplanner.uploads import lifecycle
+from zfsplanner.uploads.handler import spool
 
-from .models import CompressionSample, SampleStatus
+from .models import COMPRESSION_SAMPLES, CompressionSample
 
 logger = logging.getLogger(__name__)
 
@@ -119,114 +117,39 @@ class _Unclosed:
 
 def store_sample(owner: Any, upload: UploadedFile, options: Options) -> CompressionSample:
     """Keep the upload and measure it: now when it is small (``COMPRESSION_INLINE_MAX_BYTES``),
-    else by a worker once the transaction commits."""
-    digest = hashlib.sha256()
-    for chunk in upload.chunks():
-        digest.update(chunk)
-    upload.seek(0)
+    else by a worker once the transaction commits (the lifecycle: :mod:`zfsplanner.uploads`,
+    kind ``COMPRESSION_SAMPLES``)."""
+    spooled = spool(upload, COMPRESSION_SAMPLES)
     sample = CompressionSample(
         owner=owner,
         original_name=(upload.name or "sample")[:255],
-        size=upload.size or 0,
-        sha256=digest.hexdigest(),
+        size=spooled.size,
+        sha256=spooled.sha256,
         algorithms=list(options.algorithms),
         recordsizes=list(options.recordsizes),
         ashift=options.ashift,
         openzfs_version=options.openzfs_version,
     )
-    sample.file.save(str(sample.uid), upload, save=False)
-    sample.save()
-    if sample.size <= inline_limit():
-        run(sample.pk, f"inline-{sample.uid.hex}")
-    else:
-        enqueue(sample)
+    inline = sample.size <= inline_limit()
+    lifecycle.keep(COMPRESSION_SAMPLES, sample, spooled, str(sample.uid), queue=not inline)
+    if inline and lifecycle.claim(COMPRESSION_SAMPLES, sample.pk, f"inline-{sample.uid.hex}"):
+        measure(CompressionSample.objects.get(pk=sample.pk))
     return sample
 
 
-def enqueue(sample: CompressionSample) -> None:
-    """Measure once the row is committed; a broker outage never fails the upload."""
-    transaction.on_commit(lambda: publish(sample.pk))
-
-
-# Shown on a pending sample whose message the broker did not take (cleared when it is sent).
-QUEUE_DOWN_NOTE = (
-    "The task queue is unavailable; the sample is kept and measuring starts automatically once it is back."
-)
-
-
-def publish(pk: int) -> bool:
-    """Send the measuring message now; False when the broker cannot take it (the sample then
-    carries :data:`QUEUE_DOWN_NOTE` and the next sweep sends it again)."""
-    from .tasks import measure_sample
-
-    try:
-        measure_sample.delay(pk)
-    except Exception as exc:  # kombu/redis connection errors of every kind: the sweeper re-queues
-        logger.warning("compression sample %s stays queued: the broker did not take the message (%s: %s)",
-                       pk, type(exc).__name__, exc)
-        CompressionSample.objects.filter(pk=pk, status=SampleStatus.PENDING).update(error=QUEUE_DOWN_NOTE)
-        return False
-    return True
-
-
-def sweep_samples() -> list[int]:
-    """Queue again samples nobody is measuring (beat): pending ones the broker refused, and ones
-    held by a task past its time limit + 60 s (its worker died). The ids queued."""
-    from .tasks import TIME_LIMIT
-
-    queued: list[int] = []
-    unsent = CompressionSample.objects.filter(status=SampleStatus.PENDING, error=QUEUE_DOWN_NOTE)
-    for pk in unsent.values_list("pk", flat=True)[:500]:
-        if unsent.filter(pk=pk).update(error="") and publish(pk):
-            queued.append(pk)
-    stuck = CompressionSample.objects.filter(
-        status=SampleStatus.MEASURING, started__lt=timezone.now() - timedelta(seconds=TIME_LIMIT + 60)
-    )
-    for pk, token in stuck.values_list("pk", "task_id")[:500]:
-        reset = CompressionSample.objects.filter(pk=pk, status=SampleStatus.MEASURING, task_id=token)
-        if reset.update(status=SampleStatus.PENDING, progress=0, task_id="") and publish(pk):
-            queued.append(pk)
-    return queued
-
-
-def claim(pk: int, task_id: str) -> bool:
-    """Take the sample for this task: pending (or a redelivery of the same task) -> measuring."""
-    now = timezone.now()
-    pending = CompressionSample.objects.filter(pk=pk, status=SampleStatus.PENDING)
-    if pending.update(status=SampleStatus.MEASURING, task_id=task_id, started=now, progress=0) == 1:
-        return True
-    mine = CompressionSample.objects.filter(pk=pk, status=SampleStatus.MEASURING, task_id=task_id)
-    return mine.update(started=now, progress=0) == 1
-
-
-def run(pk: int, task_id: str) -> None:
-    """Measure a stored sample, recording progress, then the result or the reason it failed."""
-    if not claim(pk, task_id):
-        logger.info("compression sample %s: not pending (or gone); nothing to do", pk)
-        return
-    sample = CompressionSample.objects.get(pk=pk)
-    CompressionSample.objects.filter(pk=pk).update(attempts=sample.attempts + 1)
-    last = [-1]
-
-    def progress(done: int, total: int) -> None:
-        percent = min(99, done * 100 // max(total, 1))
-        if percent != last[0]:
-            last[0] = percent
-            CompressionSample.objects.filter(pk=pk, task_id=task_id).update(progress=percent)
-
+def measure(sample: CompressionSample) -> None:
+    """Measure a claimed sample, recording progress, then the result or the reason it failed."""
+    progress = lifecycle.Progress(COMPRESSION_SAMPLES, sample.pk)
     source = Source(sample.original_name, sample.size, lambda: sample.file.open("rb"))
     try:
         doc = measure_files(
-            [source], sample.algorithms, sample.recordsizes, sample.ashift, sample.openzfs_version, progress=progress
+            [source], sample.algorithms, sample.recordsizes, sample.ashift, sample.openzfs_version,
+            progress=progress.part,
         )
     except (MeasureError, OSError) as exc:
-        CompressionSample.objects.filter(pk=pk, task_id=task_id).update(
-            status=SampleStatus.FAILED, error=str(exc), finished=timezone.now()
-        )
+        lifecycle.fail(COMPRESSION_SAMPLES, sample.pk, str(exc), token=sample.task_id)
         return
-    CompressionSample.objects.filter(pk=pk, task_id=task_id).update(
-        status=SampleStatus.DONE, result=doc, progress=100, error="", finished=timezone.now()
-    )
+    lifecycle.finish(COMPRESSION_SAMPLES, sample.pk, token=sample.task_id, result=doc)
 
 
 def inline_limit() -> int:

@@ -11,6 +11,7 @@ class ImportsConfig(AppConfig):
         """The design page shows the pool an import was attached to (computed by its view)."""
         from zfsplanner.plans.services import register_design_addition
 
+        from . import tasks  # noqa: F401 (registers the task that buckets a listing with its upload kind)
         from .attached import attached_pool
 
         register_design_addition("attached", attached_pool)

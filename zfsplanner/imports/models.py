@@ -19,6 +19,8 @@ from django.db import models
 
 from zfsplanner.accounts.models import Team
 from zfsplanner.plans.models import PoolDesign
+from zfsplanner.uploads.kinds import UploadKind
+from zfsplanner.uploads.models import UploadLifecycle
 
 
 class PoolImportQuerySet(models.QuerySet["PoolImport"]):
@@ -76,7 +78,7 @@ class HistogramUploadQuerySet(models.QuerySet["HistogramUpload"]):
         return self.filter(team__memberships__user=user).distinct()
 
 
-class HistogramUpload(models.Model):
+class HistogramUpload(UploadLifecycle):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="histogram_uploads")
     design = models.ForeignKey(PoolDesign, on_delete=models.CASCADE, related_name="histogram_uploads")
     dataset = models.CharField(max_length=255, help_text="The dataset of the design whose contents it describes.")
@@ -90,19 +92,11 @@ class HistogramUpload(models.Model):
     format = models.CharField(max_length=8, choices=HistogramFormat.choices, default=HistogramFormat.AUTO)
     detected_format = models.CharField(max_length=8, blank=True)
     status = models.CharField(max_length=10, choices=HistogramStatus.choices, default=HistogramStatus.PENDING)
-    progress = models.PositiveSmallIntegerField(default=0, help_text="0-100 while bucketing.")
-    error = models.TextField(blank=True)
     error_line = models.PositiveIntegerField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True, help_text="The bucketed histogram (manage.py histogram's JSON).")
     applied_revision = models.PositiveIntegerField(
         null=True, blank=True, help_text="The design revision that took the histogram into the dataset's contents."
     )
-    attempts = models.PositiveIntegerField(default=0)
-    task_id = models.CharField(max_length=64, blank=True, help_text="The task that holds the claim.")
-    created = models.DateTimeField(auto_now_add=True)
-    updated = models.DateTimeField(auto_now=True)
-    started = models.DateTimeField(null=True, blank=True)
-    finished = models.DateTimeField(null=True, blank=True)
 
     objects = HistogramUploadQuerySet.as_manager()
 
@@ -115,3 +109,20 @@ class HistogramUpload(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in FINISHED
+
+
+# File listings are stored as they stream in, up to IMPORT_UPLOAD_MAX_BYTES, and bucketed by a worker.
+FILE_LISTINGS = UploadKind(
+    name="file listings",
+    model=HistogramUpload,
+    setting="IMPORT_UPLOAD_MAX_BYTES",
+    default_max_bytes=4 * 1000 * 1000 * 1000,
+    spool_subdir="histograms",
+    prefix="listing-",
+    chunk_size=1024 * 1024,
+    running=HistogramStatus.PARSING,
+    noun="listing",
+    verb="bucketing",
+    done="bucketed",
+    reset=(("error_line", None),),
+)

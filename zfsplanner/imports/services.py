@@ -5,41 +5,37 @@
 * ``save_pool_import(pool_import, team, user, name)``: store the previewed design through
   ``plans.services.save_design_document`` (validated first, never half-saved);
 * ``store_histogram(...)``: keep a listing byte for byte (streamed, hashed, size-checked) and
-  queue it; ``claim_histogram`` / ``bucket_histogram`` / ``retry_histogram`` for the worker;
+  queue it; ``bucket_histogram`` is what the worker runs (the lifecycle around it, claim,
+  progress, retry and sweep, is :mod:`zfsplanner.uploads`, kind ``FILE_LISTINGS``);
 * ``apply_histogram(upload)``: put a finished histogram into its dataset's contents.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Iterator, Sequence
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import OperationalError, transaction
-from django.db.models import F, Q
-from django.utils import timezone
 
-from zfsplanner import uploads
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design.types import InvalidDesign
-from zfsplanner.core.importers.listings import HistogramError, HistogramResult, bucket_stream, merge_contents
-from zfsplanner.core.importers.members import CatalogEntry
-from zfsplanner.core.importers.common import UnreadableOutput
 from zfsplanner.core.importers import import_pool
 from zfsplanner.core.importers.build import PoolImport as ImportedPool
+from zfsplanner.core.importers.common import UnreadableOutput
+from zfsplanner.core.importers.listings import bucket_stream
+from zfsplanner.core.importers.members import CatalogEntry
+from zfsplanner.core.importers.size_buckets import HistogramError, HistogramResult, merge_contents
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 from zfsplanner.plans.services import planning_figures_changed, save_design_document
+from zfsplanner.uploads import lifecycle
+from zfsplanner.uploads.handler import discard, spool
 
-from .models import HistogramStatus, HistogramUpload, PoolImport, histogram_path
-from .uploadhandlers import POLICY, discard
+from .models import FILE_LISTINGS, HistogramUpload, PoolImport, histogram_path
 
 logger = logging.getLogger(__name__)
 
 POOL_IMPORT_MAX_CHARS = 4 * 1024 * 1024
-HEARTBEAT_SECONDS = 15.0  # a bucketing task proves it is alive at least this often (sweep_histograms)
 READ_CHUNK = 1024 * 1024
 
 
@@ -118,7 +114,7 @@ def store_histogram(
     if not design.datasets.filter(name=dataset).exists():
         discard_upload(file)
         raise LookupError(f"the design has no dataset named {dataset!r}")
-    spooled = uploads.spool(file, POLICY)
+    spooled = spool(file, FILE_LISTINGS)
     upload = HistogramUpload(
         team=design.team,
         design=design,
@@ -129,14 +125,7 @@ def store_histogram(
         sha256=spooled.sha256,
         format=fmt,
     )
-    try:
-        with transaction.atomic():
-            upload.file.save(histogram_path(upload, upload.original_name), uploads.MovableFile(spooled.path, name),
-                             save=False)
-            upload.save()
-    finally:
-        discard(spooled.path)
-    enqueue(upload.pk)
+    lifecycle.keep(FILE_LISTINGS, upload, spooled, histogram_path(upload, upload.original_name))
     return upload
 
 
@@ -146,117 +135,6 @@ def discard_upload(f: Any) -> None:
         discard(path)
 
 
-def enqueue(upload_id: int) -> None:
-    """Queue bucketing once the row is committed; a broker outage never fails the upload."""
-    transaction.on_commit(lambda: publish(upload_id))
-
-
-# Shown on a pending listing whose message the broker did not take (cleared when it is sent).
-QUEUE_DOWN_NOTE = (
-    "The task queue is unavailable; the listing is kept and bucketing starts automatically once it is back."
-)
-
-
-def publish(upload_id: int) -> bool:
-    """Send the bucketing message now; False when the broker cannot take it. The listing then
-    carries :data:`QUEUE_DOWN_NOTE`, which makes the next sweep send it again."""
-    from .tasks import bucket_histogram_task
-
-    try:
-        bucket_histogram_task.delay(upload_id)
-    except Exception as exc:  # kombu/redis connection errors of every kind: the sweeper re-queues
-        logger.warning("listing %s stays queued: the broker did not take the message (%s: %s)",
-                       upload_id, type(exc).__name__, exc)
-        try:
-            HistogramUpload.objects.filter(pk=upload_id, status=HistogramStatus.PENDING).update(
-                error=QUEUE_DOWN_NOTE, updated=timezone.now())
-        except OperationalError:
-            logger.warning("listing %s: the database is unreachable too; the sweeper finds it by age", upload_id)
-        return False
-    return True
-
-
-def sweep_histograms() -> list[int]:
-    """Queue again every listing nobody is bucketing (the beat sweep; the same rules as benchmark
-    uploads, ``benchmarks.services.sweep_uploads``): pending ones the broker refused or that
-    waited BENCHMARK_PENDING_TIMEOUT, and claims held by a dead worker (past the time limit, or
-    silent for UPLOAD_CLAIM_TIMEOUT while no answering worker holds their task). The ids queued."""
-    now = timezone.now()
-    queued: list[int] = []
-    unsent = Q(error=QUEUE_DOWN_NOTE) | Q(updated__lt=now - timedelta(seconds=settings.BENCHMARK_PENDING_TIMEOUT))
-    for pk in HistogramUpload.objects.filter(unsent, status=HistogramStatus.PENDING).values_list("pk", flat=True)[:500]:
-        if HistogramUpload.objects.filter(unsent, pk=pk, status=HistogramStatus.PENDING).update(
-            error="", updated=now
-        ) and publish(pk):
-            queued.append(pk)
-    parsing = HistogramUpload.objects.filter(status=HistogramStatus.PARSING)
-    claims = list(parsing.filter(started__lt=now - _stuck_after()).values_list("pk", "task_id")[:500])
-    silent = list(
-        parsing.filter(updated__lt=now - timedelta(seconds=float(settings.UPLOAD_CLAIM_TIMEOUT)))
-        .exclude(pk__in=[pk for pk, _ in claims]).values_list("pk", "task_id")[:500]
-    )
-    if silent:
-        running = uploads.active_task_ids()  # None: no worker answers; wait for the time limit
-        claims += [(pk, token) for pk, token in silent if running is not None and token not in running]
-    for pk, token in claims:
-        if HistogramUpload.objects.filter(pk=pk, status=HistogramStatus.PARSING, task_id=token).update(
-            status=HistogramStatus.PENDING, progress=0, task_id="", updated=now
-        ):
-            logger.warning("listing %s: the task %s holding it is gone; queued again", pk, token)
-            if publish(pk):
-                queued.append(pk)
-    return queued
-
-
-def _stuck_after() -> timedelta:
-    return timedelta(seconds=int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 600)) + 60)
-
-
-def claim_histogram(upload_id: int, token: str) -> bool:
-    """pending -> parsing for ``token`` (a redelivery of the same task may re-enter)."""
-    claimed = (
-        HistogramUpload.objects.filter(pk=upload_id)
-        .filter(Q(status=HistogramStatus.PENDING) | Q(status=HistogramStatus.PARSING, task_id=token))
-        .update(status=HistogramStatus.PARSING, task_id=token, progress=0, started=timezone.now(), error="",
-                error_line=None, attempts=F("attempts") + 1, updated=timezone.now())
-    )
-    return claimed == 1
-
-
-def retry_histogram(upload: HistogramUpload) -> bool:
-    """Queue the stored bytes again: after a failure, to re-apply, or when a worker died mid-way."""
-    stuck_before = timezone.now() - _stuck_after()
-    reset = (
-        HistogramUpload.objects.filter(pk=upload.pk)
-        .filter(Q(status__in=[HistogramStatus.FAILED, HistogramStatus.DONE])
-                | Q(status=HistogramStatus.PARSING, started__lt=stuck_before))
-        .update(status=HistogramStatus.PENDING, progress=0, error="", error_line=None, task_id="", finished=None)
-    )
-    if reset:
-        enqueue(upload.pk)
-    upload.refresh_from_db()
-    return bool(reset)
-
-
-class _Progress:
-    """Bytes read -> ``progress`` percent, written at most every 5 % and 0.25 s."""
-
-    def __init__(self, upload: HistogramUpload) -> None:
-        self.pk = upload.pk
-        self.total = max(upload.size, 1)
-        self.last_pct = 0
-        self.last_time = time.monotonic()
-
-    def __call__(self, consumed: int) -> None:
-        pct = max(0, min(99, consumed * 100 // self.total))
-        now = time.monotonic()
-        moved = pct - self.last_pct >= 5 and now - self.last_time >= 0.25
-        if moved or now - self.last_time >= HEARTBEAT_SECONDS:  # progress, or at least the heartbeat
-            self.last_pct, self.last_time = max(pct, self.last_pct), now
-            HistogramUpload.objects.filter(pk=self.pk, status=HistogramStatus.PARSING).update(
-                progress=self.last_pct, updated=timezone.now())
-
-
 def _chunks(upload: HistogramUpload) -> Iterator[bytes]:
     with upload.file.open("rb") as fh:
         while chunk := fh.read(READ_CHUNK):
@@ -264,15 +142,16 @@ def _chunks(upload: HistogramUpload) -> Iterator[bytes]:
 
 
 def fail_histogram(upload: HistogramUpload, message: str, line: int | None = None) -> None:
-    HistogramUpload.objects.filter(pk=upload.pk).update(
-        status=HistogramStatus.FAILED, error=message[:4000], error_line=line, finished=timezone.now()
-    )
+    lifecycle.fail(FILE_LISTINGS, upload.pk, message, error_line=line)
 
 
 def bucket_histogram(upload: HistogramUpload) -> None:
     """Bucket a claimed upload's stored bytes, then apply the result; ends done or failed (message kept)."""
+    progress = lifecycle.Progress(FILE_LISTINGS, upload.pk)
     try:
-        result = bucket_stream(_chunks(upload), upload.format, progress=_Progress(upload))
+        result = bucket_stream(
+            _chunks(upload), upload.format, progress=lambda consumed: progress.part(consumed, upload.size)
+        )
     except FileNotFoundError:
         fail_histogram(upload, f"the stored file {upload.file.name} is missing from MEDIA_ROOT")
         return
@@ -291,9 +170,7 @@ def bucket_histogram(upload: HistogramUpload) -> None:
     except (LookupError, InvalidDesign) as exc:
         fail_histogram(upload, f"bucketed, but not applied: {exc}")
         return
-    HistogramUpload.objects.filter(pk=upload.pk).update(
-        status=HistogramStatus.DONE, progress=100, applied_revision=revision, finished=timezone.now()
-    )
+    lifecycle.finish(FILE_LISTINGS, upload.pk, applied_revision=revision)
 
 
 def apply_histogram(upload: HistogramUpload, result: HistogramResult) -> int:

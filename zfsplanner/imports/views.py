@@ -22,12 +22,13 @@ from zfsplanner.core.importers.common import UnreadableOutput
 from zfsplanner.core.importers.build import answer_sizes
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import error_text, get_design_for_user, writable_teams
+from zfsplanner.uploads import lifecycle
+from zfsplanner.uploads.handler import UploadTooLarge, check_content_length, install_upload_handler
 
 from . import services
 from .forms import HistogramForm, PoolImportForm, SaveImportForm
-from .models import HistogramUpload, PoolImport
+from .models import FILE_LISTINGS, HistogramUpload, PoolImport
 from .presenters import answer_error, answers_from, preview, with_answers
-from .uploadhandlers import UploadTooLarge, check_content_length, install_upload_handler, max_upload_bytes
 
 UNPROCESSABLE = 422
 
@@ -116,7 +117,7 @@ def _histogram_context(request: HttpRequest, design: PoolDesign, can_write: bool
         "can_write": can_write,
         "form": form or HistogramForm(datasets=datasets, initial={"dataset": request.GET.get("dataset")}),
         "uploads": design.histogram_uploads.select_related("uploaded_by")[:50],
-        "max_bytes": max_upload_bytes(),
+        "max_bytes": FILE_LISTINGS.max_bytes(),
         "has_datasets": bool(datasets),
     } | extra
 
@@ -133,9 +134,9 @@ def histogram_list(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def histogram_upload(request: HttpRequest, pk: int) -> HttpResponse:
     # The streaming handler must be in place before anything (CSRF included) reads the body.
-    install_upload_handler(request)
+    install_upload_handler(request, FILE_LISTINGS)
     try:
-        check_content_length(request)
+        check_content_length(request, FILE_LISTINGS)
         return _histogram_upload(request, pk)
     except UploadTooLarge as exc:
         design, can_write = get_design_for_user(request, pk)
@@ -186,7 +187,7 @@ def histogram_retry(request: HttpRequest, upload_id: int) -> HttpResponse:
     upload, can_write = _upload_for_user(request, upload_id)
     if not can_write:
         raise PermissionDenied("Only owners and editors of the team can change the design's datasets.")
-    services.retry_histogram(upload)
+    lifecycle.retry(FILE_LISTINGS, upload)
     if _partial(request):
         return render(request, "imports/histogram_list.html#upload-row", {"upload": upload, "can_write": can_write})
     return redirect("imports:histogram-list", pk=upload.design_id)

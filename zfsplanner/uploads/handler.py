@@ -1,8 +1,8 @@
 """Streaming uploads: every uploaded file goes straight to disk, hashed on the way.
 
-One mechanism for every app that takes large files (benchmark logs, file listings); each
-describes its own limit and spool folder as an :class:`UploadPolicy`. A handler is installed
-per view (``install_upload_handler(request, policy)``) before the body is read. It refuses a
+One handler for every kind of upload (benchmark logs, file listings, compression samples);
+each kind's limit and spool folder are in its :class:`~.kinds.UploadKind`. A handler is
+installed per view (``install_upload_handler(request, kind)``) before the body is read. It refuses a
 request whose Content-Length is over the limit before reading anything, and stops reading a
 file as soon as more than the limit arrives (the Content-Length may be missing or wrong).
 Nothing is held in memory beyond one chunk.
@@ -38,55 +38,35 @@ from django.http import HttpRequest
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
+from .kinds import KINDS, UploadKind
+
 logger = logging.getLogger(__name__)
 
 # Room for the multipart boundaries and the small form fields sent next to the file(s).
 FORM_OVERHEAD_BYTES = 1024 * 1024
 
 
-POLICIES: list[UploadPolicy] = []
-
-
-@dataclass(frozen=True)
-class UploadPolicy:
-    setting: str  # the setting that holds the byte limit, named in error messages
-    default_max_bytes: int
-    spool_subdir: str  # under MEDIA_ROOT, so storing a spooled file is a rename, not a copy
-    prefix: str
-    chunk_size: int = 256 * 1024
-
-    def __post_init__(self) -> None:
-        POLICIES.append(self)  # every kind's spool folder is swept (sweep_spool_files)
-
-    def max_bytes(self) -> int:
-        return int(getattr(settings, self.setting, self.default_max_bytes))
-
-    def spool_dir(self) -> Path:
-        path = Path(settings.MEDIA_ROOT) / self.spool_subdir / "tmp"
-        path.mkdir(parents=True, exist_ok=True)
-        return path
-
 
 class UploadTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "upload_too_large"
 
-    def __init__(self, policy: UploadPolicy, what: str, size: int | None = None) -> None:
+    def __init__(self, kind: UploadKind, what: str, size: int | None = None) -> None:
         seen = f" ({size:,} bytes)" if size is not None else ""
         super().__init__(
-            f"{what}{seen} is larger than the upload limit of {policy.max_bytes():,} bytes "
-            f"({policy.setting}); nothing was stored."
+            f"{what}{seen} is larger than the upload limit of {kind.max_bytes():,} bytes "
+            f"({kind.setting}); nothing was stored."
         )
 
 
-def check_content_length(request: HttpRequest, policy: UploadPolicy) -> None:
+def check_content_length(request: HttpRequest, kind: UploadKind) -> None:
     """Refuse a request body that announces more than one upload's worth of bytes."""
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         length = 0
-    if length > policy.max_bytes() + FORM_OVERHEAD_BYTES:
-        raise UploadTooLarge(policy, "The request body", length)
+    if length > kind.max_bytes() + FORM_OVERHEAD_BYTES:
+        raise UploadTooLarge(kind, "The request body", length)
 
 
 def discard(path: str) -> None:
@@ -121,8 +101,8 @@ class Spooled:
     size: int
 
 
-def spool(f: Any, policy: UploadPolicy) -> Spooled:
-    """``f`` on disk in the policy's spool folder with its sha256 and size.
+def spool(f: Any, kind: UploadKind) -> Spooled:
+    """``f`` on disk in the kind's spool folder with its sha256 and size.
 
     A file the handler already spooled is used as it is; anything else (a Django file, a
     stream, bytes) is streamed to disk in chunks and refused (:class:`UploadTooLarge`) as
@@ -130,21 +110,21 @@ def spool(f: Any, policy: UploadPolicy) -> Spooled:
     """
     if isinstance(f, SpooledUpload):
         return Spooled(f.path, f.sha256, f.size)
-    limit = policy.max_bytes()
+    limit = kind.max_bytes()
     digest = hashlib.sha256()
     size = 0
-    with tempfile.NamedTemporaryFile(dir=policy.spool_dir(), prefix=policy.prefix, delete=False) as out:
+    with tempfile.NamedTemporaryFile(dir=kind.spool_dir(), prefix=kind.prefix, delete=False) as out:
         try:
             if isinstance(f, bytes):
                 chunks: Any = [f]
             elif hasattr(f, "chunks"):
-                chunks = f.chunks(policy.chunk_size)
+                chunks = f.chunks(kind.chunk_size)
             else:
-                chunks = iter(lambda: f.read(policy.chunk_size), b"")
+                chunks = iter(lambda: f.read(kind.chunk_size), b"")
             for chunk in chunks:
                 size += len(chunk)
                 if size > limit:
-                    raise UploadTooLarge(policy, repr(getattr(f, "name", "the file")))
+                    raise UploadTooLarge(kind, repr(getattr(f, "name", "the file")))
                 digest.update(chunk)
                 out.write(chunk)
         except BaseException:
@@ -168,24 +148,24 @@ class MovableFile(File):  # type: ignore[type-arg]
 class StreamingUploadHandler(FileUploadHandler):
     """Writes each file to a temporary file under MEDIA_ROOT, hashing and counting bytes."""
 
-    def __init__(self, request: HttpRequest | None, policy: UploadPolicy) -> None:
+    def __init__(self, request: HttpRequest | None, kind: UploadKind) -> None:
         super().__init__(request)
-        self.policy = policy
-        self.chunk_size = policy.chunk_size
-        self.limit = policy.max_bytes()
+        self.kind = kind
+        self.chunk_size = kind.chunk_size
+        self.limit = kind.max_bytes()
         self._fh: Any = None
         self._hash: Any = None
         self._size = 0
 
     def handle_raw_input(self, input_data: Any, META: Any, content_length: int, boundary: Any, encoding: Any = None):  # noqa: N803
         if content_length and content_length > self.limit + FORM_OVERHEAD_BYTES:
-            raise UploadTooLarge(self.policy, "The request body", content_length)
+            raise UploadTooLarge(self.kind, "The request body", content_length)
         return None
 
     def new_file(self, *args: Any, **kwargs: Any) -> None:
         super().new_file(*args, **kwargs)
         self._fh = tempfile.NamedTemporaryFile(  # noqa: SIM115
-            dir=self.policy.spool_dir(), prefix=self.policy.prefix, delete=False
+            dir=self.kind.spool_dir(), prefix=self.kind.prefix, delete=False
         )
         self._hash = hashlib.sha256()
         self._size = 0
@@ -195,7 +175,7 @@ class StreamingUploadHandler(FileUploadHandler):
         self._size += len(raw_data)
         if self._size > self.limit:
             self._abort()
-            raise UploadTooLarge(self.policy, f"{self.file_name!r}")
+            raise UploadTooLarge(self.kind, f"{self.file_name!r}")
         self._hash.update(raw_data)
         self._fh.write(raw_data)
         return None
@@ -230,26 +210,12 @@ def _discard_unfinished(**kwargs: Any) -> None:
             handler.upload_interrupted()
 
 
-request_finished.connect(_discard_unfinished, dispatch_uid="zfsplanner.uploads.discard_unfinished")
+request_finished.connect(_discard_unfinished, dispatch_uid="zfsplanner.uploads.handler.discard_unfinished")
 
 
-def install_upload_handler(request: HttpRequest, policy: UploadPolicy) -> None:
+def install_upload_handler(request: HttpRequest, kind: UploadKind) -> None:
     """Use only the streaming handler for this request (call before the body is read)."""
-    request.upload_handlers = [StreamingUploadHandler(request, policy)]
-
-
-def active_task_ids() -> set[str] | None:
-    """Ids of the tasks the workers are running or hold right now; None when no worker answers."""
-    from zfsplanner.celery import app  # the app's own settings (not imported at module level: a cycle)
-
-    try:
-        inspect = app.control.inspect(timeout=1.0)
-        replies = [inspect.active() or {}, inspect.reserved() or {}]
-    except Exception as exc:  # the broker is down: nobody can be asked
-        logger.warning("cannot ask the workers what they run (%s: %s)", type(exc).__name__, exc)
-        return None
-    ids = {task.get("id") for reply in replies for tasks in reply.values() for task in tasks}
-    return ids if any(replies) else None
+    request.upload_handlers = [StreamingUploadHandler(request, kind)]
 
 
 def sweep_spool_files(max_age: float | None = None) -> list[str]:
@@ -263,14 +229,14 @@ def sweep_spool_files(max_age: float | None = None) -> list[str]:
     age = float(max_age if max_age is not None else getattr(settings, "UPLOAD_TEMP_MAX_AGE", 3600))
     cutoff = time.time() - age
     removed: list[str] = []
-    for policy in POLICIES:
-        folder = Path(settings.MEDIA_ROOT) / policy.spool_subdir / "tmp"
+    for kind in KINDS:
+        folder = Path(settings.MEDIA_ROOT) / kind.spool_subdir / "tmp"
         try:
             entries = list(os.scandir(folder))
         except FileNotFoundError:
             continue
         for entry in entries:
-            if not entry.name.startswith(policy.prefix) or not entry.is_file(follow_symlinks=False):
+            if not entry.name.startswith(kind.prefix) or not entry.is_file(follow_symlinks=False):
                 continue
             try:
                 stale = entry.stat(follow_symlinks=False).st_mtime < cutoff

@@ -18,11 +18,12 @@ from zfsplanner.accounts.tokens import upload_only_team
 from zfsplanner.api_parsers import limited_json_parser
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.importers.common import UnreadableOutput
+from zfsplanner.uploads import lifecycle
+from zfsplanner.uploads.handler import check_content_length, install_upload_handler
 
 from .. import services
 from ..forms import POOL_IMPORT_MAX_BYTES
-from ..models import HistogramUpload, PoolImport
-from ..uploadhandlers import check_content_length, install_upload_handler
+from ..models import FILE_LISTINGS, HistogramUpload, PoolImport
 from .serializers import (
     HistogramUploadCreateSerializer,
     HistogramUploadSerializer,
@@ -119,7 +120,7 @@ class HistogramUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
 
     def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
         if request.method == "POST" and request.content_type.startswith("multipart/"):
-            install_upload_handler(request)  # before authentication reads the body
+            install_upload_handler(request, FILE_LISTINGS)  # before authentication reads the body
         return super().initialize_request(request, *args, **kwargs)
 
     @extend_schema(
@@ -128,7 +129,7 @@ class HistogramUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
         responses={202: HistogramUploadSerializer},
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        check_content_length(request)
+        check_content_length(request, FILE_LISTINGS)
         ser = HistogramUploadCreateSerializer(data=request.data, context={"request": request})
         ser.is_valid(raise_exception=True)
         d = ser.validated_data
@@ -151,7 +152,7 @@ class HistogramUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
         upload = self.get_object()
         if not upload.design.team.can_write(request.user):
             raise PermissionDenied("Only owners and editors of the team can change the design's datasets.")
-        if not services.retry_histogram(upload):
+        if not lifecycle.retry(FILE_LISTINGS, upload):
             return Response({"detail": f"the upload is {upload.status}; nothing to retry"},
                             status=status.HTTP_409_CONFLICT)
         return Response(HistogramUploadSerializer(upload).data, status=status.HTTP_202_ACCEPTED)

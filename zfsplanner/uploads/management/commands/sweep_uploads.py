@@ -1,8 +1,9 @@
-"""``manage.py sweep_uploads``: queue again the uploads nobody is parsing.
+"""``manage.py sweep_uploads``: queue again the uploads nobody is reading, of every kind.
 
-The same sweep Celery beat runs every BENCHMARK_SWEEP_INTERVAL seconds (docs/operations.md):
-uploads left ``pending`` longer than BENCHMARK_PENDING_TIMEOUT (their message was lost, e.g.
-the broker was down at upload) and uploads held in ``parsing`` by a worker that died. Run
+The same sweep Celery beat runs every BENCHMARK_SWEEP_INTERVAL seconds (docs/operations.md)
+over benchmark logs, file listings and compression samples: uploads left ``pending`` longer
+than BENCHMARK_PENDING_TIMEOUT (their message was lost, e.g. the broker was down at upload)
+and uploads held by a worker that died. Run
 it from cron, or once by hand after an outage; ``--pending-after 0`` queues every pending
 upload now.
 """
@@ -14,11 +15,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from benchmarks.services import sweep_uploads
+from zfsplanner.uploads.lifecycle import sweep_all
 
 
 class Command(BaseCommand):
-    help = "Queue again benchmark uploads left pending, or held by a worker that died."
+    help = "Queue again uploads of every kind left pending, or held by a worker that died."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -38,7 +39,8 @@ class Command(BaseCommand):
         def seconds(value: float | None) -> timedelta | None:
             return None if value is None else timedelta(seconds=max(value, 0.001))
 
-        report = sweep_uploads(
+        reports = sweep_all(
             pending_after=seconds(options["pending_after"]), parsing_after=seconds(options["parsing_after"])
         )
-        self.stdout.write(str(report))
+        for report in reports:
+            self.stdout.write(str(report))
