@@ -257,7 +257,7 @@ def test_catalog_filter_narrows_the_disk_options(alice, web):
 
 
 def test_the_estimate_is_computed_once_per_revision(design, alice, web):
-    from zfsplanner.plans.services import designs as services
+    from zfsplanner.plans.services import estimates as services
 
     calls = []
     original = services.estimate

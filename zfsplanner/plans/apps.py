@@ -12,7 +12,7 @@ class PlansConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from .models import CatalogDisk
-        from .services.designs import planning_figures_changed
+        from .services.estimates import planning_figures_changed
 
         post_save.connect(planning_figures_changed, sender=CatalogDisk, dispatch_uid="planning-stamp-save-CatalogDisk")
         post_delete.connect(planning_figures_changed, sender=CatalogDisk, dispatch_uid="planning-stamp-del-CatalogDisk")

@@ -20,12 +20,13 @@ from rest_framework.exceptions import APIException
 from rest_framework.fields import empty
 
 from zfsplanner.accounts.models import Team
-from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 from zfsplanner.core.design.types import FORMAT, InvalidDesign
+from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 
 from ..choices import OpenZFSVersion, Partitioning
 from ..models import CatalogDisk, PoolDesign, ShareLink
-from ..services.designs import META_KEYS, save_design_document, validate_document, writable_teams
+from ..services.access import writable_teams
+from ..services.designs import META_KEYS, save_design_document, validate_document
 from ..services.samples import check_algorithm, check_recordsize
 
 

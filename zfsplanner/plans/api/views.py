@@ -37,21 +37,21 @@ from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitErr
 
 from ..filters import CatalogDiskFilterSet, PoolDesignFilterSet
 from ..models import CatalogDisk, PoolDesign
+from ..services.access import create_share_link, design_state, revoke_share_link
 from ..services.designs import (
-    ESTIMATE_CACHE_SECONDS,
     EditConflict,
     NothingToWalk,
-    commands_script,
-    create_share_link,
-    design_commands,
-    design_state,
     duplicate_design,
-    estimate_design,
     export_filename,
-    planning_stamp,
-    revoke_share_link,
     validate_document,
     walk_revisions,
+)
+from ..services.estimates import (
+    ESTIMATE_CACHE_SECONDS,
+    commands_script,
+    design_commands,
+    estimate_design,
+    planning_stamp,
 )
 from ..services.fixes import FixRefused, FixUnavailable, apply_fix, available_fixes
 from ..services.planning import estimate_with_catalog

@@ -15,7 +15,7 @@ from zfsplanner.core.units import UnitError, format_si, parse_disk_size
 
 from ..choices import DEFAULT_OPENZFS_VERSION, Media, OpenZFSVersion
 from ..models import CatalogDisk, PoolDesign
-from ..services.designs import writable_teams
+from ..services.access import writable_teams
 from ..services.planning import catalog_candidate
 from .designer import catalog_label
 

@@ -15,9 +15,14 @@ from django import forms
 from django.db.models import Q, QuerySet
 
 from zfsplanner.accounts.services import MAX_TEAM_NAME, TeamError, clean_team_name
-from zfsplanner.core.geometry.ashift import ASHIFT_RANGE, DEFAULT_POOL_ASHIFT
-from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, COMPRESSION_VALUES, PRICE_MAX_DIGITS, PRICE_MAX_PLACES
+from zfsplanner.core.design.types import (
+    COMPRESSIBILITY_PROFILES,
+    COMPRESSION_VALUES,
+    PRICE_MAX_DIGITS,
+    PRICE_MAX_PLACES,
+)
 from zfsplanner.core.document.export import price_text
+from zfsplanner.core.geometry.ashift import ASHIFT_RANGE, DEFAULT_POOL_ASHIFT
 from zfsplanner.core.units import format_zfs_size, parse_disk_size
 
 from ..choices import DatasetType, Media, OpenZFSVersion, Partitioning, Sync, VdevLayout, VdevRole

@@ -11,12 +11,13 @@ from django.conf import settings
 from django.utils import timezone
 
 from zfsplanner.accounts.models import Team
-from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
+from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 
 from ..choices import OpenZFSVersion
-from ..services.designs import META_KEYS, validate_document, writable_teams
+from ..services.access import writable_teams
+from ..services.designs import META_KEYS, validate_document
 from ..services.editing import error_texts
 from ..services.samples import check_algorithm, check_recordsize, too_big_message
 

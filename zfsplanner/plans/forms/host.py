@@ -21,8 +21,17 @@ from typing import Any
 
 from django import forms
 
+from zfsplanner.core.design.planning import (
+    DEFAULT_FILL_FRACTION,
+    DEFAULT_REPLACEMENT_HOURS,
+    PlanningInputs,
+    PlanningSettings,
+    drive_key,
+    media_class,
+    resolve_afr,
+    resolve_ure,
+)
 from zfsplanner.core.design.types import Design, Role
-from zfsplanner.core.design.planning import DEFAULT_FILL_FRACTION, DEFAULT_REPLACEMENT_HOURS, PlanningInputs, PlanningSettings, drive_key, media_class, resolve_afr, resolve_ure
 from zfsplanner.core.units import GIB, UnitError, parse_disk_size
 
 from ..services.editing import json_copy

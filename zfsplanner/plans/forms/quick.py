@@ -22,15 +22,15 @@ from urllib.parse import urlencode
 from django import forms
 from django.core.cache import cache
 
-from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT
 from zfsplanner.core.design.types import COMPRESSION_VALUES, FORMAT, Layout, Role, VdevGroup
-from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, UnitError, format_zfs_size, parse_disk_size
+from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT
 from zfsplanner.core.geometry.vdev_shape import fault_tolerance
+from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, UnitError, format_zfs_size, parse_disk_size
 from zfsplanner.core.versions import SERIES
 
 from ..choices import VdevLayout
 from ..models import CatalogDisk
-from ..services.designs import ESTIMATE_CACHE_SECONDS, planning_stamp
+from ..services.estimates import ESTIMATE_CACHE_SECONDS, planning_stamp
 from .designer import RECORDSIZES, catalog_label
 
 POOL_NAME = "tank"

@@ -19,7 +19,8 @@ from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
 from ..models import PoolDesign
 from ..services.attached import design_additions
-from ..services.designs import catalog_prices, commands_or_none, estimate_or_error, export_filename, planning_stamp
+from ..services.designs import catalog_prices, export_filename
+from ..services.estimates import commands_or_none, estimate_or_error, planning_stamp
 from ..services.measurements import measured_comparisons
 from . import charts
 from .summary import DesignSummary, breakdown_chart, summarize

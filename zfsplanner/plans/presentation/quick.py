@@ -28,7 +28,8 @@ from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_size
 from zfsplanner.page_cache import render_cached
 
 from ..forms.quick import QuickPlanForm, canonical_query, catalog_price, field_errors, form_data
-from ..services.designs import ESTIMATE_CACHE_SECONDS, planning_stamp, resolve_catalog, validate_document
+from ..services.designs import resolve_catalog, validate_document
+from ..services.estimates import ESTIMATE_CACHE_SECONDS, planning_stamp
 from ..services.planning import estimate_with_catalog
 from .summary import DesignSummary, VdevLine, summarize
 

@@ -1,7 +1,8 @@
 """The plans' services: the functions that touch the database and call the core.
 
-* ``designs``: reach a design (team scope), validate, save as one revision, estimate (cached),
-  share links, undo/redo, the planning stamp of cached pages;
+* ``access``: who reaches a design (team scope, one helper for every view), writable teams, share links;
+* ``designs``: a document validated and saved as one revision, undo/redo, variants;
+* ``estimates``: the estimate and commands of a stored design (cached per revision), the planning stamp;
 * ``editing``: changes to a design document (one vdev group, one dataset, a row's button);
 * ``fixes``: a risk's one-click fix applied as one revision (designer and API alike);
 * ``planning``: catalog and measured figures for the core, the layout advisor;
@@ -12,19 +13,11 @@
 Other apps use the names presented here, never a module's private ones.
 """
 
+from .access import create_share_link, design_state, get_design_for_user, revoke_share_link, writable_teams
 from .attached import register_design_addition
-from .designs import (
-    create_share_link,
-    design_state,
-    estimate_design,
-    get_design_for_user,
-    planning_figures_changed,
-    revoke_share_link,
-    save_design_document,
-    validate_document,
-    writable_teams,
-)
+from .designs import save_design_document, validate_document
 from .editing import error_text
+from .estimates import estimate_design, planning_figures_changed
 from .measurements import register_measurements
 
 __all__ = [

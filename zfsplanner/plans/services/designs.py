@@ -1,45 +1,29 @@
-"""The few functions that touch the database and call the core.
+"""A design as stored: its document validated, saved as one revision, undone, duplicated.
 
 * ``resolve_catalog(doc)``: fill ``{"catalog": MODEL}`` disk references from the catalog.
 * ``validate_document(doc)``: catalog references + ``parse_design``; raises ``InvalidDesign``.
 * ``save_design_document(team, doc, user, instance=None)``: validate first, then write
   the design, its vdev groups and datasets in one transaction.
-* ``estimate_design(design)``: the core's estimate of a stored design.
-* ``get_design_for_user(request, pk)``: the design (404 unless the user is in its team)
-  and whether the user may change it.
-* ``design_commands(design)``: the ``zpool create``/``zfs create`` commands of a design.
-* ``create_share_link``/``revoke_share_link``/``get_shared_design(token)``: read-only links.
+* ``walk_revisions`` (undo/redo), ``duplicate_design`` (a variant), ``export_filename``.
 * ``apply_measured_ratio(...)``: store a measured compression ratio on one dataset.
+
+Estimates and commands are in ``estimates``; who reaches a design, in ``access``.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.core.cache import cache
-from django.db import connection, transaction
-from django.db.models import OuterRef, Subquery
-from django.http import Http404, HttpRequest
-from django.shortcuts import get_object_or_404
+from django.db import transaction
 
-from zfsplanner.accounts.models import WRITE_ROLES, Membership, Team
-from zfsplanner.core.commands.create import (
-    all_commands,
-    zfs_create_commands,
-    zpool_add_commands,
-    zpool_attach_commands,
-    zpool_create_command,
-)
+from zfsplanner.accounts.models import Team
 from zfsplanner.core.design.types import Design, InvalidDesign, Role
 from zfsplanner.core.design.types import VdevGroup as GroupSpec
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.document.parts import DATASET_KEYS, VDEV_KEYS
-from zfsplanner.core.estimate import estimate
 from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT, written_ashift
 from zfsplanner.core.units import format_zfs_size
 
@@ -49,11 +33,10 @@ from ..models import (
     DesignRevision,
     PoolDesign,
     RevisionKind,
-    ShareLink,
     VdevGroup,
     inline_disk,
 )
-from .editing import error_texts, rename_pool
+from .editing import rename_pool
 
 
 class _Auto:
@@ -62,7 +45,6 @@ class _Auto:
 
 # Keys the API puts next to the document; never stored as unknown document keys.
 META_KEYS = ("id", "team", "revision", "created", "updated", "url")
-ESTIMATE_CACHE_SECONDS = 3600
 
 
 def _disk_refs(doc: Mapping[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -336,205 +318,10 @@ def _dataset_row(design: PoolDesign, position: int, raw: Mapping[str, Any], ds: 
     )
 
 
-PLANNING_STAMP_KEY = "planning-inputs-stamp"
-
-
-def planning_stamp() -> str:
-    """Changes whenever a catalog disk or a benchmark run changes (``planning_figures_changed``).
-
-    Part of every cached estimate's key: figures that come from the catalog or from the
-    team's disk benchmarks (reliability, performance) follow them without the cache having
-    to look them up on every request.
-    """
-    stamp = cache.get(PLANNING_STAMP_KEY)
-    if stamp is None:
-        stamp = secrets.token_hex(8)
-        cache.add(PLANNING_STAMP_KEY, stamp, timeout=None)
-        stamp = cache.get(PLANNING_STAMP_KEY, stamp)
-    return str(stamp)
-
-
-def planning_figures_changed(**_: Any) -> None:
-    """Catalog, benchmark or imported-pool figures changed, so cached estimates and pages are made anew.
-
-    Called directly, or connected as a receiver of the models' ``post_save``/``post_delete``.
-
-    With the cache unreachable the save goes on (an upload must be stored while Redis restarts):
-    a benchmark's figures arrive when its parse saves them, which bumps the stamp again."""
-    import logging
-
-    from zfsplanner.errors import CACHE_ERRORS
-
-    try:
-        cache.set(PLANNING_STAMP_KEY, secrets.token_hex(8), timeout=None)
-    except CACHE_ERRORS as exc:
-        logging.getLogger(__name__).warning("planning stamp not bumped, the cache is unavailable: %s", exc)
-
-
-def estimate_design(design: PoolDesign) -> dict[str, Any]:
-    """The ``zfsplanner.estimate/1`` document of a stored design, computed once per revision.
-
-    Cached under the design's id, revision and last-saved time (a revision number alone
-    could repeat after a design is deleted and its id reused) and the planning stamp (catalog
-    and benchmark figures); a cache hit costs one lookup and no query. ``InvalidDesign`` is
-    not cached.
-    """
-    from .planning import design_inputs  # catalog figures and disk benchmarks of its models
-
-    key = f"estimate:{revision_key(design)}:{planning_stamp()}"
-    cached = cache.get(key)
-    if cached is None:
-        spec = design.to_spec()
-        cached = estimate(spec, design_inputs(design, spec))
-        cache.set(key, cached, timeout=ESTIMATE_CACHE_SECONDS)
-    return cached
-
-
-def get_design_for_user(request: HttpRequest, pk: int) -> tuple[PoolDesign, bool]:
-    """The design if the user is in its team (else 404), and whether they may change it.
-
-    One query: the design, its team and the user's role in it.
-    """
-    if not getattr(request.user, "is_authenticated", False):
-        raise Http404("No such design.")
-    role = Membership.objects.filter(team=OuterRef("team_id"), user=request.user).values("role")[:1]
-    designs = PoolDesign.objects.select_related("team").annotate(viewer_role=Subquery(role))
-    design = get_object_or_404(designs.exclude(viewer_role=None), pk=pk)
-    return design, design.viewer_role in WRITE_ROLES  # type: ignore[attr-defined]
-
-
-@dataclass(frozen=True)
-class DesignState:
-    """What a design's cached page and estimate depend on, with the visitor's role in its team."""
-
-    revision_key: str  # id, revision and last-saved time
-    team_name: str
-    role: str
-    share_stamp: str  # changes when a share link is created, revoked or deleted
-
-    @property
-    def can_write(self) -> bool:
-        return self.role in WRITE_ROLES
-
-
-def design_state(user: Any, pk: object) -> DesignState | None:
-    """The state of design ``pk`` if ``user`` is a member of its team, else None — in one small
-    query, so that a cached page or estimate is served without loading the design.
-
-    The same access rule as ``get_design_for_user`` (membership of the design's team), written
-    as SQL because this runs on every view of a design page and every estimate request.
-    """
-    text = str(pk)
-    if not getattr(user, "is_authenticated", False) or not (text.isascii() and text.isdigit()):
-        return None
-    design_id = int(text)
-    if design_id > 2**63 - 1:
-        return None
-    sql = f"""
-        SELECT d.revision, d.updated, t.name, m.role,
-               (SELECT count(*) || ':' || coalesce(max(s.id), 0) || ':' || count(*) FILTER (WHERE s.revoked)
-                  FROM {ShareLink._meta.db_table} s WHERE s.design_id = d.id)
-          FROM {PoolDesign._meta.db_table} d
-          JOIN {Team._meta.db_table} t ON t.id = d.team_id
-          JOIN {Membership._meta.db_table} m ON m.team_id = d.team_id AND m.user_id = %s
-         WHERE d.id = %s
-    """  # noqa: S608 - table names from the models; values are parameters
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [user.pk, design_id])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    revision, updated, team_name, role, share_stamp = row
-    return DesignState(f"{design_id}:{revision}:{str(updated).replace(' ', 'T')}", team_name, role, share_stamp)
-
-
-def writable_teams(user: Any) -> Any:
-    """Teams in which ``user`` is an owner or editor."""
-    if not getattr(user, "is_authenticated", False):
-        return Team.objects.none()
-    return Team.objects.filter(memberships__user=user, memberships__role__in=WRITE_ROLES).distinct()
-
-
 def export_filename(design: PoolDesign) -> str:
     """``tank-r3.json``: the pool name (made file-safe) and the revision."""
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in design.name)
     return f"{safe}-r{design.revision}.json"
-
-
-def estimate_or_error(design: PoolDesign) -> tuple[dict[str, Any] | None, str | None]:
-    """The estimate, or the reason there is none (a stored design the core now rejects)."""
-    try:
-        return estimate_design(design), None
-    except InvalidDesign as exc:
-        return None, "; ".join(error_texts(design.to_document(), exc.errors))
-
-
-# --------------------------------------------------------------------------- commands
-
-
-def design_commands(design: PoolDesign) -> dict[str, Any]:
-    """The shell commands that build the design, in the order to run them (``InvalidDesign`` if it no longer parses).
-
-    Cached per revision, like the estimate.
-    """
-    key = f"commands:{revision_key(design)}"
-    cached = cache.get(key)
-    if cached is None:
-        spec = design.to_spec()
-        cached = {
-            "commands": all_commands(spec),
-            "zpool_create": zpool_create_command(spec),
-            "zpool_add": zpool_add_commands(spec),
-            "zpool_attach": zpool_attach_commands(spec),
-            "zfs_create": zfs_create_commands(spec),
-        }
-        cache.set(key, cached, timeout=ESTIMATE_CACHE_SECONDS)
-    return cached
-
-
-def revision_key(design: PoolDesign) -> str:
-    """The design's id, revision and last-saved time (a revision number alone could repeat after
-    a design is deleted and its id reused)."""
-    return f"{design.pk}:{design.revision}:{design.updated.timestamp() if design.updated else 0}"
-
-
-def commands_or_none(design: PoolDesign) -> dict[str, Any] | None:
-    try:
-        return design_commands(design)
-    except InvalidDesign:
-        return None
-
-
-def commands_script(commands: dict[str, Any]) -> str:
-    """The commands as a ``sh`` script; device paths are placeholders to replace first."""
-    lines = [
-        "#!/bin/sh",
-        "# Generated by zfsplanner. The device paths are placeholders: replace each",
-        "# /dev/disk/by-id/<model>-<n> with the by-id link of a real disk before running.",
-        "set -e",
-        *commands["commands"],
-    ]
-    return "\n".join(lines) + "\n"
-
-
-# --------------------------------------------------------------------------- share links
-
-
-def create_share_link(design: PoolDesign, user: Any, expires: datetime | None = None) -> ShareLink:
-    user = user if getattr(user, "is_authenticated", False) else None
-    return ShareLink.objects.create(design=design, created_by=user, expires=expires)
-
-
-def revoke_share_link(link: ShareLink) -> None:
-    """Revoked links stay listed (who made them, when) but no longer open the design."""
-    ShareLink.objects.filter(pk=link.pk).update(revoked=True)
-    link.revoked = True
-
-
-def get_shared_design(token: str) -> PoolDesign:
-    """The design an active link points to; 404 for unknown, revoked and expired tokens alike."""
-    link = get_object_or_404(ShareLink.objects.active().select_related("design__team"), token=token)
-    return link.design
 
 
 # --------------------------------------------------------------------------- measured compression

@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from zfsplanner.core.design.types import InvalidDesign
-from zfsplanner.core.risk.fixes import DesignFix, design_fix
 from zfsplanner.core.naming import element_label
+from zfsplanner.core.risk.fixes import DesignFix, design_fix
 
 from ..models import PoolDesign
-from .designs import estimate_design, save_design_document
+from .designs import save_design_document
+from .estimates import estimate_design
 
 
 class FixUnavailable(LookupError):

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from zfsplanner.core import advisor
+from zfsplanner.core.design.planning import DriveFigures, DriveInputs, PlanningInputs
 from zfsplanner.core.design.types import Design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.design.planning import DriveFigures, DriveInputs, PlanningInputs
 
 from ..models import CatalogDisk, PoolDesign
 from .measurements import measured_disk_figures

@@ -18,8 +18,8 @@ from django.core.files.uploadedfile import InMemoryUploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, SkipFile
 from django.http import HttpRequest
 
-from zfsplanner.core.compression.rules import CompressionError, resolve_algorithm
 from zfsplanner.core.compression.measured import MeasuredCompression, compressed_size, measure_compression
+from zfsplanner.core.compression.rules import CompressionError, resolve_algorithm
 from zfsplanner.core.units import UnitError, format_iec, format_zfs_size, is_power_of_two, parse_zfs_size
 
 SAMPLE_FIELD = "file"

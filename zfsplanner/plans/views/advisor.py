@@ -23,7 +23,9 @@ from ..forms.advisor import PICK_SEPARATOR, SORT_LABELS, AdvisorCreateForm, Advi
 from ..models import PoolDesign
 from ..presentation import charts
 from ..presentation.planning import AdvisorLine, advisor_lines
-from ..services.designs import estimate_or_error, get_design_for_user, get_shared_design, save_design_document
+from ..services.access import get_design_for_user, get_shared_design
+from ..services.designs import save_design_document
+from ..services.estimates import estimate_or_error
 from ..services.measurements import measured_vs_predicted
 from ..services.planning import run_advisor
 

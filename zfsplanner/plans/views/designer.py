@@ -23,8 +23,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from zfsplanner.accounts.models import request_unit
-from zfsplanner.core.geometry.ashift import automatic
 from zfsplanner.core.design.types import Design, InvalidDesign
+from zfsplanner.core.geometry.ashift import automatic
 from zfsplanner.core.geometry.vdev_shape import fault_tolerance
 
 from ..forms.designer import (
@@ -42,17 +42,17 @@ from ..forms.host import HostPlanningForm, inherited
 from ..models import CatalogDisk, PoolDesign
 from ..presentation.pages import UNPROCESSABLE, breakdown_response, design_summary, pretty_json
 from ..presentation.summary import DesignSummary
+from ..services.access import get_design_for_user
 from ..services.designs import (
     EditConflict,
     NothingToWalk,
     can_undo_redo,
     duplicate_design,
-    estimate_or_error,
-    get_design_for_user,
     save_design_document,
     walk_revisions,
 )
 from ..services.editing import EditError, apply_operation, change_summary, error_text, error_texts, put_item, set_pool
+from ..services.estimates import estimate_or_error
 from ..services.fixes import FixRefused, FixUnavailable, apply_fix
 from ..services.planning import design_inputs
 

@@ -54,17 +54,10 @@ from ..presentation.pages import (
     pretty_json,
 )
 from ..presentation.quick import quick_plan_page
-from ..services.designs import (
-    apply_measured_ratio,
-    design_ashift,
-    design_state,
-    estimate_or_error,
-    get_design_for_user,
-    planning_stamp,
-    save_design_document,
-    writable_teams,
-)
+from ..services.access import design_state, get_design_for_user, writable_teams
+from ..services.designs import apply_measured_ratio, design_ashift, save_design_document
 from ..services.editing import error_text
+from ..services.estimates import estimate_or_error, planning_stamp
 from ..services.samples import SampleUploadHandler, install_sample_handler, measure_sample
 
 logger = logging.getLogger(__name__)

@@ -32,7 +32,8 @@ from ..forms.quick import FIELDS, QuickPlanForm, canonical_query, form_data
 from ..presentation.pages import pretty_json
 from ..presentation.quick import UNPROCESSABLE, answer_or_errors, page_context, quick_plan_page
 from ..presentation.summary import breakdown_chart
-from ..services.designs import save_design_document, writable_teams
+from ..services.access import writable_teams
+from ..services.designs import save_design_document
 
 
 @transaction.non_atomic_requests  # reads only

@@ -39,8 +39,9 @@ from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
 from ..models import PoolDesign
 from ..presentation.summary import summarize
-from ..services.designs import estimate_design, get_design_for_user, get_shared_design
+from ..services.access import get_design_for_user, get_shared_design
 from ..services.editing import error_texts
+from ..services.estimates import estimate_design
 
 
 def _safe_name(design: PoolDesign) -> str:

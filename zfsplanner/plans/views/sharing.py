@@ -30,14 +30,8 @@ from ..presentation.pages import (
     efficiency_chart_response,
     export_response,
 )
-from ..services.designs import (
-    create_share_link,
-    get_design_for_user,
-    get_shared_design,
-    planning_stamp,
-    revision_key,
-    revoke_share_link,
-)
+from ..services.access import create_share_link, get_design_for_user, get_shared_design, revoke_share_link
+from ..services.estimates import planning_stamp, revision_key
 
 
 def _writable_design(request: HttpRequest, pk: int) -> PoolDesign:
