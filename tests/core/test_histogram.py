@@ -11,15 +11,8 @@ from hypothesis import strategies as st
 
 from tests.core.import_samples import text
 from zfsplanner.core.document.parse import parse_design
-from zfsplanner.core.importers.listings import (
-    HistogramError,
-    SizeBuckets,
-    bucket_bytes,
-    bucket_index,
-    bucket_stream,
-    detect_format,
-    merge_contents,
-)
+from zfsplanner.core.importers.listings import bucket_bytes, bucket_stream, detect_format
+from zfsplanner.core.importers.size_buckets import HistogramError, SizeBuckets, bucket_index, merge_contents
 
 
 def chunked(data: bytes, size: int):

@@ -10,10 +10,11 @@ from tests.core.import_samples import text
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.importers import import_pool
-from zfsplanner.core.importers.build import ImportProblem, answer_sizes
+from zfsplanner.core.importers.answers import answer_sizes
 from zfsplanner.core.importers.common import UnreadableOutput
 from zfsplanner.core.importers.compare import compare
 from zfsplanner.core.importers.members import CatalogEntry
+from zfsplanner.core.importers.pool_import import ImportProblem
 
 CATALOG = (
     CatalogEntry("ST16000NM001G", 16000900661248, 512, 4096, "hdd", "Seagate", 7200, False),

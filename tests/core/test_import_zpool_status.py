@@ -11,8 +11,9 @@ from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.importers import import_pool
-from zfsplanner.core.importers.build import ImportProblem, answer_sizes
+from zfsplanner.core.importers.answers import answer_sizes
 from zfsplanner.core.importers.members import CatalogEntry
+from zfsplanner.core.importers.pool_import import ImportProblem
 from zfsplanner.core.importers.zpool_status import ZpoolStatusError, parse
 
 

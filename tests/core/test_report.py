@@ -14,7 +14,10 @@ from tests.core.import_samples import text
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.importers import import_pool
-from zfsplanner.core.report import csv_text, generic, headline, markdown, markdown_to_html, value
+from zfsplanner.core.report import headline, markdown
+from zfsplanner.core.report.html_text import markdown_to_html
+from zfsplanner.core.report.spreadsheet import csv_text
+from zfsplanner.core.report.tables import generic, value
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -30,16 +30,16 @@ def test_a_slog_holds_two_txgs_of_sync_writes_up_to_the_zil_throttle():
 
 
 def test_l2arc_headers_cost_96_bytes_per_cached_block():
-    r = ram_advice(metadata_bytes=0, dedup_blocks=0, openzfs_version=(2, 3), cache_bytes=TIB,
+    r = ram_advice(metadata_bytes=0, dedup_blocks=0, openzfs_version="2.3", cache_bytes=TIB,
                    average_block_bytes=16 * 1024, ram_bytes=None)
     assert r.l2arc_header_bytes == 6 * GIB  # the reference's example: 1 TiB at 16 KiB
     assert r.ram_share is None
 
 
 def test_dedup_tables_use_flat_entries_from_2_3():
-    old = ram_advice(metadata_bytes=10, dedup_blocks=1000, openzfs_version=(2, 2), cache_bytes=0,
+    old = ram_advice(metadata_bytes=10, dedup_blocks=1000, openzfs_version="2.2", cache_bytes=0,
                      average_block_bytes=128 * 1024, ram_bytes=1000_000)
-    new = ram_advice(metadata_bytes=10, dedup_blocks=1000, openzfs_version=(2, 3), cache_bytes=0,
+    new = ram_advice(metadata_bytes=10, dedup_blocks=1000, openzfs_version="2.3", cache_bytes=0,
                      average_block_bytes=128 * 1024, ram_bytes=1000_000)
     assert old.ddt_bytes == 296_000 and new.ddt_bytes == 112_000
     assert new.arc_bytes == 112_010 and new.ram_share == pytest.approx(0.11201)

@@ -202,6 +202,13 @@ FEATURES: dict[str, Feature] = {
             "522f2629c8 'zio_compress: introduce max size threshold' (PR #9416)",
         ),
         Feature(
+            "ddt_flat_entries",
+            Version(2, 3, 0),
+            "new dedup tables hold one set of DVAs per entry (the fast_dedup feature's flat format): about "
+            "112 B per unique block instead of 296 B",
+            "PR #15893 'Fast Dedup: \u201cflat\u201d DDT entry format', part of Fast Dedup",
+        ),
+        Feature(
             "raidz_expansion",
             Version(2, 3, 0),
             "zpool attach widens a raidz vdev",

@@ -21,10 +21,10 @@ from django.db import OperationalError, transaction
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.importers import import_pool
-from zfsplanner.core.importers.build import PoolImport as ImportedPool
 from zfsplanner.core.importers.common import UnreadableOutput
 from zfsplanner.core.importers.listings import bucket_stream
 from zfsplanner.core.importers.members import CatalogEntry
+from zfsplanner.core.importers.pool_import import PoolImport as ImportedPool
 from zfsplanner.core.importers.size_buckets import HistogramError, HistogramResult, merge_contents
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 from zfsplanner.plans.services import planning_figures_changed, save_design_document

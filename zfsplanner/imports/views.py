@@ -18,8 +18,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseStopPolling
 
 from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.importers.answers import answer_sizes
 from zfsplanner.core.importers.common import UnreadableOutput
-from zfsplanner.core.importers.build import answer_sizes
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import error_text, get_design_for_user, writable_teams
 from zfsplanner.uploads import lifecycle

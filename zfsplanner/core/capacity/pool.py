@@ -14,9 +14,10 @@ from math import gcd
 from ..design.types import Design, Layout, Role
 from ..geometry.alloc import block_asize, deflate_ratio
 from ..geometry.metaslab import deflated
+from ..geometry.removal import removal_blockers, removal_context
 from ..geometry.slop import slop_space
-from ..geometry.vdev_shape import ALLOCATING_ROLES, fault_tolerance, group_shape, removal_blockers, removal_context
-from ..versions import Version, supports
+from ..geometry.vdev_shape import ALLOCATING_ROLES, fault_tolerance, group_shape
+from ..versions import supports
 
 # Blocks a freshly created pool has written by the time ``zfs list`` first runs:
 # (physical size in bytes, number of block copies). Fitted to the 42 empty pools of the
@@ -113,8 +114,7 @@ def initial_root_used(ashift: int, layout: Layout, width: int, draid_data: int |
 def pool_capacity(design: Design) -> PoolCapacity:
     """Compute SIZE, AVAIL and every intermediate figure for ``design`` (raises ``InvalidDesign``)."""
     version_s = design.version
-    version = Version.parse(version_s).key
-    shapes = [group_shape(design, gi, g, version) for gi, g in enumerate(design.vdevs)]
+    shapes = [group_shape(design, gi, g) for gi, g in enumerate(design.vdevs)]
     removal = removal_context(design, [s.ashift for s in shapes])
 
     vdevs: list[VdevCapacity] = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..design.types import DEFAULT_OPENZFS_VERSION
 from ..units import GIB, MIB
-from ..versions import Version
+from ..versions import Version, supports
 from .partitioning import SPA_MINDEVSIZE
 
 # module/zfs/spa_misc.c
@@ -27,14 +27,14 @@ def slop_space(dspace: int, elog_dspace: int = 0, version: str = DEFAULT_OPENZFS
     ``dspace`` is the normal class's deflated space of an empty pool (no dedup or block
     cloning savings).
     """
-    v = Version.parse(version).key
-    if v <= (0, 6, 4):
+    v = Version.parse(version)
+    if v <= Version(0, 6, 4):
         return max(dspace >> 6, SPA_MINDEVSIZE >> 1)
-    if v < (0, 7):
+    if v < Version(0, 7):
         return max(dspace >> SPA_SLOP_SHIFT, SPA_MINDEVSIZE >> 1)
-    if v <= (2, 0, 5):
+    if not supports(v, "slop_cap"):
         return max(dspace >> SPA_SLOP_SHIFT, min(dspace >> 1, SPA_MIN_SLOP))
     slop = min(dspace >> SPA_SLOP_SHIFT, SPA_MAX_SLOP)
-    if v >= (2, 1):
+    if supports(v, "embedded_log"):
         slop -= min(elog_dspace, slop >> 1)
     return max(slop, min(dspace >> 1, SPA_MIN_SLOP))

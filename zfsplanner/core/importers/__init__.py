@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .build import ImportProblem, PoolImport, answer_sizes, build
+from .answers import answer_sizes
+from .build import build
 from .common import UnknownOutput, UnreadableOutput
 from .json_outputs import JsonOutputError
 from .lsblk import LsblkError
 from .members import CatalogEntry, disk_size_for_partition
 from .outputs import Outputs, read_sections
+from .pool_import import ImportProblem, PoolImport
 from .props import PropertiesError, ZfsGetError, ZpoolGetError
 from .sections import Section, split
 from .zdb import ZdbError

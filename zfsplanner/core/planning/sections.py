@@ -203,7 +203,7 @@ def sizing_section(
     ram = ram_advice(
         metadata_bytes=sum(u.metadata_psize_bytes for u in usages),
         dedup_blocks=dedup_blocks,
-        openzfs_version=tuple(int(x) for x in design.version.split(".")),
+        openzfs_version=design.version,
         cache_bytes=pool.cache_size_bytes,
         average_block_bytes=avg,
         ram_bytes=settings.ram_bytes,

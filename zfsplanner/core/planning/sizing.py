@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..risk.devices import DDT_ENTRY_BYTES_FLAT, DDT_ENTRY_BYTES_TRAD, L2ARC_HEADER_BYTES
 from ..units import GIB
+from ..versions import Version, supports
 
 TXG_TIMEOUT_S = 5  # zfs_txg_timeout
 TXGS_IN_FLIGHT = 2  # one syncing, one open: the ZIL holds about two txgs of sync writes
@@ -66,13 +67,13 @@ def ram_advice(
     *,
     metadata_bytes: int,
     dedup_blocks: int,
-    openzfs_version: tuple[int, ...],
+    openzfs_version: str | Version,
     cache_bytes: int,
     average_block_bytes: int,
     ram_bytes: int | None,
 ) -> RamAdvice:
     """RAM the ARC should have for metadata, the dedup table and L2ARC headers."""
-    entry = DDT_ENTRY_BYTES_FLAT if openzfs_version >= (2, 3) else DDT_ENTRY_BYTES_TRAD
+    entry = DDT_ENTRY_BYTES_FLAT if supports(openzfs_version, "ddt_flat_entries") else DDT_ENTRY_BYTES_TRAD
     ddt = dedup_blocks * entry
     avg = max(average_block_bytes, 512)
     headers = L2ARC_HEADER_BYTES * cache_bytes // avg if cache_bytes else 0

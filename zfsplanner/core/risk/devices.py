@@ -8,7 +8,7 @@ from ..design.types import Design, Layout, Media, Role
 from ..naming import sentence_case
 from ..properties.resolve import DEFAULT_RECORDSIZE
 from ..units import format_iec, format_si, zfs_nicenum
-from ..versions import Version
+from ..versions import supports
 from .common import agree, block_size, dataset_path, dedup_on, ds_name, groups_of, host_ram, vdev_name, vdev_path
 from .registry import Risk, RiskFigures, RiskSpec, Severity, make_risk, rule, rule_codes
 
@@ -217,7 +217,7 @@ def rule_dedup_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
     dedup = [(i, ds) for i, ds in enumerate(design.datasets) if dedup_on(design, ds)]
     if not dedup:
         return
-    flat = Version(2, 3) <= Version.parse(design.version)
+    flat = supports(design.version, "ddt_flat_entries")
     entry = DDT_ENTRY_BYTES_FLAT if flat else DDT_ENTRY_BYTES_TRAD
     entry_text = (
         f"about {entry} B per unique block (flat entries of the fast_dedup feature, OpenZFS 2.3+)"

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from ..design.types import DatasetType, Design, Role, VdevGroup
 from ..geometry.ashift import group_ashift
-from ..geometry.vdev_shape import fault_tolerance, removal_blockers, removal_context
+from ..geometry.removal import removal_blockers, removal_context
+from ..geometry.vdev_shape import fault_tolerance
 from ..naming import dataset_label, sentence_case
 from ..units import KIB, MIB, format_iec, is_power_of_two, zfs_nicenum
 from ..versions import Version

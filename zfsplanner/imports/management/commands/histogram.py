@@ -17,7 +17,8 @@ from typing import Any, BinaryIO
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from zfsplanner.core.importers.listings import FORMATS, HistogramError, bucket_stream
+from zfsplanner.core.importers.listings import FORMATS, bucket_stream
+from zfsplanner.core.importers.size_buckets import HistogramError
 
 EXIT_INVALID = 2
 CHUNK = 1024 * 1024

@@ -19,8 +19,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from zfsplanner.core.importers.answers import answer_sizes
 from zfsplanner.core.importers.common import UnreadableOutput
-from zfsplanner.core.importers.build import answer_sizes
 from zfsplanner.core.units import parse_disk_size
 from zfsplanner.imports.services import run_import
 

@@ -1,0 +1,250 @@
+"""The pool as the ZFS tools print it: top-level vdevs and their leaves with names and sizes,
+the rows of ``zpool list``, and ``zfs get`` / ``zpool get``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..compression.rules import default_compression
+from ..datasets.inputs import default_volblocksize
+from ..design.types import DatasetType, Design, Disk, Media, Partitioning, Role, VdevGroup
+from ..geometry.ashift import written_ashift
+from ..geometry.partitioning import linux_whole_disk_partition_bytes
+from ..properties.resolve import DEFAULT_RECORDSIZE
+from ..versions import Version
+
+CLASS_HEADING = {Role.DEDUP: "dedup", Role.SPECIAL: "special", Role.LOG: "logs"}
+
+
+@dataclass(frozen=True)
+class Leaf:
+    name: str  # as zpool status prints it
+    kernel: str  # the kernel name lsblk prints
+    disk: Disk
+    partitioned: bool  # Linux whole disk: zpool made partitions 1 and 9
+    psize: int  # the partition or file ZFS uses (zpool list -v SIZE of the leaf)
+    serial: str
+
+
+@dataclass(frozen=True)
+class Top:
+    group: VdevGroup
+    vdev_id: int | None  # None for cache and spare devices
+    name: str
+    leaves: tuple[Leaf, ...]
+    estimate: Mapping[str, Any]
+
+
+def _letters(i: int) -> str:
+    out = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        out = chr(ord("a") + r) + out
+    return out
+
+
+class _Names:
+    def __init__(self) -> None:
+        self.serial = 0
+        self.sd = 0
+        self.nvme = 0
+
+    def leaf(self, design: Design, group: VdevGroup, disk: Disk) -> Leaf:
+        self.serial += 1
+        serial = f"ZP{self.serial:06d}"
+        nvme = disk.media == Media.NVME
+        if nvme:
+            kernel = f"nvme{self.nvme}n1"
+            self.nvme += 1
+        else:
+            kernel = f"sd{_letters(self.sd)}"
+            self.sd += 1
+        whole = design.partitioning_of(group) == Partitioning.LINUX_WHOLE_DISK
+        if whole:
+            psize = linux_whole_disk_partition_bytes(disk.size_bytes, disk.logical_sector)
+        else:
+            psize = disk.size_bytes
+        if disk.model:
+            bus = "nvme" if nvme else "ata"
+            name = f"{bus}-{disk.model.replace(' ', '_')}_{serial}" + ("" if whole else "-part1")
+        else:
+            name = kernel if whole else (f"{kernel}p1" if nvme else f"{kernel}1")
+        return Leaf(name, kernel, disk, whole, psize, serial)
+
+
+def tops_of(design: Design, estimate: Mapping[str, Any]) -> list[Top]:
+    names = _Names()
+    vdevs = estimate["vdevs"]
+    out: list[Top] = []
+    index = 0
+    vdev_id = 0
+    for group in design.vdevs:
+        for _ in range(group.count):
+            est = vdevs[index]
+            index += 1
+            leaves = tuple(names.leaf(design, group, d) for d in group.disks)
+            if group.role in (Role.CACHE, Role.SPARE):
+                out.append(Top(group, None, leaves[0].name, leaves, est))
+                continue
+            if group.layout.value == "stripe":
+                name = leaves[0].name
+            elif group.is_draid:
+                d = est.get("draid") or {}
+                name = f"{group.layout.value}:{d.get('data')}d:{group.width}c:{d.get('spares')}s-{vdev_id}"
+            else:
+                name = f"{group.layout.value}-{vdev_id}"
+            out.append(Top(group, vdev_id, name, leaves, est))
+            vdev_id += 1
+    return out
+
+
+def draid_spares(top: Top) -> list[str]:
+    spares = (top.estimate.get("draid") or {}).get("spares") or 0
+    return [f"{top.group.layout.value}-{top.vdev_id}-{k}" for k in range(spares)]
+
+
+def allocations(tops: list[Top], estimate: Mapping[str, Any]) -> dict[int, int]:
+    """ALLOC per top-level vdev: the planned data spread by each vdev's share of its class."""
+    pool = estimate["pool"]
+    special_alloc = int(pool.get("special_allocated_bytes") or 0)
+    normal_alloc = max(int(pool.get("allocated_bytes") or 0) - special_alloc, 0)
+    out: dict[int, int] = {}
+    for role, total in ((Role.DATA, normal_alloc), (Role.SPECIAL, special_alloc)):
+        members = [t for t in tops if t.group.role == role]
+        space = sum(int(t.estimate.get("dspace_bytes") or 0) for t in members) or 1
+        for t in members:
+            out[id(t)] = total * int(t.estimate.get("dspace_bytes") or 0) // space
+    return out
+
+
+# zprop_width() of the fixed vdev fields (column name, at least 5 for numbers, 8 for HEALTH): the
+# widths collect_vdev_prop() pads to, and the dashes of a class heading.
+VDEV_FIELDS = (("size", 5), ("allocated", 5), ("free", 5), ("checkpoint", 7), ("expandsize", 8),
+               ("fragmentation", 5), ("capacity", 5), ("dedupratio", 5), ("health", 8))
+POOL_PROPERTIES = {"name": "NAME", "size": "SIZE", "allocated": "ALLOC", "free": "FREE", "checkpoint": "CKPOINT",
+                   "expandsize": "EXPANDSZ", "fragmentation": "FRAG", "capacity": "CAP", "dedupratio": "DEDUP",
+                   "health": "HEALTH", "altroot": "ALTROOT"}
+LEFT_ALIGNED = ("name", "health", "altroot")
+
+
+@dataclass(frozen=True)
+class ListRow:
+    kind: str  # "vdev" or "heading"
+    depth: int
+    name: str
+    values: Mapping[str, str]
+
+
+def list_rows(design: Design, estimate: Mapping[str, Any]) -> tuple[dict[str, str], list[ListRow]]:
+    """The pool's ``-p`` values and its ``-v`` rows as ``collect_list_stats()`` fills them."""
+    modern = Version.parse(design.version) >= Version(2, 2)
+    tops = tops_of(design, estimate)
+    alloc = allocations(tops, estimate)
+    pool_size = int(estimate["pool"]["zpool_size_bytes"])
+    pool_alloc = sum(alloc.values())
+    pool = {"name": design.name, "size": str(pool_size), "allocated": str(pool_alloc),
+            "free": str(max(pool_size - pool_alloc, 0)), "checkpoint": "-", "expandsize": "-",
+            "fragmentation": "0", "capacity": str(pool_alloc * 100 // pool_size if pool_size else 0),
+            "dedupratio": "1.00", "health": "ONLINE", "altroot": "-"}
+
+    def values(space: int, pspace: int, used: int, health: str) -> dict[str, str]:
+        toplevel = space != 0  # only top-level vdevs account space (vs_space)
+        size = pspace or space
+        out = {"size": str(size) if size else "-", "checkpoint": "-", "expandsize": "-", "dedupratio": "-",
+               "health": health}
+        for key, value in (("allocated", str(used)), ("free", str(max(space - used, 0))),
+                           ("fragmentation", "0"), ("capacity", str(used * 100 // space if space else 0))):
+            out[key] = value if toplevel else "-"
+        return out
+
+    rows: list[ListRow] = []
+
+    def add(top: Top) -> None:
+        size = int(top.estimate["zpool_size_bytes"])
+        used = alloc.get(id(top), 0)
+        if top.group.layout.value == "stripe":  # a single-disk vdev is a leaf: its physical size (vs_pspace)
+            rows.append(ListRow("vdev", 2, top.name, values(size, top.leaves[0].psize if modern else 0, used,
+                                                             "ONLINE")))
+            return
+        name = top.name if modern else top.name.rsplit("-", 1)[0]
+        rows.append(ListRow("vdev", 2, name, values(size, 0, used, "ONLINE")))
+        rows.extend(ListRow("vdev", 4, leaf.name, values(0, leaf.psize if modern else 0, 0, "ONLINE"))
+                    for leaf in top.leaves)
+
+    for top in tops:
+        if top.group.role == Role.DATA:
+            add(top)
+    for role in (Role.DEDUP, Role.SPECIAL, Role.LOG):
+        chosen = [t for t in tops if t.group.role == role]
+        if chosen:
+            rows.append(ListRow("heading", 0, CLASS_HEADING[role], {}))
+            for top in chosen:
+                add(top)
+    for role, heading, health in ((Role.CACHE, "cache", "ONLINE"), (Role.SPARE, "spare", "AVAIL")):
+        chosen = [t for t in tops if t.group.role == role]
+        if chosen:
+            rows.append(ListRow("heading", 0, heading, {}))
+            rows.extend(ListRow("vdev", 2, t.name, values(0, t.leaves[0].psize if modern else 0, 0, health))
+                        for t in chosen)
+    return pool, rows
+
+
+def zfs_get_text(design: Design, estimate: Mapping[str, Any]) -> str:
+    """``zfs get -H -p -r type,used,available,... POOL``: the datasets with their contents written."""
+    version = design.version
+    pool = estimate["pool"]
+    avail = int(pool.get("zfs_avail_after_bytes", pool["zfs_avail_bytes"]))
+    by_name = {d["name"]: d for d in estimate.get("datasets", [])}
+    lines: list[str] = []
+
+    def put(name: str, prop: str, value: object, source: str = "-") -> None:
+        lines.append(f"{name}\t{prop}\t{value}\t{source}")
+
+    names = [design.name] + [d.name for d in design.datasets if d.name != design.name]
+    for name in names:
+        ds = next((d for d in design.datasets if d.name == name), None)
+        est = by_name.get(name, {})
+        volume = ds is not None and ds.type == DatasetType.VOLUME
+        put(name, "type", "volume" if volume else "filesystem")
+        if name == design.name and ds is None:
+            used = int(pool.get("zfs_used_bytes") or 0) + int(pool.get("initial_used_bytes") or 0)
+            put(name, "used", used)
+            put(name, "available", avail)
+            put(name, "referenced", int(pool.get("initial_used_bytes") or 0))
+            put(name, "compression", default_compression(version), "default")
+            continue
+        assert ds is not None
+        put(name, "used", int(est.get("zfs_used_bytes") or 0))
+        put(name, "available", avail)
+        put(name, "referenced", int(est.get("referenced_bytes") or est.get("zfs_used_bytes") or 0))
+        given = ds.contents.logical_bytes if ds.contents is not None else None
+        logical = int(given if given is not None else est.get("logical_bytes") or 0)
+        put(name, "logicalreferenced", logical)
+        ratio = est.get("compressratio") or 1.0
+        put(name, "compressratio", f"{ratio:.2f}")
+        put(name, "refcompressratio", f"{ratio:.2f}")
+        if volume:
+            put(name, "volsize", ds.volsize, "local")
+            put(name, "volblocksize", ds.volblocksize or default_volblocksize(version),
+                "-" if ds.volblocksize else "default")
+            put(name, "refreservation", "none" if ds.extra.get("sparse") else est.get("refreservation_bytes") or 0,
+                "local" if ds.extra.get("sparse") else "-")
+        else:
+            put(name, "recordsize", ds.recordsize or DEFAULT_RECORDSIZE, "local" if ds.recordsize else "default")
+            put(name, "quota", ds.quota or 0, "local" if ds.quota else "default")
+        put(name, "compression", ds.compression or default_compression(version),
+            "local" if ds.compression else "default")
+        put(name, "copies", ds.copies or 1, "local" if ds.copies else "default")
+        put(name, "sync", (ds.sync.value if ds.sync else "standard"), "local" if ds.sync else "default")
+        put(name, "special_small_blocks", ds.special_small_blocks or 0,
+            "local" if ds.special_small_blocks is not None else "default")
+    return "\n".join(lines) + "\n"
+
+
+def zpool_get_text(design: Design) -> str:
+    """``zpool get -H -p ashift POOL`` of a pool built with the generated commands (``zpool create -o ashift=N``)."""
+    first = next(g for g in design.vdevs if g.role == Role.DATA)
+    return f"{design.name}\tashift\t{written_ashift(first, design.version)}\tlocal\n"

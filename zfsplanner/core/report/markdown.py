@@ -1,0 +1,263 @@
+"""The Markdown report: the headline first, then vdevs, datasets, space, risks, planning, the
+comparison with an imported pool and the commands."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ..commands.create import all_commands
+from ..design.types import Design, InvalidDesign, Role
+from ..importers.compare import compare
+from ..units import DEFAULT_SIZE_UNIT, format_size, zfs_nicenum
+from .headline import (
+    KNOWN_SECTIONS,
+    PARTITIONING_WORDS,
+    SEVERITY_ORDER,
+    UNIT_WORDS,
+    Headline,
+    as_int,
+    headline,
+    pool_figures,
+)
+from .planning import planning_sections
+from .tables import generic, table
+from .words import share_text
+
+# --------------------------------------------------------------------------- Markdown sections
+
+
+class _Writer:
+    """One report: the design, its estimate and the reader's unit."""
+
+    def __init__(self, design: Design, estimate: Mapping[str, Any], unit: str, top: Headline) -> None:
+        self.design, self.estimate, self.unit, self.top = design, estimate, unit, top
+        self.pool: Mapping[str, Any] = estimate.get("pool") or {}
+
+    def size(self, n: Any) -> str:
+        return format_size(n, self.unit) if isinstance(n, int | float) and not isinstance(n, bool) else "–"
+
+    def summary(self) -> list[str]:
+        top = self.top
+        lines = [
+            f"- **Usable space:** {self.size(top.usable_bytes)} — what `zfs list` shows as AVAIL for the empty pool "
+            f"(it prints {zfs_nicenum(top.usable_bytes)}): after parity, padding and the space ZFS keeps back.",
+            f"- **Pool size:** {self.size(top.zpool_size_bytes)} — what `zpool list` shows as SIZE "
+            f"(it prints {zfs_nicenum(top.zpool_size_bytes)}): every data and special disk, parity included.",
+            f"- **Raw disks:** {self.size(top.raw_bytes)} — the sum of the disk sizes, spares apart.",
+            f"- **Efficiency:** {top.efficiency_percent} — usable space as a share of the raw disks.",
+        ]
+        if top.planned_used_bytes is not None:
+            share = f" ({share_text(top.planned_fill)} of the usable space)" if top.planned_fill is not None else ""
+            lines.append(f"- **Planned contents:** {self.size(top.planned_used_bytes)}{share}; free after them: "
+                         f"{self.size(top.avail_after_bytes)}.")
+        lines.append(f"- **Disk failures survived:** {top.survives_text} — the fewest any vdev that holds data "
+                     "can lose without losing the pool.")
+        lines.append(f"- **Risks:** {top.risks_text}.")
+        partitioning = PARTITIONING_WORDS.get(self.design.partitioning.value, self.design.partitioning.value)
+        lines.append(f"- **OpenZFS:** {self.design.version}; disks: {partitioning}.")
+        return lines
+
+    def vdevs(self) -> list[str]:
+        rows = []
+        for gi, group in enumerate(self.design.vdevs):
+            est: Mapping[str, Any] = next((v for v in self.estimate.get("vdevs") or [] if v.get("group_index") == gi),
+                                          {})
+            disks = sorted({(d.model or "", d.size_bytes) for d in group.disks})
+            disk_text = "; ".join(f"{m} {format_size(s, 'TB')}".strip() for m, s in disks)
+            shape = f"{group.count} × {group.layout.value}"
+            if group.layout.value != "stripe":
+                shape += f" of {group.width}"
+            if group.is_draid:
+                draid = est.get("draid") or {}
+                shape += f" ({draid.get('data')} data disks per row, {draid.get('spares')} distributed spares)"
+            counted = group.role not in (Role.CACHE, Role.SPARE)
+            per_vdev = est.get("zpool_size_bytes")
+            rows.append([
+                group.role.value,
+                shape,
+                disk_text,
+                str(est.get("ashift", "–")),
+                self.size(per_vdev * group.count) if per_vdev is not None and counted else "–",
+                str(est.get("fault_tolerance", "–")) if counted else "–",
+                "yes" if est.get("removable") else "no",
+            ])
+        return [
+            "## Vdevs", "",
+            "Data vdevs hold the data; a special vdev holds metadata and small blocks; log is the SLOG; cache is "
+            "L2ARC; spares wait for a failed disk. Disk sizes are as on their labels.", "",
+            *table(("Role", "Layout", "Disks", "ashift", "Size in the pool", "Disk failures survived",
+                    "Can be removed later"), rows), "",
+        ]
+
+    def datasets(self) -> list[str]:
+        if not self.design.datasets:
+            return []
+        by_name = {d["name"]: d for d in self.estimate.get("datasets") or []}
+        rows = []
+        for ds in self.design.datasets:
+            est: Mapping[str, Any] = by_name.get(ds.name, {})
+            block = est.get("block_size_bytes")
+            ratio, overhead = est.get("compressratio"), est.get("raidz_overhead_fraction")
+            rows.append([
+                ds.name,
+                ds.type.value,
+                zfs_nicenum(block) if block else "–",
+                str(est.get("compression") or ds.compression or "–"),
+                self.size(est.get("logical_bytes")),
+                f"{ratio:.2f}x" if isinstance(ratio, int | float) else "–",
+                self.size(est.get("zfs_used_bytes")),
+                zfs_nicenum(est.get("zfs_used_bytes") or 0),
+                f"{overhead * 100:.1f} %" if isinstance(overhead, int | float) else "–",
+            ])
+        return [
+            "## Datasets", "",
+            "What each dataset will use once it holds the data planned for it. \"Uses\" is `zfs list` USED; parity "
+            "and padding is the share of the allocation RAIDZ adds for that dataset's block size.", "",
+            *table(("Dataset", "Type", "Block size", "Compression", "Data written", "Compression ratio", "Uses",
+                    "zfs list prints", "Parity and padding"), rows), "",
+        ]
+
+    def space(self) -> list[str]:
+        rows = [[label, self.size(n), zfs_nicenum(n), f"{n:,}", explain]
+                for _, label, explain, n in pool_figures(self.pool)]
+        lines = ["## Space, figure by figure", "",
+                 *table(("Figure", "Size", "zpool/zfs print", "Bytes", "What it means"), rows), "",
+                 "As `zpool list` and `zfs list` will print it:", "", *self.as_printed(), ""]
+        notes = self.pool.get("notes") or []
+        return lines + ([f"- {n}" for n in notes] + [""] if notes else [])
+
+    def as_printed(self) -> list[str]:
+        name, pool = self.design.name, self.pool
+        lines = [
+            "```",
+            f"$ zpool list -o name,size {name}",
+            f"NAME{' ' * max(len(name) - 2, 2)}  SIZE",
+            f"{name}  {zfs_nicenum(pool['zpool_size_bytes']):>5}",
+            f"$ zfs list -o name,used,avail -r {name}",
+        ]
+        width = max([len(name), *(len(d.name) for d in self.design.datasets), 4])
+        lines.append(f"{'NAME':<{width}}   USED  AVAIL")
+        avail = pool.get("zfs_avail_after_bytes", pool.get("zfs_avail_bytes") or 0)
+        used = (pool.get("zfs_used_bytes") or 0) + (pool.get("initial_used_bytes") or 0)
+        lines.append(f"{name:<{width}}  {zfs_nicenum(used):>5}  {zfs_nicenum(avail):>5}")
+        for d in self.estimate.get("datasets") or []:
+            if d["name"] != name:
+                lines.append(f"{d['name']:<{width}}  {zfs_nicenum(d.get('zfs_used_bytes') or 0):>5}  "
+                             f"{zfs_nicenum(avail):>5}")
+        lines.append("```")
+        return lines
+
+    def risks(self) -> list[str]:
+        risks = sorted(self.estimate.get("risks") or [],
+                       key=lambda r: SEVERITY_ORDER.index(r.get("severity")) if r.get("severity") in SEVERITY_ORDER
+                       else 9)
+        out = ["## Risks", ""]
+        if not risks:
+            return out + ["No risks found.", ""]
+        for r in risks:  # the title names what it is about in words; ``subject`` is the API's JSON path
+            out += [f"### {str(r.get('severity', '')).capitalize()}: {r.get('title')}", "",
+                    f"{r.get('detail')} (rule `{r.get('code')}`)", "", f"**Fix:** {r.get('fix')}", ""]
+            if r.get("reference"):
+                out += [f"Reference: {r['reference']}", ""]
+        return out
+
+    def md_raid(self) -> list[str]:
+        groups = [g for g in self.estimate.get("md_raid") or [] if isinstance(g, Mapping)]
+        if not groups:
+            return []
+        out = ["## Compared with Linux md RAID", "",
+               "The same data disks as an md RAID array with ext4 on top, for comparison: the array's size, the "
+               "failures it survives, and what `df` would show for ext4.", ""]
+        for g in groups:
+            if len(groups) > 1:
+                out += [f"### Data vdev group {as_int(g.get('group_index')) + 1} ({g.get('disks')} disks)", ""]
+            rows = [[r.get("level"), r.get("disks"), self.size(r.get("usable_bytes")), r.get("fault_tolerance"),
+                     self.size(r.get("ext4_size_bytes")), self.size(r.get("ext4_avail_bytes"))]
+                    for r in g.get("rows") or []]
+            out += table(("md RAID level", "Disks", "Array size", "Disk failures survived", "ext4 size (df)",
+                          "ext4 available (df)"), rows) + [""]
+            notes = dict.fromkeys(n for r in g.get("rows") or [] for n in r.get("notes") or [])
+            out += [f"- {n}" for n in notes] + ([""] if notes else [])
+        return out
+
+    def expansion(self) -> list[str]:
+        items = [e for e in self.estimate.get("raidz_expansion") or [] if isinstance(e, Mapping)]
+        out: list[str] = []
+        for e in items:
+            title = (f"## RAIDZ expansion of vdev group {as_int(e.get('group_index')) + 1}: "
+                     f"{e.get('original_width')} → {e.get('new_width')} disks")
+            rows = [
+                ("Usable space before the expansion", self.size(e.get("avail_before_bytes"))),
+                ("Usable space after it (as ZFS reports it)", self.size(e.get("avail_after_bytes"))),
+                (f"Usable space of a pool built {e.get('new_width')} wide from the start",
+                 self.size(e.get("fresh_avail_bytes"))),
+                ("Data written before the expansion", self.size(e.get("old_logical_bytes"))),
+                ("Extra raw space that data keeps using at the old parity ratio",
+                 self.size(e.get("lost_to_old_ratio_bytes"))),
+                ("Usable space short of a pool built wide from the start", self.size(e.get("avail_shortfall_bytes"))),
+            ]
+            out += [title, "",
+                    "RAIDZ expansion keeps the data written before it at its old ratio of data to parity until it "
+                    "is rewritten, and ZFS keeps reporting space at the old ratio.", "",
+                    *table(("Figure", "Size"), rows), ""]
+        return out
+
+
+def markdown(
+    design: Design,
+    estimate: Mapping[str, Any],
+    *,
+    meta: Mapping[str, str] | None = None,
+    unit: str = DEFAULT_SIZE_UNIT,
+    top: Headline | None = None,
+) -> str:
+    """The report as Markdown. ``meta`` adds lines under the title (team, revision, link); ``unit`` is the
+    reader's family of units (``TiB`` or ``TB``); ``top`` the headline the page shows (built here if not given)."""
+    w = _Writer(design, estimate, unit, top if top is not None else headline(estimate))
+    lines = [f"# ZFS pool design: {design.name}", ""]
+    if design.description:
+        lines += [design.description, ""]
+    for k, v in (meta or {}).items():
+        lines.append(f"- {k.capitalize()}: {v}")
+    lines += ["" if meta else "", f"Sizes are in {UNIT_WORDS.get(unit, UNIT_WORDS[DEFAULT_SIZE_UNIT])}.", ""]
+    lines += ["## Summary", "", *w.summary(), ""]
+    lines += w.vdevs() + w.datasets() + w.space() + w.risks()
+    lines += planning_sections(estimate, unit)
+    lines += w.md_raid() + w.expansion()
+    for key, data in estimate.items():
+        if key in KNOWN_SECTIONS or data in (None, [], {}):
+            continue
+        lines += generic(key, data, unit=unit)
+    lines += _comparison(design, estimate, w)
+    try:
+        commands = all_commands(design)
+    except (InvalidDesign, ValueError):
+        commands = []
+    if commands:
+        lines += ["## Commands", "", "Device paths are placeholders: replace each with the by-id path of a real disk.",
+                  "", "```sh", *commands, "```", ""]
+    text = "\n".join(lines)
+    return re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"
+
+
+def _comparison(design: Design, estimate: Mapping[str, Any], w: _Writer) -> list[str]:
+    rows = compare({"imported": design.extra.get("imported")}, estimate)
+    if not rows:
+        return []
+    out = ["## Model vs the pool it was imported from", "",
+           "The pool's own figures (as `zpool list` / `zfs list` printed them when it was imported) against "
+           "this model's; the difference is model minus pool.", ""]
+    body = []
+    for r in rows:
+        frac = r.difference_fraction
+        diff = f"{'+' if r.difference_bytes >= 0 else '−'}{w.size(abs(r.difference_bytes))}"
+        pct = f"{frac * 100:+.2f} %" if frac is not None else "–"
+        note = "fitted" if r.fitted else "within rounding" if r.within_rounding else ""
+        body.append([r.label, r.what, w.size(r.reported_bytes), w.size(r.model_bytes), diff, pct, note])
+    out += table(("Figure", "Printed by", "Pool", "Model", "Difference", "%", "Note"), body) + [""]
+    notes = (design.extra.get("imported") or {}).get("notes") or []
+    if notes:
+        out += ["Import notes:", ""] + [f"- {n}" for n in notes] + [""]
+    return out
