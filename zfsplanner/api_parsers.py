@@ -5,7 +5,7 @@ DRF's own ``JSONParser`` reads the whole body (Django's DATA_UPLOAD_MAX_MEMORY_S
 not apply to a stream) and hands it to Python's recursive parser, so a huge or deeply
 nested body costs memory or a RecursionError. This one reads at most its limit
 (API_JSON_MAX_BYTES unless a view names a larger one, +1 to notice more), checks size and
-nesting depth on the text (``zfsplanner.core.limits.load_json_document``), and refuses a NUL
+nesting depth on the text (``zfsplanner.core.document.limits.load_json_document``), and refuses a NUL
 or a lone surrogate (``"\\udfff"``) in any string or key of the parsed body (PostgreSQL cannot
 store the one, no encoding the other). Each refusal is a 400 with a message naming the field.
 

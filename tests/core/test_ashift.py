@@ -250,12 +250,12 @@ def test_writing_the_automatic_ashift_out_gives_the_same_vdev(doc):
 
 
 def test_no_module_but_ashift_derives_an_ashift_from_sectors():
-    """Commands, capacity and risks all call zfsplanner.core.ashift; none reads sectors itself."""
+    """Commands, capacity and risks all call zfsplanner.core.geometry.ashift; none reads sectors itself."""
     from pathlib import Path
 
     core = Path(__file__).resolve().parents[2] / "zfsplanner" / "core"
     offenders = []
-    for path in core.glob("*.py"):
+    for path in core.rglob("*.py"):
         if path.name == "ashift.py":
             continue
         text = path.read_text()
@@ -270,7 +270,7 @@ def test_vdev_ashift_takes_disk_objects():
 
 
 def test_the_ashift_bounds_are_written_once():
-    """ASHIFT_MIN/ASHIFT_MAX (include/sys/fs/zfs.h) live in core/ashift.py; no module repeats 9 and 16."""
+    """ASHIFT_MIN/ASHIFT_MAX (include/sys/fs/zfs.h) live in core/geometry/ashift.py; no module repeats 9 and 16."""
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2] / "zfsplanner"

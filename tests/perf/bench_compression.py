@@ -5,7 +5,7 @@ temporary file and, for lz4, zstd-3 and gzip-6 at 128K records, compares:
 
 * the compressor alone: every 128 KiB block of the same data through the compressor, in a
   tight loop (OpenZFS's lz4 and zstd 1.4.5 in the extension; zlib for gzip);
-* the measurement: ``zfsplanner.core.measure.measure_files`` on the file, as the command, the
+* the measurement: ``zfsplanner.core.datasets.measure.measure_files`` on the file, as the command, the
   API and the worker run it (reading, zero detection, the budget, the compressor, ZFS's
   rounding and acceptance, the du and compressratio accounting).
 

@@ -2,7 +2,7 @@
 
 ``run()`` writes listings of file sizes (log-normal, like real trees: many small files, a
 long tail of big ones) to a temporary directory and buckets them with
-``zfsplanner.core.histogram.bucket_stream`` reading 1 MiB chunks from the file, as
+``zfsplanner.core.importers.listings.bucket_stream`` reading 1 MiB chunks from the file, as
 ``manage.py histogram`` and the Celery worker do. Time is the best of three runs (file
 reads included); memory is the peak traced by ``tracemalloc`` (numpy's buffers included)
 for 1 million and for 10 million lines: flat means the second is no larger than the first

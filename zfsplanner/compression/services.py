@@ -1,6 +1,6 @@
 """Measuring uploaded samples: option checks, measuring in the request or in a Celery task.
 
-One code path for the command, the API and the pages: :func:`zfsplanner.core.measure.measure_files`.
+One code path for the command, the API and the pages: :func:`zfsplanner.core.datasets.measure.measure_files`.
 A sample up to ``COMPRESSION_INLINE_MAX_BYTES`` (4 MiB) is measured while the request waits;
 a larger one (up to ``COMPRESSION_UPLOAD_MAX_BYTES``) is stored and measured by a worker that
 reports its progress in ``CompressionSample.progress``.

@@ -1,6 +1,6 @@
 """Where a dataset's blocks land: the vdevs of a class, and what each DVA costs on them.
 
-Step 4-5 of the dataset pipeline (:mod:`zfsplanner.core.dataset`): per DVA ``asize`` on the
+Step 4-5 of the dataset pipeline (:mod:`zfsplanner.core.datasets.usage`): per DVA ``asize`` on the
 vdev it lands on, parity and padding included (``alloc.block_asize``), and its deflated
 charge ``asize / 512 * deflate_ratio`` (``dva_get_dsize_sync``). Identical vdevs are
 merged and ``asize`` is computed once per distinct (vdev geometry, psize).

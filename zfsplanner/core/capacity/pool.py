@@ -1,8 +1,8 @@
 """Pool capacity: the vdev groups assembled into ``zpool list -p`` SIZE and ``zfs list -p`` AVAIL.
 
-Step 6 of the capacity pipeline (:mod:`zfsplanner.core.pool`): every group's shape
-(:mod:`zfsplanner.core.vdev_shape`) summed per allocation class; the normal class's
-deflated space less slop (:mod:`zfsplanner.core.slop`) less the metadata a new pool writes
+Step 6 of the capacity pipeline (:mod:`zfsplanner.core.capacity.pool`): every group's shape
+(:mod:`zfsplanner.core.geometry.vdev_shape`) summed per allocation class; the normal class's
+deflated space less slop (:mod:`zfsplanner.core.geometry.slop`) less the metadata a new pool writes
 (:func:`initial_root_used`, modelled from measurements) is the empty pool's AVAIL.
 """
 

@@ -15,7 +15,7 @@ from the first data group's is left out of ``zpool create`` and added afterwards
 or the logical one when the physical is above ``zfs_vdev_max_auto_ashift``; see
 :func:`ashift.written_ashift`) is written out explicitly rather than left to autodetection. The vdev
 may still end up with a larger ashift than written (``zpool`` passes it to the member disks
-only before 2.3.6/2.4.0): :mod:`zfsplanner.core.ashift` models that, and the capacity uses it.
+only before 2.3.6/2.4.0): :mod:`zfsplanner.core.geometry.ashift` models that, and the capacity uses it.
 
 Top-level vdev names used by ``zpool attach`` (``raidz2-0``) are ``<type>-<id>``, where the
 id is the vdev's position among the pool's top-level vdevs (data, special, dedup and log,
@@ -30,13 +30,13 @@ Keys read from ``extra`` (all optional, documented in ``docs/risks.md``):
 * dataset keys named like a ZFS property in :data:`PASSTHROUGH_PROPERTIES`
   (``"atime": "off"``, ``"dedup": "on"``...) -> ``-o key=value``, in the order the design
   lists them, when the value is one the design's OpenZFS release accepts for that dataset
-  type (:mod:`zfsplanner.core.zfsprops`). Other keys are never passed to ``zfs``. A value
+  type (:mod:`zfsplanner.core.properties.zfsprops`). Other keys are never passed to ``zfs``. A value
   that would make ``zfs create`` fail is left out and named in a ``#`` comment line above
   the command; encryption, keyformat, keylocation and pbkdf2iters are written together,
   complete, or not at all (:func:`zfsprops.encryption_options`).
 
 Overrides: ``zpool create`` gets ``-f`` exactly when OpenZFS's replication check
-(:mod:`zfsplanner.core.replication`) would refuse the vdevs without it, e.g. raidz2 data
+(:mod:`zfsplanner.core.commands.replication`) would refuse the vdevs without it, e.g. raidz2 data
 with a 2-way mirror special vdev, or 2-way next to 3-way mirrors. Each ``zpool add`` is
 checked against the pool as the commands before it leave it: it gets
 ``--allow-replication-mismatch`` and/or ``--allow-ashift-mismatch`` where the release has
@@ -77,7 +77,7 @@ from .replication import (
 BY_ID = "/dev/disk/by-id/"
 
 # ZFS properties a dataset may carry in ``extra`` (``PASSTHROUGH_PROPERTIES``) come from
-# :mod:`zfsplanner.core.zfsprops`, with the values each release accepts.
+# :mod:`zfsplanner.core.properties.zfsprops`, with the values each release accepts.
 
 # Order of the classes in ``zpool create`` (data first; zpool accepts any order).
 _ROLE_ORDER = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE, Role.SPARE)

@@ -1,7 +1,7 @@
 """A dataset's inputs as the estimate reads them: defaults, properties kept in its extra
 keys, its files as size buckets and the compressed fraction of its data.
 
-Step 1-2 of the dataset pipeline (:mod:`zfsplanner.core.dataset`).
+Step 1-2 of the dataset pipeline (:mod:`zfsplanner.core.datasets.usage`).
 """
 
 from __future__ import annotations

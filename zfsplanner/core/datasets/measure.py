@@ -15,7 +15,7 @@ Per file and algorithm it reports what the tools would print:
   DVA's allocated size, data and indirect blocks alike) in 512 B units rounded to the
   nearest, plus one unit per dnode slot. The vdev is taken as a single disk or mirror
   (allocated size = psize rounded up to the sector); on raidz it is deflated as
-  :mod:`.dataset` does. Indirect blocks are sized by :mod:`.metadata` (an estimate of
+  :mod:`.usage` does. Indirect blocks are sized by :mod:`.metadata` (an estimate of
   their lz4 size, two copies with ``redundant_metadata=all``);
 * ``compressratio``: what ``zfs get compressratio`` prints for a dataset holding just
   these files: logical over physical size of every block pointer (data and indirect),

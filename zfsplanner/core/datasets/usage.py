@@ -19,9 +19,9 @@ The pipeline per block (``shared/reference/zfs-space-accounting.md`` §0):
 Histograms are handled per bucket, never per file, and ``asize`` is computed once per
 distinct (vdev geometry, psize).
 
-The steps have their own modules: :mod:`zfsplanner.core.dataset_inputs` (defaults, files and
-compressed fraction), :mod:`zfsplanner.core.placement` (vdev targets and the cost of a DVA),
-:mod:`zfsplanner.core.zvol` (a zvol's refreservation); this one runs the pipeline.
+The steps have their own modules: :mod:`zfsplanner.core.datasets.inputs` (defaults, files and
+compressed fraction), :mod:`zfsplanner.core.capacity.placement` (vdev targets and the cost of a DVA),
+:mod:`zfsplanner.core.capacity.zvol` (a zvol's refreservation); this one runs the pipeline.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Writing the dataclasses of :mod:`design_types` back as a design document."""
+"""Writing the dataclasses of :mod:`..design.types` back as a design document."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Limits on a design document, checked before any work proportional to what it asks for.
 
 Every entry point (the pages, the API, ``manage.py estimate``, share links) reads a design
-through :func:`zfsplanner.core.design.parse_design`, which calls :func:`document_errors`
+through :func:`zfsplanner.core.document.parse.parse_design`, which calls :func:`document_errors`
 first. That check walks the document once, iteratively (so nesting depth cannot exhaust
 the stack), and stops at the first :data:`MAX_ERRORS` problems; the cost is linear in the
 size of the document and independent of the values in it (a width of 2^30 costs what a
@@ -26,7 +26,7 @@ top-level vdevs per design     1,024      the planner's (sum of ``count``)
 disks per design               4,096      the planner's (sum of width × count)
 datasets per design            256        the planner's
 file-size histogram buckets    4,096      per dataset (the planner's; an imported listing
-                                          makes at most 16 per power of two, core/histogram.py)
+                                          makes at most 16 per power of two, core/importers/listings.py)
 block-size histogram entries   32,768     per dataset: one per sector multiple of the largest
                                           record (16 MiB / 512 B)
 histogram entries in all       65,536     per design, both kinds together (the planner's)

@@ -32,7 +32,7 @@ def parse_design(doc: Any) -> Design:
     d = r.obj(doc, "")
     if d is None:
         raise InvalidDesign([("", "the design must be a JSON object")])
-    limit_errors = document_errors(d)  # before anything proportional to the values (core/limits.py)
+    limit_errors = document_errors(d)  # before anything proportional to the values (core/document/limits.py)
     if limit_errors:
         raise InvalidDesign(limit_errors)
     fmt = d.get("format", FORMAT)

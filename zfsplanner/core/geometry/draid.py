@@ -1,6 +1,6 @@
 """dRAID geometry: default data disks, groups, child and top-level asize, whole-stripe metaslabs.
 
-Step 3 (dRAID) and 4 of the capacity pipeline (:mod:`zfsplanner.core.pool`), after
+Step 3 (dRAID) and 4 of the capacity pipeline (:mod:`zfsplanner.core.capacity.pool`), after
 ``vdev_draid_open()`` and ``vdev_draid_metaslab_init()`` (``module/zfs/vdev_draid.c``).
 """
 

@@ -1,6 +1,6 @@
 """Metaslabs: how big they are and how raw space is deflated into a class's space.
 
-Steps 4 and 5 of the capacity pipeline (:mod:`zfsplanner.core.pool`): top-level asize ->
+Steps 4 and 5 of the capacity pipeline (:mod:`zfsplanner.core.capacity.pool`): top-level asize ->
 metaslab shift and count (``vdev_metaslab_set_size()``, ``vdev_metaslab_init()``,
 ``module/zfs/vdev.c``); metaslabs -> deflated space (``vdev_deflated_space()``).
 """

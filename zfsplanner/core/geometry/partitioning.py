@@ -1,6 +1,6 @@
 """What ZFS is given of a disk: Linux whole-disk partitioning, labels and the user's reserve.
 
-Steps 1 and 2 of the capacity pipeline (:mod:`zfsplanner.core.pool`): disk bytes ->
+Steps 1 and 2 of the capacity pipeline (:mod:`zfsplanner.core.capacity.pool`): disk bytes ->
 partition ZFS is given (``lib/libzfs/os/linux/libzfs_pool_os.c``, ``zpool_label_disk()``,
 for Linux whole disks; the size as is otherwise) -> leaf asize, whole 256 KiB label units
 less 4.5 MiB of labels and boot area (``module/zfs/vdev.c``, ``vdev_open()``).

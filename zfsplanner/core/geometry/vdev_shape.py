@@ -1,6 +1,6 @@
 """One group of top-level vdevs: its ashift, leaves, asize, metaslabs and class space.
 
-Steps 2-5 of the capacity pipeline (:mod:`zfsplanner.core.pool`) for what every vdev of a
+Steps 2-5 of the capacity pipeline (:mod:`zfsplanner.core.capacity.pool`) for what every vdev of a
 design's group has in common: leaves -> top-level asize (mirror = smallest child, raidz =
 width x smallest child, dRAID per ``vdev_draid_open()``) -> metaslabs -> deflated space,
 one metaslab of a big normal vdev going to the embedded log class; and whether

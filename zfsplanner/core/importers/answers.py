@@ -76,7 +76,7 @@ def answer_sizes(document: dict[str, Any], answers: Mapping[str, int | CatalogEn
 
     A catalog disk gives its size and links the disks to it (model, sectors, media, rpm...).
     Raises :class:`ImportProblem` for an answer to no open question, and
-    :class:`~zfsplanner.core.design.InvalidDesign` when the sizes make no valid design (a member
+    :class:`~zfsplanner.core.design.types.InvalidDesign` when the sizes make no valid design (a member
     too small for ZFS) once every question is answered.
     """
     doc = copy.deepcopy(document)

@@ -120,7 +120,7 @@ class TopVdev:
 def disk_size_for_partition(partition_bytes: int, logical_sector: int = 512) -> int:
     """The smallest disk whose whole-disk ``zpool create`` partition 1 has ``partition_bytes``.
 
-    The inverse of :func:`~zfsplanner.core.pool.linux_whole_disk_partition_bytes`: the
+    The inverse of :func:`~zfsplanner.core.geometry.partitioning.linux_whole_disk_partition_bytes`: the
     partition's blocks plus the 1 MiB start (2048 blocks), the reserved partition 9
     (16384 blocks) and the backup GPT. Every disk up to one alignment unit (2048 blocks)
     larger gets the same partition, so the model gives them all the same figures.

@@ -7,7 +7,7 @@ does, and the changed document) or None when the risk's fix is not a design chan
 changed document still goes through ``parse_design`` when it is saved, and its risks
 are assessed again, so a fix can never produce an invalid design unnoticed.
 
-Fault tolerance comes from :func:`zfsplanner.core.risk.fault_tolerance` (one home).
+Fault tolerance comes from :func:`zfsplanner.core.geometry.vdev_shape.fault_tolerance` (one home).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from ..services.samples import check_algorithm, check_recordsize, too_big_messag
 
 
 def read_json(text: str, what: str = "document") -> Any:
-    """The JSON value of ``text``, within the document limits (size, nesting: core/limits.py)."""
+    """The JSON value of ``text``, within the document limits (size, nesting: core/document/limits.py)."""
     try:
         return load_json_document(text)
     except DocumentLimitError as exc:
