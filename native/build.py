@@ -1,4 +1,4 @@
-"""Build ``zfsplanner/core/_zfscomp``: OpenZFS's block compressors as a Python extension.
+"""Build ``zfsplanner/core/compression/_zfscomp``: OpenZFS's block compressors as a Python extension.
 
 Needs a C compiler and the Python headers. libzstd 1.4.5 (the zstd inside OpenZFS 2.0-2.4)
 comes from the sources the PyPI package ``zstd==1.4.5.1`` ships; ``pip download`` fetches
@@ -22,7 +22,7 @@ ROOT = HERE.parent
 BUILD = HERE / "build"
 ZSTD_PACKAGE = "zstd==1.4.5.1"
 ZSTD_DIR = BUILD / "zstd-1.4.5.1"
-TARGET = ROOT / "zfsplanner" / "core" / f"_zfscomp{sysconfig.get_config_var('EXT_SUFFIX')}"
+TARGET = ROOT / "zfsplanner" / "core" / "compression" / f"_zfscomp{sysconfig.get_config_var('EXT_SUFFIX')}"
 
 
 def zstd_sources() -> Path:
