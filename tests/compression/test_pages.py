@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from zfsplanner.compression.models import CompressionSample
@@ -62,3 +64,24 @@ def test_the_list_and_the_sample_are_private(alice, bob, web):
     assert web(bob).post(f"/compression/samples/{sample.pk}/delete/").status_code == 404
     assert web(alice).post(f"/compression/samples/{sample.pk}/delete/").status_code == 302
     assert not CompressionSample.objects.exists()
+
+
+def test_a_sample_over_the_upload_limit_is_refused_as_it_streams_and_nothing_is_kept(alice, web, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    settings.COMPRESSION_UPLOAD_MAX_BYTES = 10_000
+    response = post(web(alice), text_sample(50_000))
+    assert response.status_code == 422
+    assert "larger than the upload limit of 10,000 bytes (COMPRESSION_UPLOAD_MAX_BYTES)" in response.content.decode()
+    assert not CompressionSample.objects.exists()
+    assert list((tmp_path / "compression" / "tmp").iterdir()) == []  # the partial file went with its request
+
+
+def test_a_sample_is_spooled_by_the_streaming_handler_and_moved_into_storage(alice, web, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    data = text_sample(5000)
+    post(web(alice), data)
+    sample = CompressionSample.objects.get()
+    assert sample.status == "done" and sample.size == len(data)
+    assert sample.sha256 == hashlib.sha256(data).hexdigest()
+    assert (tmp_path / sample.file.name).read_bytes() == data
+    assert list((tmp_path / "compression" / "tmp").iterdir()) == []

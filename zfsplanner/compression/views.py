@@ -14,12 +14,15 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling, reswap, retarget
 
+from zfsplanner.uploads.handler import UploadTooLarge, check_content_length, install_upload_handler
+
 from . import services
 from .forms import SampleForm
-from .models import CompressionSample
+from .models import COMPRESSION_SAMPLES, CompressionSample
 
 
 def _htmx_partial(request: HttpRequest) -> bool:
@@ -44,25 +47,42 @@ def sample_context(sample: CompressionSample) -> dict[str, Any]:
     return {"sample": sample, "rows": rows, "snippet": snippet}
 
 
+@csrf_exempt  # CSRF is checked by _store, once the streaming handler is in place
 @login_required
 @require_http_methods(["GET", "POST"])
 def sample_list(request: HttpRequest) -> HttpResponse:
-    samples = CompressionSample.objects.for_user(request.user)[:50]
     if request.method == "POST":
-        form = SampleForm(request.POST, request.FILES)
-        if form.is_valid():
-            sample = services.store_sample(request.user, form.cleaned_data["file"], form.cleaned_data["options"])
-            if _htmx_partial(request):
-                sample.refresh_from_db()
-                return render(request, "compression/sample_detail.html#sample-status", sample_context(sample))
-            return redirect("compression:sample-detail", sample.pk)
-        ctx = {"form": form, "samples": samples, "inline_limit": services.inline_limit()}
-        if _htmx_partial(request):
-            response = render(request, "compression/sample_list.html#sample-form", ctx, status=422)
-            return reswap(retarget(response, "#sample-form"), "outerHTML")
-        return render(request, "compression/sample_list.html", ctx, status=422)
-    ctx = {"form": SampleForm(), "samples": samples, "inline_limit": services.inline_limit()}
-    return render(request, "compression/sample_list.html", ctx)
+        # The one streaming upload handler must be in place before anything (CSRF included) reads the body.
+        install_upload_handler(request, COMPRESSION_SAMPLES)
+        try:
+            check_content_length(request, COMPRESSION_SAMPLES)
+            return _store(request)
+        except UploadTooLarge as exc:  # a form error like any other (422), nothing stored
+            form = SampleForm()
+            form.errors["file"] = form.error_class([str(exc.detail)])
+            return _form_response(request, form, status=422)
+    return _form_response(request, SampleForm(), status=200)
+
+
+@csrf_protect
+def _store(request: HttpRequest) -> HttpResponse:
+    form = SampleForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _form_response(request, form, status=422)
+    sample = services.store_sample(request.user, form.cleaned_data["file"], form.cleaned_data["options"])
+    if _htmx_partial(request):
+        sample.refresh_from_db()
+        return render(request, "compression/sample_detail.html#sample-status", sample_context(sample))
+    return redirect("compression:sample-detail", sample.pk)
+
+
+def _form_response(request: HttpRequest, form: SampleForm, status: int) -> HttpResponse:
+    samples = CompressionSample.objects.for_user(request.user)[:50]
+    ctx = {"form": form, "samples": samples, "inline_limit": services.inline_limit()}
+    if status != 200 and _htmx_partial(request):
+        response = render(request, "compression/sample_list.html#sample-form", ctx, status=status)
+        return reswap(retarget(response, "#sample-form"), "outerHTML")
+    return render(request, "compression/sample_list.html", ctx, status=status)
 
 
 @login_required

@@ -21,9 +21,10 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from zfsplanner.core.units import format_iec
+from zfsplanner.uploads.handler import install_upload_handler
 
 from .. import services
-from ..models import CompressionSample
+from ..models import COMPRESSION_SAMPLES, CompressionSample
 from .serializers import MeasurementSerializer, MeasureRequestSerializer, SampleSerializer
 
 
@@ -49,14 +50,22 @@ class MeasureView(APIView):
     parser_classes = [MultiPartParser]
     throttle_scopes = {"post": "compression"}
 
+    def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
+        if request.method == "POST":  # the one streaming handler, before anything (authentication too) reads the body
+            install_upload_handler(request, COMPRESSION_SAMPLES)
+        return super().initialize_request(request, *args, **kwargs)
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+        if length > services.upload_limit():
+            raise ValidationError({"file": [f"the upload is larger than {format_iec(services.upload_limit())}"]})
+        super().initial(request, *args, **kwargs)
+
     @extend_schema(
         request={"multipart/form-data": MeasureRequestSerializer},
         responses={200: MeasurementSerializer, 202: SampleSerializer},
     )
     def post(self, request: Request) -> Response:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-        if length > services.upload_limit():
-            raise ValidationError({"file": [f"the upload is larger than {format_iec(services.upload_limit())}"]})
         files = request.FILES.getlist("file")
         if not files:
             raise ValidationError({"file": ["is required: one or more sample files"]})
