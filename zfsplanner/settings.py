@@ -233,8 +233,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # in the database and the sweeper sends it again (docs/operations.md).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5}
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 5, "visibility_timeout": 3600}
-# Parsing retried while the database is unreachable: delays double from RETRY_BACKOFF
-# seconds up to RETRY_BACKOFF_MAX (defaults: about 15 minutes in all), then the sweeper.
+# The one retry policy of every upload kind's task (zfsplanner/uploads/tasks.py; the names keep
+# their BENCHMARK_ prefix): retried while the database is unreachable, delays doubling from
+# RETRY_BACKOFF seconds up to RETRY_BACKOFF_MAX (defaults: about 15 minutes in all), then the sweeper.
 BENCHMARK_PARSE_RETRIES = env.int("BENCHMARK_PARSE_RETRIES", default=12)
 BENCHMARK_PARSE_RETRY_BACKOFF = env.float("BENCHMARK_PARSE_RETRY_BACKOFF", default=2.0)
 BENCHMARK_PARSE_RETRY_BACKOFF_MAX = env.float("BENCHMARK_PARSE_RETRY_BACKOFF_MAX", default=120.0)
