@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import advisor, designer, designs, quick, reports, sharing
+from .views import advisor, compare, designer, designs, quick, reports, sharing
 
 app_name = "plans"
 
@@ -12,8 +12,8 @@ urlpatterns = [
     path("plan/save/", quick.quick_plan_save, name="quick-plan-save"),
     path("designs/new/", designs.design_new, name="design-new"),
     path("designs/import/", designs.design_import, name="design-import"),
-    path("designs/compare/", designer.design_compare, name="design-compare"),
-    path("designs/compare/chart/", designer.chart_compare, name="chart-compare"),
+    path("designs/compare/", compare.design_compare, name="design-compare"),
+    path("designs/compare/chart/", compare.chart_compare, name="chart-compare"),
     path("designs/catalog-options/", designer.catalog_options, name="catalog-options"),
     path("designs/<int:pk>/", designs.design_detail, name="design-detail"),
     path("designs/<int:pk>/designer/", designer.designer, name="designer"),

@@ -57,7 +57,6 @@ from ..services.fixes import FixRefused, FixUnavailable, apply_fix
 from ..services.planning import design_inputs
 
 CONFLICT = 409
-MAX_COMPARE = 4
 
 
 def _spec_or_none(design: PoolDesign) -> Design | None:
@@ -534,43 +533,6 @@ def catalog_options(request: HttpRequest) -> HttpResponse:
 def chart_breakdown(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
     return breakdown_response([design], request_unit(request))
-
-
-def _compare_designs(request: HttpRequest) -> list[PoolDesign]:
-    ids = []
-    for raw in request.GET.getlist("ids"):
-        for part in raw.split(","):
-            if part.strip().isdigit():
-                ids.append(int(part))
-    ids = list(dict.fromkeys(ids))[:MAX_COMPARE]
-    found = {d.pk: d for d in PoolDesign.objects.for_user(request.user).filter(pk__in=ids).select_related("team")}
-    return [found[i] for i in ids if i in found]
-
-
-@login_required
-@require_http_methods(["GET"])
-def design_compare(request: HttpRequest) -> HttpResponse:
-    designs = _compare_designs(request)
-    rows = [(d, *design_summary(d, with_fixes=False)) for d in designs]
-    ids = ",".join(str(d.pk) for d in designs)
-    context = {
-        "rows": rows,
-        "enough": len(designs) >= 2,
-        "chart_url": reverse("plans:chart-compare") + f"?ids={ids}",
-        "candidates": PoolDesign.objects.for_user(request.user).select_related("team").order_by("team__name", "name"),
-        "selected": {d.pk for d in designs},
-        "max_compare": MAX_COMPARE,
-    }
-    return render(request, "plans/design_compare.html", context)
-
-
-@login_required
-@require_http_methods(["GET"])
-def chart_compare(request: HttpRequest) -> JsonResponse:
-    designs = _compare_designs(request)
-    if not designs:
-        return JsonResponse({"detail": "Name designs to compare: ?ids=1,2"}, status=404)
-    return breakdown_response(designs, request_unit(request))
 
 
 def host_form(design: PoolDesign, data: Any = None) -> HostPlanningForm:
