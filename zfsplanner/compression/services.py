@@ -16,9 +16,9 @@ from typing import Any
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 
-from zfsplanner.core.geometry.ashift import ASHIFT_RANGE
-from zfsplanner.core.design.types import OPENZFS_VERSIONS
 from zfsplanner.core.datasets.measure import MeasureError, Source, measure_files, settings_for
+from zfsplanner.core.design.types import OPENZFS_VERSIONS
+from zfsplanner.core.geometry.ashift import ASHIFT_RANGE
 from zfsplanner.core.units import UnitError, parse_zfs_size
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import spool
