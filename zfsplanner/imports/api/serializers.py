@@ -47,19 +47,6 @@ class PoolImportRequestSerializer(serializers.Serializer):
         return out
 
 
-class ComparisonRowSerializer(serializers.Serializer):
-    key = serializers.CharField()
-    label = serializers.CharField()
-    what = serializers.CharField()
-    reported_bytes = serializers.IntegerField()
-    model_bytes = serializers.IntegerField()
-    difference_bytes = serializers.IntegerField()
-    difference_fraction = serializers.FloatField(allow_null=True)
-    exact = serializers.BooleanField()
-    fitted = serializers.BooleanField()
-    within_rounding = serializers.BooleanField()
-
-
 class PoolImportSerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
     comparison = serializers.SerializerMethodField()

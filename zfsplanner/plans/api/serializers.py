@@ -21,13 +21,11 @@ from rest_framework.fields import empty
 
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design.types import FORMAT, InvalidDesign
-from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 
 from ..choices import OpenZFSVersion, Partitioning
 from ..models import CatalogDisk, PoolDesign, ShareLink
 from ..services.access import writable_teams
 from ..services.designs import META_KEYS, save_design_document, validate_document
-from ..services.samples import check_algorithm, check_recordsize
 
 
 class InvalidDesignError(APIException):
@@ -296,57 +294,3 @@ class CommandsSerializer(serializers.Serializer):
     zpool_add = serializers.ListField(child=serializers.CharField())
     zpool_attach = serializers.ListField(child=serializers.CharField())
     zfs_create = serializers.ListField(child=serializers.CharField())
-
-
-class CompressionSampleSerializer(serializers.Serializer):
-    """A sample file and how to compress it. ``recordsize`` takes ZFS sizes (``128K``, ``1M``) or bytes."""
-
-    file = serializers.FileField(allow_empty_file=False, help_text="The sample (multipart/form-data).")
-    algorithm = serializers.CharField(required=False, help_text="lz4, zstd, zstd-9, gzip-6, zle, off, on…")
-    recordsize = serializers.CharField(required=False, default="128K")
-    ashift = serializers.IntegerField(required=False, default=12, min_value=ASHIFT_MIN, max_value=ASHIFT_MAX)
-    openzfs_version = serializers.ChoiceField(choices=OpenZFSVersion.choices, required=False, default="2.3")
-
-    def validate_recordsize(self, value: str) -> int:
-        try:
-            return check_recordsize(value)
-        except ValueError as exc:
-            raise serializers.ValidationError(str(exc)) from exc
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        try:
-            attrs["algorithm"] = check_algorithm(attrs.get("algorithm") or "", attrs["openzfs_version"])
-        except ValueError as exc:
-            raise serializers.ValidationError({"algorithm": str(exc)}) from exc
-        return attrs
-
-
-class PsizeRowSerializer(serializers.Serializer):
-    psize_bytes = serializers.IntegerField(help_text="Allocated size of a block (0: hole or embedded).")
-    blocks = serializers.IntegerField()
-
-
-class MeasuredCompressionSerializer(serializers.Serializer):
-    """What ``zfs get compressratio`` would print for the sample, and how its blocks were stored."""
-
-    algorithm = serializers.CharField()
-    recordsize = serializers.IntegerField()
-    recordsize_text = serializers.CharField()
-    ashift = serializers.IntegerField()
-    version = serializers.CharField()
-    sample_bytes = serializers.IntegerField()
-    blocks = serializers.IntegerField()
-    data_blocks = serializers.IntegerField(help_text="Blocks that are not holes.")
-    logical_bytes = serializers.IntegerField()
-    physical_bytes = serializers.IntegerField()
-    allocated_psize_bytes = serializers.IntegerField()
-    compressratio = serializers.FloatField(help_text="As zfs get compressratio prints it (from rounded psizes).")
-    compressor_ratio = serializers.FloatField(
-        help_text="Before rounding to sectors: the ratio a design's contents takes."
-    )
-    raw_fraction = serializers.FloatField()
-    compressed_blocks = serializers.IntegerField()
-    uncompressed_blocks = serializers.IntegerField()
-    embedded_blocks = serializers.IntegerField()
-    hole_blocks = serializers.IntegerField()
-    psize_histogram = PsizeRowSerializer(many=True)

@@ -55,17 +55,14 @@ from ..services.estimates import (
 )
 from ..services.fixes import FixRefused, FixUnavailable, apply_fix, available_fixes
 from ..services.planning import estimate_with_catalog
-from ..services.samples import install_sample_handler, measure_sample, too_big_message
 from .serializers import (
     CatalogDiskSerializer,
     CommandsSerializer,
-    CompressionSampleSerializer,
     DesignErrorSerializer,
     DesignImportSerializer,
     DesignSerializer,
     DesignSummarySerializer,
     InvalidDesignError,
-    MeasuredCompressionSerializer,
     ShareLinkSerializer,
 )
 
@@ -451,31 +448,6 @@ def cached_json(key: str, compute: Callable[[], Any], timeout: int = ESTIMATE_CA
 
 def _json_response(body: bytes) -> HttpResponse:
     return HttpResponse(body, content_type="application/json")
-
-
-class CompressionMeasureView(APIView):
-    """Measure compression on a sample file: what ``zfs get compressratio`` would print, block by block."""
-
-    parser_classes = [MultiPartParser]
-    throttle_scopes = {"post": "compression"}
-
-    def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
-        self.sample_handler = install_sample_handler(request)  # before authentication reads the body
-        return super().initialize_request(request, *args, **kwargs)
-
-    @extend_schema(
-        request={"multipart/form-data": CompressionSampleSerializer},
-        responses={200: MeasuredCompressionSerializer},
-    )
-    def post(self, request: Request) -> Response:
-        fields = request.data  # parses the upload through the sample handler
-        if self.sample_handler.too_big:
-            raise ValidationError({"file": [too_big_message()]})
-        serializer = CompressionSampleSerializer(data=fields)
-        serializer.is_valid(raise_exception=True)
-        d = serializer.validated_data
-        data = d["file"].read()
-        return Response(measure_sample(data, d["algorithm"], d["recordsize"], d["ashift"], d["openzfs_version"]))
 
 
 def _expected(request: Request) -> int | None:
