@@ -33,10 +33,6 @@ from functools import lru_cache
 
 from ..capacity.placement import AllocTarget, Totals, group_targets, place
 from ..capacity.zvol import (
-    DN_MAX_INDBLKSHIFT,
-    DNODES_PER_LEVEL,
-    SPA_DVAS_PER_BP,
-    ZVOL_META_DNODE_LEVELS,
     zvol_volsize_to_reservation,
 )
 from ..compression.rules import (
@@ -50,7 +46,6 @@ from ..compression.rules import (
     stored_block,
 )
 from ..design.types import Dataset, DatasetType
-from ..properties.resolve import DEFAULT_RECORDSIZE
 from ..properties.zfsprops import PROPERTIES
 from ..units import MIB, ceil_div, is_power_of_two, roundup
 from ..versions import Version
@@ -58,7 +53,6 @@ from . import blockhist
 from .inputs import (
     DatasetError,
     compressed_fraction,
-    default_volblocksize,
     dnodesize_of,
     effective_block_size,
     file_buckets,
@@ -79,23 +73,7 @@ from .metadata import (
     object_indirects,
 )
 
-__all__ = [
-    "DEFAULT_RECORDSIZE",
-    "DN_MAX_INDBLKSHIFT",
-    "DNODES_PER_LEVEL",
-    "SPA_DVAS_PER_BP",
-    "SPA_MINBLOCKSIZE",
-    "SPECIAL_SMALL_MAX_BEFORE_2_4",
-    "SPECIAL_SMALL_RESERVE_PCT",
-    "ZVOL_META_DNODE_LEVELS",
-    "AllocTarget",
-    "DatasetError",
-    "DatasetUsage",
-    "dataset_usage",
-    "default_volblocksize",
-    "effective_block_size",
-    "zvol_volsize_to_reservation",
-]
+__all__ = ["SPECIAL_SMALL_MAX_BEFORE_2_4", "SPECIAL_SMALL_RESERVE_PCT", "DatasetUsage", "dataset_usage"]
 
 SPECIAL_SMALL_RESERVE_PCT = 25  # zfs_special_class_metadata_reserve_pct
 SPECIAL_SMALL_MAX_BEFORE_2_4 = 1 * MIB

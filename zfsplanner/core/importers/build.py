@@ -25,19 +25,17 @@ from typing import Any
 
 from ..design.types import InvalidDesign, Partitioning
 from ..document.parse import parse_design
-from .answers import answer_sizes, asked, size_questions, with_stand_ins
+from .answers import asked, size_questions, with_stand_ins
 from .builder import Builder
 from .members import (
     CatalogEntry,
     TopVdev,
-    disk_size_for_partition,
 )
 from .outputs import Outputs, read_sections
 from .pool_import import IMPORT_KEY, ImportProblem, PoolImport
 from .sections import Section
 
-__all__ = ["CatalogEntry", "ImportProblem", "Outputs", "PoolImport", "answer_sizes", "build",
-           "disk_size_for_partition", "import_sections", "read_sections"]
+__all__ = ["build", "import_sections"]
 
 # --------------------------------------------------------------------------- groups and the document
 
