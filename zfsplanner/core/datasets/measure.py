@@ -47,7 +47,7 @@ from ..compression.rules import (
     stored_block,
 )
 from ..geometry.ashift import ASHIFT_RANGE
-from ..units import ceil_div, is_power_of_two, roundup
+from ..units import is_power_of_two, roundup
 from ..versions import Version, supports
 from .metadata import INDIRECT_BLOCK_SIZE, LEGACY_DNODE_SIZE, SA_NBLKPTR, RedundantMetadata, object_indirects
 
@@ -350,8 +350,3 @@ def _notes(settings: Sequence[Setting]) -> list[str]:
         if algo != "off" and method(algo) != "exact":
             notes.append(f"{algo}: {describe(algo)}")
     return notes
-
-
-def nblocks_for(size: int, recordsize: int) -> int:
-    """Logical blocks of a file of ``size`` bytes."""
-    return 0 if size <= 0 else 1 if size <= recordsize else ceil_div(size, recordsize)

@@ -8,7 +8,7 @@ parser raises its own subclass of :class:`UnreadableOutput` and nothing else.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 Lines = Sequence[tuple[int, str]]
@@ -49,10 +49,6 @@ class UnknownOutput(UnreadableOutput):
 def numbered(text: str, first: int = 1) -> list[tuple[int, str]]:
     """``text`` as ``(line number, line)`` pairs without line endings (tabs kept)."""
     return [(first + i, line.rstrip("\r\n")) for i, line in enumerate(text.splitlines())]
-
-
-def nonblank(lines: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
-    return [(n, s) for n, s in lines if s.strip()]
 
 
 @dataclass(frozen=True)
@@ -96,11 +92,6 @@ def parse_ratio(text: str) -> float | None:
     if not value >= 0:
         raise ValueError(f"{text!r} is not a ratio")
     return value
-
-
-def split_columns(header: str) -> list[tuple[str, int, int]]:
-    """Words of a header line with their start and end columns."""
-    return [(m.group(0), m.start(), m.end()) for m in re.finditer(r"\S+", header)]
 
 
 def tokens(line: str) -> list[tuple[str, int, int]]:

@@ -55,10 +55,6 @@ def groups_of(design: Design, *roles: Role) -> Iterator[tuple[int, VdevGroup]]:
     return ((i, g) for i, g in enumerate(design.vdevs) if g.role in roles)
 
 
-def _by_name(design: Design) -> dict[str, Dataset]:
-    return {d.name: d for d in design.datasets}
-
-
 def inherited_value(design: Design, ds: Dataset, attr: str) -> Any:
     """An inheritable property as ZFS resolves it: set locally, else from the nearest listed ancestor
     (:func:`properties.inherited`)."""
