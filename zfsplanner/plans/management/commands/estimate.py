@@ -49,10 +49,6 @@ def read_design_file(path: str) -> Any:
         raise BadInput(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
 
 
-def estimate_file(path: str) -> dict[str, Any]:
-    return design_and_estimate(path)[1]
-
-
 def design_and_estimate(path: str) -> tuple[Design, dict[str, Any]]:
     doc = read_design_file(path)
     try:
