@@ -44,3 +44,19 @@ def test_a_user_measures_a_sample_and_reads_the_stored_size(page, login, alice, 
     assert page.js_errors == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"compression-{width}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_a_sample_over_the_upload_limit_comes_back_as_the_form_saying_so(page, login, alice, tmp_path, settings, width):
+    settings.COMPRESSION_UPLOAD_MAX_BYTES = 10_000  # the sample is ~350 KB: refused as it streams in
+    page.set_viewport_size({"width": width, "height": 900})
+    login(alice)
+    page.goto("/compression/")
+    page.set_input_files("input[name=file]", str(sample(tmp_path)))
+    page.click("#sample-form button[type=submit]")
+    error = page.wait_for_selector("#sample-form .error")
+    assert "larger than the upload limit of 10,000 bytes" in error.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.js_errors == []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"compression-too-large-{width}.png"), full_page=True)
