@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from zfsplanner.core.datasets.ddt import dedup_table
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.planning.sizing import dirty_data_max, ram_advice, slog_sizing
@@ -30,19 +31,20 @@ def test_a_slog_holds_two_txgs_of_sync_writes_up_to_the_zil_throttle():
 
 
 def test_l2arc_headers_cost_96_bytes_per_cached_block():
-    r = ram_advice(metadata_bytes=0, dedup_blocks=0, openzfs_version="2.3", cache_bytes=TIB,
+    r = ram_advice(metadata_bytes=0, dedup_table=dedup_table(0, True), cache_bytes=TIB,
                    average_block_bytes=16 * 1024, ram_bytes=None)
     assert r.l2arc_header_bytes == 6 * GIB  # the reference's example: 1 TiB at 16 KiB
     assert r.ram_share is None
 
 
-def test_dedup_tables_use_flat_entries_from_2_3():
-    old = ram_advice(metadata_bytes=10, dedup_blocks=1000, openzfs_version="2.2", cache_bytes=0,
-                     average_block_bytes=128 * 1024, ram_bytes=1000_000)
-    new = ram_advice(metadata_bytes=10, dedup_blocks=1000, openzfs_version="2.3", cache_bytes=0,
-                     average_block_bytes=128 * 1024, ram_bytes=1000_000)
-    assert old.ddt_bytes == 296_000 and new.ddt_bytes == 112_000
-    assert new.arc_bytes == 112_010 and new.ram_share == pytest.approx(0.11201)
+def test_dedup_tables_count_in_core_as_zpool_status_does():
+    legacy = ram_advice(metadata_bytes=10, dedup_table=dedup_table(10_000, False), cache_bytes=0,
+                        average_block_bytes=128 * 1024, ram_bytes=10_000_000)
+    fast = ram_advice(metadata_bytes=10, dedup_table=dedup_table(10_000, True), cache_bytes=0,
+                      average_block_bytes=128 * 1024, ram_bytes=10_000_000)
+    assert legacy.ddt_bytes == 1_409_024 and legacy.ddt_entry_bytes == 141  # 43 blocks of 32 KiB
+    assert fast.ddt_bytes > legacy.ddt_bytes  # flat entries do not compress: 7 chunks instead of 4
+    assert fast.arc_bytes == fast.ddt_bytes + 10 and fast.ram_share == pytest.approx(fast.arc_bytes / 10_000_000)
 
 
 def test_the_estimate_sizes_the_slog_and_the_ram():
@@ -67,7 +69,8 @@ def test_the_estimate_sizes_the_slog_and_the_ram():
     assert slog["recommended_bytes"] == int(min(5e9, 2 * 0.1 * 64 * GIB) * 1.25)
     assert slog["fits"] is (slog["log_size_bytes"] >= slog["recommended_bytes"])
     assert ram["dedup_blocks"] > 0
-    assert ram["ddt_bytes"] == ram["dedup_blocks"] * 112
+    assert ram["ddt_bytes"] == e["sizing"]["dedup_table"]["in_core_bytes"]
+    assert e["sizing"]["dedup_table"]["entries"] == ram["dedup_blocks"]
     assert ram["l2arc_header_bytes"] > 0 and ram["cache_size_bytes"] > 0
     assert ram["arc_bytes"] == ram["metadata_bytes"] + ram["ddt_bytes"] + ram["l2arc_header_bytes"]
     assert ram["ram_share"] == pytest.approx(ram["arc_bytes"] / (64 * GIB))

@@ -9,7 +9,7 @@ and, for a widened RAIDZ vdev, the expansion report.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, fields
+from dataclasses import asdict, fields, replace
 from typing import Any
 
 from .capacity.efficiency import EfficiencyRow, efficiency_table
@@ -19,7 +19,7 @@ from .capacity.pool import PoolCapacity, VdevCapacity, pool_capacity
 from .datasets.inputs import DatasetError
 from .datasets.usage import DatasetUsage, dataset_usage
 from .design.planning import PlanningInputs
-from .design.types import Design, InvalidDesign, Role
+from .design.types import Dataset, Design, InvalidDesign, Role
 from .document.parse import parse_design
 from .planning.mdraid import md_raid_comparison
 from .planning.sections import planning_sections
@@ -52,17 +52,23 @@ def _targets(vdevs: Sequence[VdevCapacity], role: Role) -> list[AllocTarget]:
     chosen = [v for v in vdevs if v.role == role]
     total = sum(v.dspace_bytes for v in chosen) or 1
     return [
-        AllocTarget(v.layout, v.width, v.ashift, v.draid_data, v.deflate_ratio, v.dspace_bytes / total)
+        AllocTarget(
+            v.layout, v.width, v.ashift, v.draid_data, v.deflate_ratio, v.dspace_bytes / total, v.original_width
+        )
         for v in chosen
     ]
 
 
 def dataset_usages(design: Design, pool: PoolCapacity) -> list[DatasetUsage]:
+    return _usages(design, pool, design.datasets)
+
+
+def _usages(design: Design, pool: PoolCapacity, datasets: Sequence[Dataset]) -> list[DatasetUsage]:
     normal = _targets(pool.vdevs, Role.DATA)
     special = _targets(pool.vdevs, Role.SPECIAL)
     usages: list[DatasetUsage] = []
     on_special = 0
-    for i, ds in enumerate(design.datasets):
+    for i, ds in enumerate(datasets):
         try:
             usage = dataset_usage(
                 with_inherited(design, ds),  # recordsize, compression... as the parents set them
@@ -79,6 +85,53 @@ def dataset_usages(design: Design, pool: PoolCapacity) -> list[DatasetUsage]:
         on_special += usage.special_allocated_bytes
         usages.append(usage)
     return usages
+
+
+def _written_before_all(ds: Dataset, everything: bool) -> Dataset:
+    if ds.contents is None:
+        return ds
+    before = (ds.contents.logical_bytes or 0) if everything else 0
+    return replace(ds, contents=replace(ds.contents, logical_bytes_written_before=before))
+
+
+def expansion_datasets(design: Design, pool: PoolCapacity, usages: Sequence[DatasetUsage]) -> list[dict[str, Any]]:
+    """USED after a RAIDZ expansion, per dataset that says how much it wrote before it.
+
+    The charge is linear in the share written before (``placement.group_targets``), so the
+    dataset is priced twice, all of it at the old width and all at the new one: USED of the old
+    data is its share of the first, USED of the new data its share of the second, and a rewrite
+    of the old data (``zfs rewrite``, 2.4, or send/receive) frees the difference.
+    """
+    if not any(v.original_width for v in pool.vdevs):
+        return []
+    chosen = [
+        (ds, u)
+        for ds, u in zip(design.datasets, usages, strict=True)
+        if ds.contents is not None and ds.contents.logical_bytes_written_before is not None
+    ]
+    if not chosen:
+        return []
+    old = _usages(design, pool, [_written_before_all(ds, True) for ds, _ in chosen])
+    new = _usages(design, pool, [_written_before_all(ds, False) for ds, _ in chosen])
+    out = []
+    for (ds, u), o, n in zip(chosen, old, new, strict=True):
+        before = min(ds.contents.logical_bytes_written_before or 0, u.logical_bytes) if ds.contents else 0
+        f = before / u.logical_bytes if u.logical_bytes else 0.0
+        used_before = int(round(f * o.referenced_bytes))
+        out.append(
+            {
+                "name": ds.name,
+                "logical_bytes": u.logical_bytes,
+                "logical_bytes_written_before": before,
+                "logical_bytes_written_after": u.logical_bytes - before,
+                "used_written_before_bytes": used_before,
+                "used_written_after_bytes": u.referenced_bytes - used_before,
+                "zfs_used_bytes": u.zfs_used_bytes,
+                "used_if_rewritten_bytes": n.referenced_bytes,
+                "rewrite_frees_bytes": max(u.referenced_bytes - n.referenced_bytes, 0),
+            }
+        )
+    return out
 
 
 def _vdev_doc(v: VdevCapacity) -> dict[str, Any]:
@@ -202,13 +255,23 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> dict[str, 
     allocated = sum(u.data_allocated_bytes + u.metadata_allocated_bytes for u in usages)
     special_planned = sum(u.special_allocated_bytes for u in usages)
     usable = pool.zfs_avail_bytes + pool.initial_used_bytes
+    table = planning.sizing.get("dedup_table") or {}
+    home = planning.sizing.get("dedup_table_home") or {}
+    table_on_special = table.get("on_disk_bytes", 0) if home.get("role") in (Role.SPECIAL, Role.DEDUP) else 0
     figures = RiskFigures(
         zfs_avail_bytes=pool.zfs_avail_bytes,
         planned_used_bytes=planned_used,
         zpool_size_bytes=pool.zpool_size_bytes,
         planned_allocated_bytes=allocated,
         special_usable_bytes=pool.special_size_bytes or None,
-        special_planned_bytes=special_planned,
+        special_planned_bytes=special_planned + table_on_special,
+        dedup_entries=table.get("entries"),
+        dedup_in_core_bytes=table.get("in_core_bytes"),
+        dedup_on_disk_bytes=table.get("on_disk_bytes"),
+        dedup_home_role=home.get("role"),
+        dedup_home_groups=tuple(home.get("group_indexes") or ()),
+        dedup_home_size_bytes=home.get("class_size_bytes"),
+        dedup_home_planned_bytes=home.get("class_planned_bytes"),
         datasets=tuple(
             DatasetFigure(
                 name=u.name,
@@ -220,8 +283,9 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> dict[str, 
             for i, u in enumerate(usages)
         ),
     )
+    expanded = expansion_datasets(design, pool, usages)
     expansions = [
-        asdict(expansion_report(design, gi))
+        {**asdict(expansion_report(design, gi)), "datasets": expanded}
         for gi, g in enumerate(design.vdevs)
         if g.expanded_from_width is not None
     ]

@@ -33,6 +33,7 @@ class AllocTarget:
     draid_data: int | None = None
     deflate_ratio: int = 512
     share: float = 1.0
+    original_width: int | None = None  # a RAIDZ vdev widened by zpool attach: the width it was created with
 
     @property
     def sector(self) -> int:
@@ -65,11 +66,25 @@ class Geometry:
         return AllocTarget(self.layout, self.width, self.ashift, self.draid_data).nominal_parity_fraction
 
 
-def group_targets(targets: Sequence[AllocTarget]) -> list[tuple[Geometry, float]]:
-    """Merge identical vdevs and normalise shares."""
+def group_targets(targets: Sequence[AllocTarget], written_before: float = 0.0) -> list[tuple[Geometry, float]]:
+    """Merge identical vdevs and normalise shares.
+
+    ``written_before``: the fraction of the blocks written before a RAIDZ expansion. On a vdev
+    that was widened (``original_width``) those keep the old width's ``asize`` (the DVA records
+    it; ``vdev_raidz_asize()`` uses the logical width of the block's birth txg), the rest are
+    allocated at the new width; both are charged through the vdev's one deflate ratio, set at
+    its creation (``vdev_set_deflate_ratio()``) and never changed by the expansion.
+    """
+    before = min(max(written_before, 0.0), 1.0)
     acc: dict[Geometry, float] = defaultdict(float)
     for t in targets:
-        acc[Geometry(t.layout, t.width, t.ashift, t.draid_data, t.deflate_ratio)] += max(t.share, 0.0)
+        share = max(t.share, 0.0)
+        if t.original_width is not None and t.original_width != t.width and before > 0:
+            acc[Geometry(t.layout, t.original_width, t.ashift, t.draid_data, t.deflate_ratio)] += share * before
+            share *= 1 - before
+            if share <= 0:
+                continue
+        acc[Geometry(t.layout, t.width, t.ashift, t.draid_data, t.deflate_ratio)] += share
     total = sum(acc.values())
     if total <= 0:
         n = len(acc)

@@ -326,8 +326,11 @@ def dataset_usage(
     for mb in base:
         base_demand[mb.psize] += mb.count * mb.dvas
 
-    normal_groups = group_targets(normal)
-    special_groups = group_targets(special) if special else []
+    # On a RAIDZ vdev widened by zpool attach, what was written before keeps its old cost
+    written_before = ds.contents.logical_bytes_written_before if ds.contents is not None else None
+    before = min(written_before / content_bytes, 1.0) if written_before and content_bytes else 0.0
+    normal_groups = group_targets(normal, before)
+    special_groups = group_targets(special, before) if special else []
 
     # Split data blocks into special-eligible small blocks and the rest.
     small_demand: dict[int, float] = {}

@@ -9,7 +9,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from ..versions import SERIES_NAMES
+from ..versions import SERIES_NAMES, supports
 
 FORMAT = "zfsplanner.design/1"
 
@@ -170,6 +170,10 @@ class Contents:
     file_size_histogram: tuple[tuple[int, int], ...] | None = None
     compressibility: Compressibility | None = None
     files_per_directory: int | None = None
+    # how much of the data was written before the RAIDZ expansion of its vdev (the rest after)
+    logical_bytes_written_before: int | None = None
+    # logical blocks over unique blocks of a dataset with dedup (1.0: nothing repeats)
+    dedup_ratio: float | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -199,6 +203,8 @@ class Design:
     description: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     ashift: int | None = None  # the pool's, as zpool create -o ashift=N applies it to every vdev
+    # pool features that change accounting ({"fast_dedup": True}); absent: what zpool create enables
+    features: Mapping[str, bool] | None = None
 
     def __post_init__(self) -> None:
         # Every group knows the pool's ashift, so whatever asks a group for its ashift
@@ -209,6 +215,15 @@ class Design:
     @property
     def version(self) -> str:
         return self.openzfs_version or DEFAULT_OPENZFS_VERSION
+
+    @property
+    def fast_dedup(self) -> bool:
+        """Is the pool's ``fast_dedup`` feature enabled (new dedup tables in the flat format with a
+        log)? ``zpool create`` enables every feature of its release, so 2.3 and later by default."""
+        chosen = (self.features or {}).get("fast_dedup")
+        if chosen is not None:
+            return bool(chosen)
+        return supports(self.version, "ddt_flat_entries")
 
     @property
     def partitioning(self) -> Partitioning:

@@ -76,6 +76,8 @@ def contents_to_document(c: Contents) -> dict[str, Any]:
         comp.update(c.compressibility.extra)
         out["compressibility"] = comp
     put_optional(out, "files_per_directory", c.files_per_directory)
+    put_optional(out, "logical_bytes_written_before", c.logical_bytes_written_before)
+    put_optional(out, "dedup_ratio", c.dedup_ratio)
     out.update(c.extra)
     return out
 
@@ -100,6 +102,8 @@ def design_to_document(design: Design) -> dict[str, Any]:
     put_optional(out, "openzfs_version", design.openzfs_version)
     put_optional(out, "disk_partitioning", design.disk_partitioning)
     put_optional(out, "ashift", design.ashift)
+    if design.features is not None:
+        out["features"] = dict(design.features)
     out["vdevs"] = [vdev_to_document(v) for v in design.vdevs]
     out["datasets"] = [dataset_to_document(d) for d in design.datasets]
     out.update(design.extra)

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..design.planning import planning_errors
 from ..design.types import (
+    DEFAULT_OPENZFS_VERSION,
     FORMAT,
     OPENZFS_VERSIONS,
     POOL_NAME_RE,
@@ -19,11 +20,24 @@ from ..design.types import (
     VdevGroup,
 )
 from ..geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
+from ..versions import supports
 from .limits import MAX_BYTES, document_errors
 from .parts import read_dataset, read_vdev
 from .reader import Reader, extra
 
-DESIGN_KEYS = ("format", "name", "openzfs_version", "disk_partitioning", "ashift", "description", "vdevs", "datasets")
+DESIGN_KEYS = (
+    "format",
+    "name",
+    "openzfs_version",
+    "disk_partitioning",
+    "ashift",
+    "features",
+    "description",
+    "vdevs",
+    "datasets",
+)
+# pool features that change accounting, with the release that brings each
+POOL_FEATURES = {"fast_dedup": "ddt_flat_entries"}
 
 
 def parse_design(doc: Any) -> Design:
@@ -81,6 +95,7 @@ def parse_design(doc: Any) -> Design:
                 seen.add(ds.name)
                 datasets.append(ds)
     description = r.string(d, "description", "")
+    features = _read_features(r, d.get("features"), version)
     for path, message in planning_errors(d, len(raw_vdevs) if isinstance(raw_vdevs, list) else 0):
         r.err(path, message)
     if r.errors:
@@ -95,6 +110,7 @@ def parse_design(doc: Any) -> Design:
         description=description,
         extra=extra(d, DESIGN_KEYS),
         ashift=pool_ashift,
+        features=features,
     )
     from ..geometry.vdev_shape import shape_errors  # imports this module through .design
 
@@ -102,3 +118,25 @@ def parse_design(doc: Any) -> Design:
     if problems:
         raise InvalidDesign(problems)
     return design
+
+
+def _read_features(r: Reader, value: Any, version: str | None) -> dict[str, bool] | None:
+    """``features``: ``{"fast_dedup": true}``; each a known feature, true or false, on a release
+    that has it when true."""
+    if value is None:
+        return None
+    d = r.obj(value, "features")
+    if d is None:
+        return None
+    out: dict[str, bool] = {}
+    for key, on in d.items():
+        path = f"features.{key}"
+        if key not in POOL_FEATURES:
+            r.err(path, f"{key!r} is not a pool feature the planner models (one of {', '.join(POOL_FEATURES)})")
+        elif not isinstance(on, bool):
+            r.err(path, f"must be true or false (got {on!r})")
+        elif on and not supports(version or DEFAULT_OPENZFS_VERSION, POOL_FEATURES[key]):
+            r.err(path, f"{key} needs OpenZFS 2.3 or later (the design says {version})")
+        else:
+            out[key] = on
+    return out

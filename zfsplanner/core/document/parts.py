@@ -224,8 +224,25 @@ def _check_shape(
         r.err(join(path, "logical_bytes_written_before"), "needs expanded_from_width")
 
 
-CONTENTS_KEYS = ("logical_bytes", "file_count", "file_size_histogram", "compressibility", "files_per_directory")
+CONTENTS_KEYS = (
+    "logical_bytes",
+    "file_count",
+    "file_size_histogram",
+    "compressibility",
+    "files_per_directory",
+    "logical_bytes_written_before",
+    "dedup_ratio",
+)
 COMPRESSIBILITY_KEYS = ("profile", "ratio", "algorithm", "recordsize")
+
+
+def _dedup_ratio(r: Reader, value: Any, path: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 1 <= value <= 1_000_000:
+        r.err(path, f"must be a number of at least 1.0, as zpool list prints DEDUP (got {value!r})")
+        return None
+    return float(value)
 
 
 def _read_contents(r: Reader, value: Any, path: str) -> Contents | None:
@@ -276,12 +293,21 @@ def _read_contents(r: Reader, value: Any, path: str) -> Contents | None:
                 recordsize=r.zfs_size(c, "recordsize", cpath),
                 extra=extra(c, COMPRESSIBILITY_KEYS),
             )
+    logical = r.integer(d, "logical_bytes", path, lo=0)
+    before = r.integer(d, "logical_bytes_written_before", path, lo=0)
+    if before is not None and logical is not None and before > logical:
+        r.err(
+            join(path, "logical_bytes_written_before"),
+            f"cannot be more than the data itself ({logical:,} bytes)",
+        )
     return Contents(
-        logical_bytes=r.integer(d, "logical_bytes", path, lo=0),
+        logical_bytes=logical,
         file_count=r.integer(d, "file_count", path, lo=0, hi=MAX_FILES),
         file_size_histogram=hist,
         compressibility=comp,
         files_per_directory=r.integer(d, "files_per_directory", path, lo=1),
+        logical_bytes_written_before=before,
+        dedup_ratio=_dedup_ratio(r, d.get("dedup_ratio"), join(path, "dedup_ratio")),
         extra=extra(d, CONTENTS_KEYS),
     )
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..capacity.placement import AllocTarget
 from ..capacity.pool import PoolCapacity
+from ..datasets.ddt import dedup_table, table_home, unique_blocks
 from ..datasets.special import SMALL_BLOCKS_SHARE, disk_bytes_for, recommended_class_bytes, special_curve, thresholds
 from ..datasets.usage import DatasetUsage
 from ..design.planning import (
@@ -197,18 +198,27 @@ def sizing_section(
     rate = perf.slog_write_bytes_per_s if has_slog else perf.seq_write_bytes_per_s.high
     slog = slog_sizing(rate or 0.0, settings.ram_bytes)
     dedup_blocks = sum(u.data_blocks for ds, u in zip(design.datasets, usages, strict=True) if dedup_on(design, ds))
+    home = table_home(design, pool)
+    table = dedup_table(
+        sum(
+            unique_blocks(u.data_blocks, ds.contents)
+            for ds, u in zip(design.datasets, usages, strict=True)
+            if dedup_on(design, ds)
+        ),
+        design.fast_dedup,
+        home.sector,
+    )
     logical = sum(u.logical_bytes for u in usages)
     blocks = sum(u.data_blocks for u in usages)
     avg = logical // blocks if blocks else 128 * 1024
     ram = ram_advice(
         metadata_bytes=sum(u.metadata_psize_bytes for u in usages),
-        dedup_blocks=dedup_blocks,
-        openzfs_version=design.version,
+        dedup_table=table,
         cache_bytes=pool.cache_size_bytes,
         average_block_bytes=avg,
         ram_bytes=settings.ram_bytes,
     )
-    return {
+    section: dict[str, Any] = {
         "slog": {
             "applies": has_slog,
             "sync_bytes_per_s": round(slog.sync_bytes_per_s),
@@ -234,6 +244,32 @@ def sizing_section(
             "ram_share": ram.ram_share,
         },
     }
+    if any(dedup_on(design, ds) for ds in design.datasets):
+        section["dedup_table"] = {
+            "entries": table.entries,
+            "on_disk_bytes": table.on_disk_bytes,
+            "in_core_bytes": table.in_core_bytes,
+            "fast_dedup": table.fast_dedup,
+        }
+        # where the table lives (spa_preferred_class) and how much of that class it takes
+        others = _class_planned(pool, usages, home.role)
+        section["dedup_table_home"] = {
+            "role": home.role.value,
+            "group_indexes": list(home.groups),
+            "class_size_bytes": home.size_bytes,
+            "class_planned_bytes": others + table.on_disk_bytes,
+            "fits": others + table.on_disk_bytes <= home.size_bytes,
+        }
+    return section
+
+
+def _class_planned(pool: PoolCapacity, usages: Sequence[DatasetUsage], role: Role) -> int:
+    """Bytes the datasets already put on the class the table goes to (raw, as zpool list)."""
+    if role == Role.SPECIAL:
+        return sum(u.special_allocated_bytes for u in usages)
+    if role == Role.DATA:
+        return sum(u.normal_allocated_bytes for u in usages)
+    return 0
 
 
 # --------------------------------------------------------------------------- all of it

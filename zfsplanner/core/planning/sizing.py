@@ -4,17 +4,17 @@ Sources (``shared/reference/zfs-space-accounting.md`` §8): ``zfs_txg_timeout`` 
 ``zfs_dirty_data_max`` = 10 % of RAM capped at ``zfs_dirty_data_max_max`` = min(25 % of
 RAM, 4 GiB); ZIL writes are throttled once ``zfs_wrlog_data_max`` = 2 × dirty_data_max
 is outstanding (man ``zfs.4``), so a SLOG never holds more than that; L2ARC keeps a
-96-byte header in RAM per cached block (``HDR_L2ONLY_SIZE``); the dedup table needs one
-entry per unique block (``include/sys/ddt.h``).
+96-byte header in RAM per cached block (``HDR_L2ONLY_SIZE``); the dedup table needs its blocks
+in core as ``zpool status -D`` counts them (:mod:`zfsplanner.core.datasets.ddt`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..risk.devices import DDT_ENTRY_BYTES_FLAT, DDT_ENTRY_BYTES_TRAD, L2ARC_HEADER_BYTES
+from ..datasets.ddt import DedupTable
+from ..risk.devices import L2ARC_HEADER_BYTES
 from ..units import GIB
-from ..versions import Version, supports
 
 TXG_TIMEOUT_S = 5  # zfs_txg_timeout
 TXGS_IN_FLIGHT = 2  # one syncing, one open: the ZIL holds about two txgs of sync writes
@@ -54,8 +54,8 @@ def slog_sizing(sync_bytes_per_s: float, ram_bytes: int | None) -> SlogSizing:
 @dataclass(frozen=True)
 class RamAdvice:
     metadata_bytes: int  # one copy of all metadata: what the ARC needs to never re-read it
-    ddt_bytes: int  # dedup table, one entry per unique block (0 without dedup)
-    ddt_entry_bytes: int
+    ddt_bytes: int  # the dedup table in core (0 without dedup)
+    ddt_entry_bytes: int  # in core per entry, rounded
     l2arc_header_bytes: int  # RAM the L2ARC's headers take when the cache is full
     l2arc_average_block_bytes: int
     arc_bytes: int  # the three together
@@ -66,17 +66,16 @@ class RamAdvice:
 def ram_advice(
     *,
     metadata_bytes: int,
-    dedup_blocks: int,
-    openzfs_version: str | Version,
+    dedup_table: DedupTable,
     cache_bytes: int,
     average_block_bytes: int,
     ram_bytes: int | None,
 ) -> RamAdvice:
     """RAM the ARC should have for metadata, the dedup table and L2ARC headers."""
-    entry = DDT_ENTRY_BYTES_FLAT if supports(openzfs_version, "ddt_flat_entries") else DDT_ENTRY_BYTES_TRAD
-    ddt = dedup_blocks * entry
+    ddt = dedup_table.in_core_bytes
+    entry = round(dedup_table.in_core_per_entry)
     avg = max(average_block_bytes, 512)
     headers = L2ARC_HEADER_BYTES * cache_bytes // avg if cache_bytes else 0
     total = metadata_bytes + ddt + headers
     share = total / ram_bytes if ram_bytes else None
-    return RamAdvice(metadata_bytes, ddt, entry if dedup_blocks else 0, headers, avg, total, ram_bytes, share)
+    return RamAdvice(metadata_bytes, ddt, entry, headers, avg, total, ram_bytes, share)

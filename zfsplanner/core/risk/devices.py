@@ -4,24 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..design.types import Design, Layout, Media, Role
+from ..datasets.ddt import DedupTable, dedup_table, unique_blocks
+from ..design.types import Dataset, Design, Layout, Media, Role
 from ..naming import sentence_case
 from ..properties.resolve import DEFAULT_RECORDSIZE
 from ..units import format_iec, format_si, zfs_nicenum
-from ..versions import supports
 from .common import agree, block_size, dataset_path, dedup_on, ds_name, groups_of, host_ram, vdev_name, vdev_path
 from .registry import Risk, RiskFigures, RiskSpec, Severity, make_risk, rule, rule_codes
 
 L2ARC_HEADER_BYTES = 96  # HDR_L2ONLY_SIZE on LP64 (include/sys/arc_impl.h)
 L2ARC_RAM_SHARE = 0.10
 L2ARC_UNKNOWN_RAM_FLOOR = 1024**3  # report header memory of 1 GiB or more when RAM is unknown
-DDT_ENTRY_BYTES_TRAD = 296  # 40 B key + 4 × 64 B phys (include/sys/ddt.h), before 2.3
-DDT_ENTRY_BYTES_FLAT = 112  # 40 B key + 72 B phys, fast_dedup (2.3+)
 DDT_RAM_SHARE = 0.25
 
 REF_SLOG = "man zpoolconcepts.7 (Intent Log); man zfs.4 (zfs_dirty_data_max); module/zfs/zil.c"
 REF_L2ARC = "include/sys/arc_impl.h (l2arc_buf_hdr_t, HDR_L2ONLY_SIZE); man zpoolconcepts.7 (Cache Devices)"
-REF_DDT = "include/sys/ddt.h; module/zfs/ddt.c; man zpool-status.8 (-D); openzfs/zfs#2083"
+REF_DDT = (
+    "include/sys/ddt.h; module/zfs/ddt.c (ddt_object_sync); module/zfs/ddt_zap.c; man zpool-status.8 (-D); "
+    "openzfs/zfs#2083"
+)
 
 
 @rule(
@@ -205,11 +206,25 @@ def rule_l2arc_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
     )
 
 
+def _dedup_table(design: Design, figures: RiskFigures | None, known: list[tuple[int, Dataset]]) -> DedupTable:
+    """The estimate's table when it gave one, else the same model on blocks counted from the contents."""
+    if figures is not None and figures.dedup_entries is not None:
+        return DedupTable(
+            figures.dedup_entries, figures.dedup_on_disk_bytes or 0, figures.dedup_in_core_bytes or 0, design.fast_dedup
+        )
+    entries = sum(
+        unique_blocks(-(-ds.contents.logical_bytes // block_size(design, ds)), ds.contents)
+        for _, ds in known
+        if ds.contents is not None and ds.contents.logical_bytes
+    )
+    return dedup_table(entries, design.fast_dedup)
+
+
 @rule(
     "dedup-memory",
     Severity.WARNING,
     "Dedup table of about {ddt} for {name}",
-    "dedup enabled on a dataset: the estimated dedup table above 25% of RAM, or whenever RAM or the "
+    "dedup enabled on a dataset: the estimated dedup table in core above 25% of RAM, or whenever RAM or the "
     "contents are not given",
     REF_DDT,
 )
@@ -217,32 +232,27 @@ def rule_dedup_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
     dedup = [(i, ds) for i, ds in enumerate(design.datasets) if dedup_on(design, ds)]
     if not dedup:
         return
-    flat = supports(design.version, "ddt_flat_entries")
-    entry = DDT_ENTRY_BYTES_FLAT if flat else DDT_ENTRY_BYTES_TRAD
-    entry_text = (
-        f"about {entry} B per unique block (flat entries of the fast_dedup feature, OpenZFS 2.3+)"
-        if flat
-        else f"about {entry} B per unique block (traditional entries, before OpenZFS 2.3)"
-    )
     known = [(i, ds) for i, ds in dedup if ds.contents is not None and ds.contents.logical_bytes]
     unknown = [ds.name for _, ds in dedup if not (ds.contents is not None and ds.contents.logical_bytes)]
-    blocks = sum(
-        -(-ds.contents.logical_bytes // block_size(design, ds))
-        for _, ds in known
-        if ds.contents is not None and ds.contents.logical_bytes
+    table = _dedup_table(design, figures, known)
+    ddt = table.in_core_bytes
+    kind = (
+        "the fast-dedup format of OpenZFS 2.3 and later, whose 72-byte entries do not compress"
+        if table.fast_dedup
+        else "the traditional format"
     )
-    ddt = blocks * entry
     ram = host_ram(design, figures)
     names = ", ".join(ds_name(design, i) for i, _ in dedup)
     subject = dataset_path(dedup[0][0])
     parts = [
-        f"Dedup is on for {names}. The dedup table has one entry per unique block, {entry_text}, before ZAP "
-        "overhead, and every write looks it up: when it does not fit in the ARC, writes and frees turn into "
+        f"Dedup is on for {names}. The dedup table has one entry per unique block, kept in 32 KiB blocks "
+        f"({kind}), and every write looks it up: when it does not fit in the ARC, writes and frees turn into "
         "random reads of the table."
     ]
-    if known:
+    if known and table.entries:
         parts.append(
-            f"With no duplicates at all, {blocks:,} blocks give a table of about {format_iec(ddt)}"
+            f"{table.entries:,} unique blocks give a table of about {format_iec(ddt)} in RAM "
+            f"({table.in_core_per_entry:.0f} B per block) and {format_iec(table.on_disk_bytes)} on disk"
             + (f" ({len(unknown)} dataset(s) without contents not counted)." if unknown else ".")
         )
     else:
@@ -265,6 +275,50 @@ def rule_dedup_memory(spec: RiskSpec, design: Design, figures: RiskFigures | Non
         severity=severity,
         name=ds_name(design, dedup[0][0]) + (f" and {len(dedup) - 1} more" if len(dedup) > 1 else ""),
         ddt=format_iec(ddt, 1) if known else "unknown size",
+    )
+
+
+@rule(
+    "dedup-table-overflow",
+    Severity.WARNING,
+    "The dedup table does not fit {name}",
+    "the dedup table on disk (with what else goes there) larger than the dedup vdevs, or than the special "
+    "vdevs when it lives there",
+    "module/zfs/spa_misc.c (spa_preferred_class, zfs_ddt_data_is_special); module/zfs/ddt.c (ddt_object_sync)",
+)
+def rule_dedup_table_overflow(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    if figures is None or not figures.dedup_on_disk_bytes or not figures.dedup_home_groups:
+        return
+    if figures.dedup_home_role not in (Role.DEDUP.value, Role.SPECIAL.value):
+        return
+    size = figures.dedup_home_size_bytes or 0
+    planned = figures.dedup_home_planned_bytes or figures.dedup_on_disk_bytes
+    if planned <= size:
+        return
+    groups = figures.dedup_home_groups
+    name = " and ".join(vdev_name(design, i) for i in groups)
+    table = format_iec(figures.dedup_on_disk_bytes, 1)
+    others = planned - figures.dedup_on_disk_bytes
+    with_others = (
+        f", and the special class also holds about {format_iec(others, 1)} of metadata and small blocks"
+        if others
+        else ""
+    )
+    spill = (
+        "the special class, then the normal class"
+        if figures.dedup_home_role == Role.DEDUP.value and any(True for _ in groups_of(design, Role.SPECIAL))
+        else "the normal class"
+    )
+    yield make_risk(
+        spec,
+        vdev_path(groups[0]),
+        f"The dedup table takes about {table} on disk ({figures.dedup_entries or 0:,} entries, three copies of each "
+        f"block as the pool's own metadata is written){with_others}, but {name} "
+        f"{agree(design, groups[0], 'holds', 'hold')} {format_iec(size, 1)}. Once it is full, new table blocks go "
+        f"to {spill}, where every dedup lookup reads from the slower disks.",
+        "Use larger disks for the dedup or special vdev, keep dedup to datasets that really repeat, or cap the "
+        "table with dedup_table_quota (OpenZFS 2.3).",
+        name=name,
     )
 
 

@@ -84,7 +84,8 @@ class RiskFigures:
     ``planned_allocated_bytes``: the same in ``zpool list`` terms (SIZE and ALLOC), used when
     the first pair is missing. ``special_usable_bytes``: SIZE of the special class;
     ``special_planned_bytes``: bytes the estimate allocates there (both raw, as
-    ``zpool list -v`` shows them). ``ram_bytes``: the host's RAM.
+    ``zpool list -v`` shows them). ``ram_bytes``: the host's RAM. ``dedup_*``: the dedup table
+    (entries, in core, on disk) and the class it goes to, its SIZE and what is planned there.
     """
 
     zfs_avail_bytes: int | None = None
@@ -95,6 +96,14 @@ class RiskFigures:
     special_planned_bytes: int | None = None
     datasets: tuple[DatasetFigure, ...] = ()
     ram_bytes: int | None = None
+    # the dedup table as zpool status -D reports it (sizing.dedup_table), and the class it lives on
+    dedup_entries: int | None = None
+    dedup_in_core_bytes: int | None = None
+    dedup_on_disk_bytes: int | None = None
+    dedup_home_role: str | None = None  # "dedup", "special" or "data"
+    dedup_home_groups: tuple[int, ...] = ()
+    dedup_home_size_bytes: int | None = None
+    dedup_home_planned_bytes: int | None = None  # the table and what else goes there
 
 
 # --------------------------------------------------------------------------- registry
