@@ -7,8 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from zfsplanner.core.datasets.metadata import (
-    EMPTY_FILESYSTEM_BLOCKS,
+    EMPTY_FILESYSTEM_FIXED_BLOCKS,
+    META_DNODE_LEVELS,
     MZAP_MAX_ENTRIES,
+    ZAP_LEAF_ENTRIES,
     MetaKind,
     RedundantMetadata,
     directory_blocks,
@@ -17,8 +19,10 @@ from zfsplanner.core.datasets.metadata import (
     empty_dataset_blocks,
     indirect_block_psize,
     indirect_levels,
+    meta_dnode_indirects,
     metadata_copies,
     object_indirects,
+    zap_leaves,
 )
 
 ALL = RedundantMetadata.ALL
@@ -73,14 +77,27 @@ def test_object_indirects_count_copies():
 
 
 def test_dnode_blocks_hold_32_legacy_dnodes():
-    # 72 objects: blocks 0..2; block 0 exists already; 3 blocks fit in the meta-dnode
-    blocks = dnode_blocks(72, 512, 1, ALL, "2.3", 512, 512, already=1)
-    assert sum(b.count for b in blocks) == 2
-    # 200 objects: 6 full blocks + 1 partial; 7 > 3 pointers, so one L1 appears
-    blocks = dnode_blocks(200, 512, 1, ALL, "2.3", 512, 512, already=1)
-    assert sum(b.count for b in blocks) == 5 + 1 + 1
-    assert all(b.dvas == 2 for b in blocks)
+    # 72 objects: blocks 0..2; blocks 0 and 1 exist already (the root directory is object 34)
+    blocks = dnode_blocks(72, 512, 1, ALL, "2.3", 512, 512, already=2)
+    assert sum(b.count for b in blocks) == 1
+    # 200 objects: 6 full blocks + 1 partial, less the two of the empty dataset
+    blocks = dnode_blocks(200, 512, 1, ALL, "2.3", 512, 512, already=2)
+    assert sum(b.count for b in blocks) == 4 + 1
+    assert all(b.dvas == 2 and b.kind == MetaKind.DNODE for b in blocks)
     assert dnode_block_psize(32, 512, "2.3", 512, 512) == 1536
+
+
+def test_the_meta_dnode_has_six_levels_from_the_start():
+    # dmu_objset_create_impl(): 3 pointers << (14 - 9 + (levels - 1) * 10) >= 2^48
+    assert META_DNODE_LEVELS == 6
+    empty = meta_dnode_indirects(2, 1, ALL, "2.3", 4096, 4096)
+    assert sum(b.count for b in empty) == 5  # one block per indirect level
+    # 1024 dnode blocks still fit one L1; the 1025th adds a second L1, nothing above changes
+    assert sum(b.count for b in meta_dnode_indirects(1024, 1, ALL, "2.3", 4096, 4096)) == 5
+    assert sum(b.count for b in meta_dnode_indirects(1025, 1, ALL, "2.3", 4096, 4096)) == 6
+    # the L1 grows as it fills: 626 pointers take more than the empty dataset's 2
+    full = max(b.psize for b in meta_dnode_indirects(626, 1, ALL, "2.3", 4096, 4096))
+    assert full > max(b.psize for b in empty)
 
 
 def test_large_dnodes_fill_blocks_faster():
@@ -92,6 +109,25 @@ def test_large_dnodes_fill_blocks_faster():
 def test_small_directories_are_one_microzap_block():
     blocks = directory_blocks(100, 1, ALL, "2.3", 4096, 4096)
     assert len(blocks) == 1 and blocks[0].dvas == 2 and blocks[0].psize == 4096
+    # 1000 short names: 64,512 B of chunks in 3 sectors after lz4 (real pool, dirs sample)
+    assert directory_blocks(1000, 1, ALL, "2.3", 4096, 4096)[0].psize == 12288
+
+
+def test_a_directory_of_a_few_entries_is_embedded_in_its_block_pointer():
+    # a 512 B microzap with one entry compresses to about 55 B (<= 112 B): zdb shows dsize 0
+    assert directory_blocks(1, 1, ALL, "2.3", 4096, 4096) == []
+    # 20 entries: 1,536 B that lz4 cannot shrink by a whole 4 KiB sector, so stored as is
+    # (2.3 budget); one sector per copy on the pool, as the root of the 20-directory case
+    assert directory_blocks(20, 1, ALL, "2.3", 4096, 4096)[0].psize == 1536
+
+
+def test_fat_zap_leaves_double_in_steps():
+    assert zap_leaves(ZAP_LEAF_ENTRIES) == 1.0
+    # 20,000 names: 128 leaves (the real pool's zdb), not 20,000 / (212 x ln 2) = 137
+    assert round(zap_leaves(20_000)) == 128
+    assert round(zap_leaves(72_208)) == 512
+    counts = [zap_leaves(n) for n in range(2048, 200_000, 997)]
+    assert counts == sorted(counts)
 
 
 def test_big_directories_become_fatzaps_with_an_indirect_block():
@@ -108,7 +144,7 @@ def test_huge_directories_get_a_separate_pointer_table():
 
 def test_the_empty_filesystem_has_eleven_blocks_of_twelve_kib():
     blocks = empty_dataset_blocks(False, 1, ALL, "2.3", 512, 512)
-    assert len(blocks) == len(EMPTY_FILESYSTEM_BLOCKS) == 11
+    assert len(blocks) == len(EMPTY_FILESYSTEM_FIXED_BLOCKS) + META_DNODE_LEVELS - 1 == 11
     assert sum(b.psize for b in blocks) == 12288
 
 

@@ -17,11 +17,12 @@ What is exact and what is estimated:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from ..compression.rules import stored_block
+from ..compression.rules import BlockKind, stored_block
 from ..units import ceil_div
 
 DNODE_BLOCK_SIZE = 1 << 14  # DNODE_BLOCK_SHIFT
@@ -29,6 +30,8 @@ INDIRECT_BLOCK_SIZE = 1 << 17  # zfs_default_ibs / DN_MAX_INDBLKSHIFT
 BLKPTR_SIZE = 1 << 7  # SPA_BLKPTRSHIFT
 BPS_PER_INDIRECT = INDIRECT_BLOCK_SIZE // BLKPTR_SIZE  # 1024
 DN_MAX_NBLKPTR = 3
+DNODE_SHIFT = 9  # include/sys/dnode.h: slots are 512 B; object numbers count slots
+DN_MAX_OBJECT_SHIFT = 48  # include/sys/dnode.h: DN_MAX_OBJECT = 2^48
 SA_NBLKPTR = 1  # dnode_allocate(): "Maximize bonus space for SA"
 META_DNODE_NBLKPTR = 3
 LEGACY_DNODE_SIZE = 512
@@ -37,7 +40,7 @@ MZAP_MAX_ENTRIES = (128 * 1024) // MZAP_ENT_LEN - 1  # zap_micro_max_size 128 Ki
 FZAP_BLOCK_SIZE = 1 << 14  # fzap_default_block_shift
 ZAP_LEAF_CHUNKS = 638  # (16384 - 2*512) / 24 - 2
 ZAP_CHUNKS_PER_ENTRY = 3  # entry + name (names < 21 B) + value
-ZAP_LEAF_FILL = 0.69  # leaves split on hash prefixes: about ln 2 full on average
+ZAP_LEAF_ENTRIES = ZAP_LEAF_CHUNKS // ZAP_CHUNKS_PER_ENTRY  # 212: zap_entry_create() splits past this
 # Files per directory when the design does not say (``contents.files_per_directory``): a
 # tree of directories of 64 entries each (see directory_tree). Real trees (photo albums,
 # source code, home directories, backups) hold tens to a few hundred files per directory;
@@ -48,24 +51,63 @@ ZAP_EMBEDDED_PTRTBL = 1024  # pointers held in the fatzap header block (zap_impl
 ZAP_PTRTBL_PER_BLOCK = FZAP_BLOCK_SIZE // 8
 ZAP_PTR_COMPRESSED = 4  # bytes per pointer-table entry after lz4 (runs of equal leaf ids)
 
-# Fitted compressed sizes (lz4), calibration: openzfs-2.3.2.json written_datasets.
-BP_COMPRESSED_BASE = 24  # bytes per filled block pointer, plus 16 B per DVA
-BP_COMPRESSED_PER_DVA = 16
+# Compressed sizes (lz4). Block pointers and dnodes: fitted to openzfs-2.3.2.json
+# written_datasets. A filled block pointer costs its random checksum and first DVA (40 B
+# with one DVA, the fit); a ditto DVA repeats the first one's vdev and asize word, so lz4
+# pays only its offset and a sequence (8 B): 2-DVA pointers of the meta-dnode's L1 take
+# 45 B or less each on the real pool (shared/calibration/openzfs-2.3.2-dirs-sample.json).
+BP_COMPRESSED_BASE = 32  # bytes per filled block pointer, plus 8 B per DVA
+BP_COMPRESSED_PER_DVA = 8
 DNODE_COMPRESSED = 44  # bytes per allocated dnode in a dnode block
-MZAP_ENTRY_COMPRESSED = 20  # bytes per microzap entry
+# A microzap entry is a 64 B chunk written in creation order (mzap_addent() takes the next
+# free chunk): its 8 B value differs from the previous chunk's in the low byte(s) of the
+# object number, the name in its last characters, the rest (cd, pad, the zero tail of the
+# 50 B name) repeats. lz4 codes that as two sequences (token, 2 B offset, a literal byte or
+# two, one extra length byte for the run of zeros): about 10 B per entry for names that
+# share a prefix with their neighbour (file000123, IMG_1234.JPG: 9-10 B measured with lz4
+# on blocks laid out as zap_micro.c does); names with nothing in common cost up to 22 B.
+# The 64 B header (block type, random salt) and the frame: 44 B.
+MZAP_ENTRY_COMPRESSED = 10
+MZAP_HEADER_COMPRESSED = 44
 FZAP_ENTRY_COMPRESSED = 26  # bytes per fatzap entry (8 B hash is random)
 LZ4_FRAME = 64  # fitted fixed cost per metadata block (frame, last literals)
 
 # Objects of a new, empty ZPL filesystem: master node, SA master, SA registration, SA
-# layouts, delete queue, root directory, user/group/project accounting; plus the objset
-# block and meta-dnode block 0. Eleven metadata blocks of about 1 KiB each after lz4
-# (calibration: an empty dataset charges 88 sectors = 11 blocks x 2 copies x 4 sectors
-# on raidz1-5 ashift 9, logicalused 12 KiB).
-EMPTY_FILESYSTEM_BLOCKS = (1536, 1536) + (1024,) * 9
+# layouts, delete queue, root directory (object 34, so dnode blocks 0 and 1 exist), shares
+# directory. Eleven metadata blocks of about 1 KiB each after lz4 (calibration: an empty
+# dataset charges 88 sectors = 11 blocks x 2 copies x 4 sectors on raidz1-5 ashift 9,
+# logicalused 12 KiB): the objset block, dnode blocks 0 and 1, the meta-dnode's five
+# indirect blocks (computed, see meta_dnode_indirects) and three ZAP blocks (master node,
+# SA registration, SA layouts; the empty directories and queues are embedded in their
+# block pointers).
+EMPTY_FILESYSTEM_FIXED_BLOCKS = (1536, 1536, 1024) + (1024,) * 3
+EMPTY_FILESYSTEM_DNODE_BLOCKS = 2
 EMPTY_FILESYSTEM_OBJECTS = 8
 # A new zvol: objset, meta-dnode block 0, the zvol property ZAP.
 EMPTY_VOLUME_BLOCKS = (1536, 1536, 1024)
 EMPTY_VOLUME_OBJECTS = 3
+
+
+def meta_dnode_levels(nblkptr: int = DN_MAX_NBLKPTR) -> int:
+    """Levels of a dataset's meta-dnode, fixed when the dataset is created.
+
+    ``dmu_objset_create_impl()`` (``module/zfs/dmu_objset.c``) gives the meta-dnode of
+    every dataset (not the MOS) enough levels to address ``DN_MAX_OBJECT`` dnodes at once,
+    "because then we could do it in quiescing context": the smallest ``levels`` with
+    ``nblkptr << (DNODE_BLOCK_SHIFT - DNODE_SHIFT + (levels - 1) * 10) >= 2^48``, i.e. 6
+    (L0 dnode blocks and five indirect levels) with 16 KiB dnode blocks and 128 KiB
+    indirect blocks. So an empty dataset already has one indirect block per level, and
+    adding objects only fills them (a new L1 every 1024 dnode blocks).
+    """
+    levels = 1
+    per_indirect_shift = (INDIRECT_BLOCK_SIZE // BLKPTR_SIZE).bit_length() - 1
+    block_shift = DNODE_BLOCK_SIZE.bit_length() - 1
+    while nblkptr << (block_shift - DNODE_SHIFT + (levels - 1) * per_indirect_shift) < 1 << DN_MAX_OBJECT_SHIFT:
+        levels += 1
+    return levels
+
+
+META_DNODE_LEVELS = meta_dnode_levels()  # 6
 
 
 class RedundantMetadata(StrEnum):
@@ -203,6 +245,11 @@ def dnode_block_psize(dnodes: int, dnodesize: int, version: str, min_alloc: int,
     return _stored(compressed, DNODE_BLOCK_SIZE, version, min_alloc, gcd_alloc)
 
 
+def dnode_block_count(objects: int, dnodesize: int) -> int:
+    """Dnode blocks (level 0 of the meta-dnode) that ``objects`` objects fill, object 0 included."""
+    return ceil_div(objects, DNODE_BLOCK_SIZE // dnodesize)
+
+
 def dnode_blocks(
     objects: int,
     dnodesize: int,
@@ -214,10 +261,17 @@ def dnode_blocks(
     *,
     already: int = 0,
 ) -> list[MetaBlock]:
-    """Dnode blocks (and the meta-dnode's indirect blocks) for ``objects`` objects,
-    less the first ``already`` dnode blocks, which the empty dataset has."""
+    """Dnode blocks for ``objects`` objects, less the first ``already`` dnode blocks, which
+    the empty dataset has. The meta-dnode's indirect blocks are not here: every dataset has
+    them from the start (:func:`meta_dnode_indirects`, counted with the empty dataset).
+
+    ``dmu_object_alloc_impl()`` hands out objects in order, in chunks of 128 per CPU
+    (``dmu_object_alloc_chunk_shift``), so the blocks are full but the last; a creator
+    that moves between CPUs can leave a chunk partly used (one more block now and then,
+    not modelled).
+    """
     per_block = DNODE_BLOCK_SIZE // dnodesize
-    nblocks = ceil_div(objects, per_block)
+    nblocks = dnode_block_count(objects, dnodesize)
     dvas = metadata_copies(copies, redundant, MetaKind.DNODE)
     out: list[MetaBlock] = []
     full = objects // per_block
@@ -231,20 +285,36 @@ def dnode_blocks(
         )
     if rem and nblocks > already:
         out.append(MetaBlock(MetaKind.DNODE, dnode_block_psize(rem, dnodesize, version, min_alloc, gcd_alloc), dvas, 1))
-    out.extend(
-        object_indirects(
-            nblocks,
-            META_DNODE_NBLKPTR,
-            dvas,
-            copies,
-            redundant,
-            version,
-            min_alloc,
-            gcd_alloc,
-            level1_kind=MetaKind.DNODE,
-            upper_kind=MetaKind.DNODE,
-        )
-    )
+    return out
+
+
+def meta_dnode_indirects(
+    dnode_block_total: int,
+    copies: int,
+    redundant: RedundantMetadata,
+    version: str,
+    min_alloc: int,
+    gcd_alloc: int,
+) -> list[MetaBlock]:
+    """The meta-dnode's indirect blocks (levels 1 to 5) above ``dnode_block_total`` dnode blocks.
+
+    The tree is as deep as :func:`meta_dnode_levels` from the dataset's creation: one block
+    per level with a single pointer in an empty dataset (two at level 1: dnode blocks 0 and
+    1), a new level-1 block for every 1024 dnode blocks (32,768 legacy dnodes), a new
+    level-2 block for every 1024 of those. Their pointers carry the children's DVAs
+    (dnode blocks have the extra metadata copy).
+    """
+    dvas = metadata_copies(copies, redundant, MetaKind.DNODE)
+    out: list[MetaBlock] = []
+    n = max(dnode_block_total, 1)
+    for _level in range(1, META_DNODE_LEVELS):
+        count = ceil_div(n, BPS_PER_INDIRECT)
+        last = n - (count - 1) * BPS_PER_INDIRECT
+        if count > 1:
+            full = indirect_block_psize(BPS_PER_INDIRECT, dvas, version, min_alloc, gcd_alloc)
+            out.append(MetaBlock(MetaKind.DNODE, full, dvas, count - 1))
+        out.append(MetaBlock(MetaKind.DNODE, indirect_block_psize(last, dvas, version, min_alloc, gcd_alloc), dvas, 1))
+        n = count
     return out
 
 
@@ -278,6 +348,44 @@ def directory_tree(files: int, per_directory: int | None) -> tuple[list[tuple[in
     return sorted(groups.items()), total
 
 
+def _poisson_above(lam: float, k: int) -> float:
+    """P(X > k) for X ~ Poisson(lam)."""
+    if lam <= 0:
+        return 0.0
+    if lam > 4 * k + 100:
+        return 1.0
+    log_lam = math.log(lam)
+    cdf = sum(math.exp(-lam + i * log_lam - math.lgamma(i + 1)) for i in range(k + 1))
+    return max(0.0, 1.0 - cdf)
+
+
+@lru_cache(maxsize=4096)
+def zap_leaves(entries: int, per_leaf: int = ZAP_LEAF_ENTRIES) -> float:
+    """Expected number of leaves of a fat ZAP holding ``entries`` short names.
+
+    ``zap_entry_create()`` refuses an entry when its leaf has fewer free chunks than the
+    entry needs, and ``zap_expand_leaf()`` splits that leaf in two on one more bit of the
+    64-bit name hash (``zap.c``, ``zap_leaf.c``). The hash spreads names evenly, so the
+    entries under a hash prefix of ``d`` bits are about Poisson(``entries / 2**d``), and
+    that prefix was split iff it holds more than a leaf's ``per_leaf`` entries (212 short
+    names: 638 chunks, 3 per name). Leaves = 1 + the expected number of split prefixes, so
+    the count doubles in steps (20,000 names: 128 leaves, 73 % full) rather than growing
+    smoothly at the average fill.
+    """
+    if entries <= per_leaf:
+        return 1.0
+    leaves = 1.0
+    depth = 0
+    while True:
+        nodes = 1 << depth
+        p = _poisson_above(entries / nodes, per_leaf)
+        if p < 1e-9:
+            break
+        leaves += nodes * p
+        depth += 1
+    return leaves
+
+
 def directory_blocks(
     entries: int,
     copies: int,
@@ -291,19 +399,24 @@ def directory_blocks(
     """ZAP blocks of ``weight`` directories holding ``entries`` entries each.
 
     Up to 2047 short names a directory is a microzap: one block of 64 B chunks, grown
-    512 B at a time (``zap_micro.c``). Beyond that it is a fatzap (``zap.c``): a 16 KiB
-    header block plus 16 KiB leaves of 638 chunks, three chunks per short name, leaves
-    about 69 % full after hash splits, and an indirect block above them. Compressed
-    sizes are estimates (20 B per microzap entry, 26 B per fatzap entry).
+    512 B at a time (``zap_micro.c``), embedded in its block pointer while it compresses
+    to 112 B or less (up to about 6 entries). Beyond that it is a fatzap (``zap.c``): a
+    16 KiB header block plus 16 KiB leaves (:func:`zap_leaves`), and an indirect block
+    above them. Compressed sizes are estimates (10 B per microzap entry, 26 B per fatzap
+    entry).
     """
     dvas = metadata_copies(copies, redundant, MetaKind.ZAP)
     if entries <= MZAP_MAX_ENTRIES:
         lsize = ((entries + 1) * MZAP_ENT_LEN + 511) // 512 * 512
         empty = lsize - (entries + 1) * MZAP_ENT_LEN
-        compressed = LZ4_FRAME + 64 + entries * MZAP_ENTRY_COMPRESSED + ceil_div(empty, 255)
-        return [MetaBlock(MetaKind.ZAP, _stored(compressed, lsize, version, min_alloc, gcd_alloc), dvas, weight)]
-    per_leaf = max(int(ZAP_LEAF_CHUNKS * ZAP_LEAF_FILL) // ZAP_CHUNKS_PER_ENTRY, 1)
-    leaves = ceil_div(entries, per_leaf)
+        compressed = MZAP_HEADER_COMPRESSED + entries * MZAP_ENTRY_COMPRESSED + ceil_div(empty, 255)
+        # A level-0 ZAP block of at most 112 B after lz4 is embedded in its block pointer
+        # (zio_write_compress(): level 0, a type without fill counts): no allocation.
+        sb = stored_block(lsize, compressed, algorithm="lz4", version=version, min_alloc=min_alloc, gcd_alloc=gcd_alloc)
+        if sb.kind == BlockKind.EMBEDDED:
+            return []
+        return [MetaBlock(MetaKind.ZAP, sb.alloc_psize, dvas, weight)]
+    leaves = max(int(round(zap_leaves(entries))), 1)
     per_leaf_actual = entries / leaves
     leaf_comp = int(
         LZ4_FRAME
@@ -349,12 +462,28 @@ def directory_blocks(
 
 
 def empty_dataset_blocks(
-    volume: bool, copies: int, redundant: RedundantMetadata, version: str, min_alloc: int, gcd_alloc: int
+    volume: bool,
+    copies: int,
+    redundant: RedundantMetadata,
+    version: str,
+    min_alloc: int,
+    gcd_alloc: int,
+    *,
+    dnode_block_total: int = EMPTY_FILESYSTEM_DNODE_BLOCKS,
 ) -> list[MetaBlock]:
-    """Metadata of a freshly created dataset (before any contents are written)."""
-    sizes = EMPTY_VOLUME_BLOCKS if volume else EMPTY_FILESYSTEM_BLOCKS
+    """Metadata of a freshly created dataset (before any contents are written).
+
+    For a filesystem, ``dnode_block_total`` sizes the meta-dnode's indirect blocks: the
+    empty dataset's two dnode blocks by default; with contents, the dataset's final count
+    (the same blocks, fuller: they are rewritten, not added).
+    """
     dvas = metadata_copies(copies, redundant, MetaKind.DNODE)
     out: list[MetaBlock] = []
+    if volume:
+        sizes: tuple[int, ...] = EMPTY_VOLUME_BLOCKS
+    else:
+        sizes = EMPTY_FILESYSTEM_FIXED_BLOCKS
+        out.extend(meta_dnode_indirects(dnode_block_total, copies, redundant, version, min_alloc, gcd_alloc))
     for s in sizes:
         psize = _stored(s, max(s * 2, DNODE_BLOCK_SIZE), version, min_alloc, gcd_alloc)
         out.append(MetaBlock(MetaKind.DNODE, psize, dvas, 1))

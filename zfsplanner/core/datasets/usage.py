@@ -61,6 +61,7 @@ from .inputs import (
 )
 from .metadata import (
     DN_MAX_NBLKPTR,
+    EMPTY_FILESYSTEM_DNODE_BLOCKS,
     EMPTY_FILESYSTEM_OBJECTS,
     LEGACY_DNODE_SIZE,
     SA_NBLKPTR,
@@ -68,6 +69,7 @@ from .metadata import (
     RedundantMetadata,
     directory_blocks,
     directory_tree,
+    dnode_block_count,
     dnode_blocks,
     empty_dataset_blocks,
     object_indirects,
@@ -247,6 +249,7 @@ def dataset_usage(
             meta_psize += mb.psize * mb.count * scale
 
     refreservation: int | None = None
+    dnode_block_total = EMPTY_FILESYSTEM_DNODE_BLOCKS
     if volume:
         written = ds.contents.logical_bytes if ds.contents and ds.contents.logical_bytes else 0
         if ds.volsize is not None and written > ds.volsize:
@@ -291,8 +294,18 @@ def dataset_usage(
         if files:
             tree, dirs = directory_tree(files, files_per_directory_of(ds))
             objects = EMPTY_FILESYSTEM_OBJECTS + files + dirs - 1  # the root directory is already there
+            dnode_block_total = max(dnode_block_count(objects, dnodesize), EMPTY_FILESYSTEM_DNODE_BLOCKS)
             add_meta(
-                dnode_blocks(objects, dnodesize, copies, redundant, version, spa_min_alloc, spa_gcd_alloc, already=1),
+                dnode_blocks(
+                    objects,
+                    dnodesize,
+                    copies,
+                    redundant,
+                    version,
+                    spa_min_alloc,
+                    spa_gcd_alloc,
+                    already=EMPTY_FILESYSTEM_DNODE_BLOCKS,
+                ),
                 1.0,
             )
             for entries, count in tree:
@@ -319,9 +332,15 @@ def dataset_usage(
         blocks_total = alloc.blocks
         notes.append(f"data blocks allocated as measured: {len(measured)} block sizes (block_size_histogram)")
 
+    # The empty dataset's blocks; its meta-dnode indirect blocks are rewritten fuller as
+    # dnode blocks are added (the count of the empty dataset for its own USED).
+    add_meta(
+        empty_dataset_blocks(
+            volume, copies, redundant, version, spa_min_alloc, spa_gcd_alloc, dnode_block_total=dnode_block_total
+        ),
+        1.0,
+    )
     base = empty_dataset_blocks(volume, copies, redundant, version, spa_min_alloc, spa_gcd_alloc)
-
-    add_meta(base, 1.0)
     base_demand: dict[int, float] = defaultdict(float)
     for mb in base:
         base_demand[mb.psize] += mb.count * mb.dvas
