@@ -76,7 +76,13 @@ def expansion_report(design: Design, group_index: int, recordsize: int = 128 * K
     vdev = next(v for v in after.vdevs if v.group_index == group_index)
     fresh_vdev = next(v for v in fresh.vdevs if v.group_index == group_index)
     ashift = vdev.ashift
-    n_logical = group.logical_bytes_written_before or 0
+    n_logical = group.logical_bytes_written_before
+    if n_logical is None and sum(g.expanded_from_width is not None for g in design.vdevs) == 1:
+        # the one widened vdev: what the datasets say they wrote before it was widened
+        n_logical = sum(
+            ds.contents.logical_bytes_written_before or 0 for ds in design.datasets if ds.contents is not None
+        )
+    n_logical = n_logical or 0
     records = ceil_div(n_logical, recordsize)
     asize_old = block_asize(group.layout, w0, ashift, recordsize)
     asize_new = block_asize(group.layout, group.width, ashift, recordsize)

@@ -26,6 +26,7 @@ from ..design.planning import (
     read_planning,
 )
 from ..design.types import Design, Layout, Role
+from ..naming import vdev_label
 from ..risk.common import dedup_on
 from .context import (
     PERFORMANCE_MODEL,
@@ -253,8 +254,10 @@ def sizing_section(
         }
         # where the table lives (spa_preferred_class) and how much of that class it takes
         others = _class_planned(pool, usages, home.role)
+        where = " and ".join(vdev_label(design, i) for i in home.groups) if home.role != Role.DATA else ""
         section["dedup_table_home"] = {
             "role": home.role.value,
+            "where": where or "the normal class, with the data",
             "group_indexes": list(home.groups),
             "class_size_bytes": home.size_bytes,
             "class_planned_bytes": others + table.on_disk_bytes,

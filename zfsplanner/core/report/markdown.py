@@ -202,7 +202,25 @@ class _Writer:
                     "RAIDZ expansion keeps the data written before it at its old ratio of data to parity until it "
                     "is rewritten, and ZFS keeps reporting space at the old ratio.", "",
                     *table(("Figure", "Size"), rows), ""]
+            out += self.expansion_datasets(e)
         return out
+
+    def expansion_datasets(self, e: Mapping[str, Any]) -> list[str]:
+        items = [d for d in e.get("datasets") or [] if isinstance(d, Mapping)]
+        if not items:
+            return []
+        rows = [[d.get("name"), self.size(d.get("logical_bytes_written_before")),
+                 self.size(d.get("used_written_before_bytes")), self.size(d.get("logical_bytes_written_after")),
+                 self.size(d.get("used_written_after_bytes")), self.size(d.get("zfs_used_bytes")),
+                 self.size(d.get("rewrite_frees_bytes"))] for d in items]
+        return ["### USED of each dataset, by when its data was written", "",
+                "After the expansion, `zfs list` shows less USED than the data written: ZFS still converts every "
+                "block's raw size to USED with the ratio of the original width, so data written before keeps "
+                "its old cost, and data written after, stored at the new, better ratio, counts for less than "
+                "its own size. Rewriting the old data (`zfs rewrite` in OpenZFS 2.4, or send and receive) "
+                "stores it at the new ratio too.", "",
+                *table(("Dataset", "Written before", "Its USED", "Written after", "Its USED", "USED in all",
+                        "A rewrite of the old data frees"), rows), ""]
 
 
 def markdown(

@@ -204,8 +204,7 @@ def _sizing(s: Mapping[str, Any], unit: str) -> list[str]:
         ["Most a SLOG ever holds", size(slog.get("cap_bytes")),
          f"2 × zfs_dirty_data_max{cap_note}; ZIL writes are throttled beyond it"],
         ["Metadata (one copy, as the ARC holds it)", size(ram.get("metadata_bytes")), ""],
-        ["Dedup table", size(ram.get("ddt_bytes")) if ram.get("dedup_blocks") else
-         "does not apply: no dataset uses dedup", ""],
+        _dedup_row(s, size),
         ["L2ARC headers", size(ram.get("l2arc_header_bytes")) if ram.get("cache_size_bytes") else
          "does not apply: no cache device", "96 B per cached block" if ram.get("cache_size_bytes") else ""],
     ]
@@ -215,6 +214,19 @@ def _sizing(s: Mapping[str, Any], unit: str) -> list[str]:
         f"- **RAM to keep metadata cached:** {size(ram.get('arc_bytes'))} — {share}.", "",
         *_table(("Figure", "Value", "How it is worked out"), rows),
     ]
+
+
+def _dedup_row(s: Mapping[str, Any], size: Any) -> list[str]:
+    """The dedup table in RAM, with its size on disk and where it lives."""
+    table, home = s.get("dedup_table"), s.get("dedup_table_home") or {}
+    if not isinstance(table, Mapping):
+        return ["Dedup table in RAM", "does not apply: no dataset uses dedup", ""]
+    fits = "" if home.get("fits") is not False else ", which does not hold it"
+    kind = "fast dedup" if table.get("fast_dedup") else "traditional entries, without fast dedup"
+    entries = int(_num(table.get("entries")) or 0)
+    how = (f"{entries:,} unique blocks ({kind}); {size(table.get('on_disk_bytes'))} on disk "
+           f"in {home.get('where') or 'the pool'}{fits}; as zpool status -D counts it")
+    return ["Dedup table in RAM", size(table.get("in_core_bytes")), how]
 
 
 def planning_sections(estimate: Mapping[str, Any], unit: str) -> list[str]:

@@ -140,7 +140,12 @@ class SizingView:
     ram_share: str
     arc: Size
     metadata: Size
-    ddt: Size | None  # None without dedup
+    ddt: Size | None  # the dedup table in RAM; None without dedup
+    ddt_on_disk: Size | None
+    ddt_entries: str  # "2,441,407"
+    ddt_fast: bool
+    ddt_where: str  # where the table lives, in words ("the dedup mirror (group 3)")
+    ddt_fits: bool | None
     l2arc_headers: Size | None  # None without a cache device
     l2arc_block: str
 
@@ -313,6 +318,8 @@ def _performance(p: Mapping[str, Any]) -> PerformanceView:
 def _sizing(s: Mapping[str, Any], unit: str) -> SizingView:
     slog = s.get("slog") or {}
     ram = s.get("ram") or {}
+    table = s.get("dedup_table") or {}
+    home = s.get("dedup_table_home") or {}
     return SizingView(
         slog_applies=bool(slog.get("applies")),
         slog_recommended=Size(int(slog.get("recommended_bytes") or 0), unit),
@@ -326,7 +333,12 @@ def _sizing(s: Mapping[str, Any], unit: str) -> SizingView:
         ram_share=_pct(ram.get("ram_share")),
         arc=Size(int(ram.get("arc_bytes") or 0), unit),
         metadata=Size(int(ram.get("metadata_bytes") or 0), unit),
-        ddt=_size(ram.get("ddt_bytes"), unit) if ram.get("dedup_blocks") else None,
+        ddt=_size(table.get("in_core_bytes"), unit) if table else None,
+        ddt_on_disk=_size(table.get("on_disk_bytes"), unit) if table else None,
+        ddt_entries=f"{int(table.get('entries') or 0):,}",
+        ddt_fast=bool(table.get("fast_dedup")),
+        ddt_where=str(home.get("where") or ""),
+        ddt_fits=home.get("fits") if table else None,
         l2arc_headers=_size(ram.get("l2arc_header_bytes"), unit) if ram.get("cache_size_bytes") else None,
         l2arc_block=format_iec(ram.get("l2arc_average_block_bytes") or 0),
     )

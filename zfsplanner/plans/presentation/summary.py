@@ -183,6 +183,35 @@ def _md_raid(estimate: Mapping[str, Any], unit: str) -> tuple[MdRaidGroup, ...]:
     return tuple(out)
 
 
+def _expansion_datasets(e: Mapping[str, Any], unit: str) -> tuple[LabelledRow, ...]:
+    """Per dataset: USED of the data written before and after the expansion, and what a rewrite frees."""
+    rows: list[LabelledRow] = []
+    for d in e.get("datasets") or []:
+        if not isinstance(d, Mapping):
+            continue
+        name = f"Dataset {d.get('name')}"
+
+        def size(key: str, d: Mapping[str, Any] = d) -> str:
+            return Size(_int(d.get(key)), unit).text
+
+        rows += [
+            LabelledRow(
+                f"{name}: data written before",
+                f"{size('logical_bytes_written_before')}, USED {size('used_written_before_bytes')}",
+            ),
+            LabelledRow(
+                f"{name}: data written after",
+                f"{size('logical_bytes_written_after')}, USED {size('used_written_after_bytes')}",
+            ),
+            LabelledRow(f"{name}: USED in all", size("zfs_used_bytes")),
+            LabelledRow(
+                f"{name}: a rewrite of the old data frees",
+                size("rewrite_frees_bytes"),
+            ),
+        ]
+    return tuple(rows)
+
+
 def _expansions(estimate: Mapping[str, Any], unit: str) -> tuple[Section, ...]:
     out = []
     for e in estimate.get("raidz_expansion") or []:
@@ -202,10 +231,14 @@ def _expansions(estimate: Mapping[str, Any], unit: str) -> tuple[Section, ...]:
                 title=f"RAIDZ expansion of vdev group {_int(e.get('group_index')) + 1}: "
                 f"{e.get('original_width')} → {e.get('new_width')} disks",
                 explain="Data written before an expansion keeps its old ratio of data to parity until it is "
-                "rewritten, and ZFS keeps reporting space at the old ratio.",
+                "rewritten, and ZFS keeps reporting space at the old ratio. So after the expansion a dataset "
+                "shows less USED than the data written to it: data written afterwards is stored at the new, "
+                "better ratio but still counted at the old one. Rewriting the old data (zfs rewrite in OpenZFS 2.4, or "
+                "send and receive) stores it at the new ratio too.",
                 rows=tuple(
                     LabelledRow(label, Size(_int(e.get(key)), unit).text) for key, label in figures if key in e
-                ),
+                )
+                + _expansion_datasets(e, unit),
             )
         )
     return tuple(out)
