@@ -204,8 +204,8 @@ FEATURES: dict[str, Feature] = {
         Feature(
             "ddt_flat_entries",
             Version(2, 3, 0),
-            "new dedup tables hold one set of DVAs per entry (the fast_dedup feature's flat format): about "
-            "112 B per unique block instead of 296 B",
+            "new dedup tables hold one set of DVAs per entry (the fast_dedup feature's flat format) and log "
+            "new entries before the table",
             "PR #15893 'Fast Dedup: \u201cflat\u201d DDT entry format', part of Fast Dedup",
         ),
         Feature(
