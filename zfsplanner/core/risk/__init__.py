@@ -18,14 +18,15 @@ detail text. Each rule is registered once with its code(s) (:mod:`.registry`); t
 modules, put in catalog order by ``arrange`` below (import a rule's constants from its module):
 
 - :mod:`.special`: special and dedup classes, special_small_blocks
-- :mod:`.layout`: ashift, raidz/dRAID overhead, parity, width, mixed vdevs, disk sizes, spares
+- :mod:`.sectors`: ashift below the physical sector, mixed ashift
+- :mod:`.layout`: raidz/dRAID overhead, parity, width, mixed vdevs, disk sizes, spares
 - :mod:`.devices`: log, cache and dedup devices, L2ARC and dedup table memory
 - :mod:`.datasets`: sync, pool fill, boot pools, release refusals, VM sector sizes
 """
 
 from __future__ import annotations
 
-from . import datasets, devices, layout, special
+from . import datasets, devices, layout, sectors, special
 from .registry import (
     RISK_CATALOG,
     DatasetFigure,
@@ -40,7 +41,7 @@ from .registry import (
     risk_to_document,
 )
 
-arrange(special, layout, devices, datasets)
+arrange(special, sectors, layout, devices, datasets)
 
 RULES: tuple[Rule, ...] = tuple(reg.rule for reg in registrations())
 """Every rule in the order :func:`assess` runs them."""

@@ -1,5 +1,5 @@
-"""Risk rules about the vdev layout: ashift, raidz and dRAID overhead, parity, width, mixed
-vdevs, disks without redundancy, mixed disk sizes and hot spares."""
+"""Risk rules about the vdev layout: raidz and dRAID overhead, parity, width, mixed vdevs, disks
+without redundancy, mixed disk sizes and hot spares (ashift: :mod:`.sectors`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from dataclasses import replace
 
 from ..design.types import DatasetType, Design, Layout, Role, VdevGroup
 from ..geometry.alloc import block_asize, deflate, deflate_ratio, nominal_parity_fraction
-from ..geometry.ashift import DEFAULT_POOL_ASHIFT, AshiftChoice, group_ashift, max_auto_ashift, uniform_ashift
-from ..geometry.ashift import resolve as resolve_ashift
+from ..geometry.ashift import group_ashift
 from ..geometry.draid import draid_data_disks
 from ..geometry.metaslab import metaslab_shift
 from ..geometry.partitioning import leaf_asize as pool_leaf_asize
@@ -18,7 +17,6 @@ from ..geometry.vdev_shape import fault_tolerance
 from ..naming import describe_group, sentence_case
 from ..units import format_si, rounddown, zfs_nicenum
 from .common import (
-    REF_REMOVAL,
     agree,
     block_size,
     dataset_path,
@@ -39,136 +37,9 @@ WIDE_RAIDZ_DISKS_PER_PARITY_PLUS_ONE = 4  # raidz wider than 4 × (parity + 1): 
 PADDING_OVERHEAD_FACTOR = 1.20  # a block costing >= 1.2× the layout's nominal raw space per data byte
 MIXED_SIZE_LOSS_SHARE = 0.01  # ignore differences below 1% of a group's raw capacity
 
-REF_ASHIFT = "module/zfs/vdev.c (vdev_open, vdev_ashift_optimize); man zpoolprops.7 (ashift)"
 REF_RAIDZ = "module/zfs/vdev_raidz.c (vdev_raidz_psize_to_asize); module/zfs/vdev_draid.c; openzfs/zfs#14420"
 REF_ZPOOL_ADD = "cmd/zpool/zpool_vdev.c (get_replication: 'mismatched replication level'); man zpool-add.8"
 REF_ZPOOLCONCEPTS = "man zpoolconcepts.7 (Virtual Devices); module/zfs/vdev_raidz.c"
-
-
-_ASHIFT_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE)
-
-
-@rule(
-    "ashift-below-physical-sector",
-    Severity.WARNING,
-    "ashift={ashift} on {name} is below the disks' {sector}-byte physical sector",
-    "an ashift smaller than log2 of the largest physical sector among the group's disks: given in the design, "
-    "or zpool's own choice when that sector is above zfs_vdev_max_auto_ashift (64 KiB sectors on 2.2 and later)",
-    REF_ASHIFT,
-)
-def rule_ashift_below_physical(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    for i, g in groups_of(design, *_ASHIFT_ROLES):
-        choice = resolve_ashift(g, design.version)
-        physical = 1 << choice.physical
-        requested = choice.requested
-        if requested is None and not choice.physical_ignored:
-            continue  # zpool takes the physical sector by itself (ashift.automatic)
-        if requested is not None and (1 << requested) >= physical:
-            continue
-        rmw = (
-            f" Every write smaller than or misaligned to {physical} B becomes a read-modify-write inside the "
-            "drive, which costs throughput, and a power loss during it can corrupt the other 512-byte sectors "
-            "that share the physical sector."
-        )
-        if requested is None:
-            detail = (
-                f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'has', 'have')} disks with {physical}-byte "
-                f"physical sectors, above the largest sector zpool aligns to by itself on OpenZFS {design.version} "
-                f"(zfs_vdev_max_auto_ashift={max_auto_ashift(design.version)}, "
-                f"{1 << max_auto_ashift(design.version)} B). Without -o ashift, zpool ignores the physical sector "
-                f"and gives the vdev ashift {choice.used} ({1 << choice.used} B) from the logical sector; the "
-                f"generated commands write -o ashift={choice.written}, the same choice." + rmw
-            )
-        else:
-            if choice.source == "design":
-                whose = agree(design, i, "sets", "set")
-            else:
-                whose = agree(design, i, "takes", "take") + " the pool's"
-            if choice.fails is not None:
-                what = f" On OpenZFS {design.version}: {choice.fails}."
-            elif choice.raised:
-                below_logical = (1 << requested) < max(d.logical_sector for d in g.disks)
-                verb = "vdev_open() raises the ashift to" if below_logical else "the vdev is raised to"
-                what = (
-                    f" zpool create -o ashift={requested} does not give this vdev ashift {requested}: {verb} "
-                    f"{choice.used} ({1 << choice.used} B) without a message, while zpool get ashift keeps "
-                    f"printing {requested}. The estimate uses ashift {choice.used}."
-                )
-            else:
-                what = rmw
-            detail = (
-                f"{sentence_case(vdev_name(design, i))} {whose} ashift={requested} ({1 << requested} B) on disks with "
-                f"{physical}-byte physical sectors. ashift is fixed when the vdev is created." + what
-            )
-        yield make_risk(
-            spec,
-            vdev_path(i),
-            detail,
-            _explicit_ashift_fix(choice, physical),
-            name=vdev_name(design, i),
-            ashift=choice.used if requested is None else requested,
-            sector=physical,
-        )
-
-
-def _explicit_ashift_fix(choice: AshiftChoice, physical: int) -> str:
-    """Which ashift to set: the physical sector's, and when zpool would not choose it by itself,
-    the 4 KiB alternative, both named because only an explicit -o ashift gets either."""
-    if not choice.physical_ignored:
-        if choice.source == "design" and choice.automatic == choice.physical:
-            return (
-                f"Use ashift={choice.physical} (or leave it out and let the planner take it from the physical sector)."
-            )
-        return f"Use ashift={choice.physical} ({physical} B, the physical sector)."
-    alternative = max(DEFAULT_POOL_ASHIFT, choice.automatic)
-    text = (
-        f"Set ashift={choice.physical} explicitly to match the {physical}-byte sector (every block then takes at "
-        f"least {zfs_nicenum(physical)}, which costs space on small blocks and raidz padding)"
-    )
-    if alternative == choice.requested:
-        text += f", or keep ashift={alternative} and accept the read-modify-writes inside the drive"
-    elif alternative < choice.physical:
-        text += f", or ashift={alternative} ({1 << alternative} B) to keep small blocks small"
-    return text + ": zpool will not choose a larger ashift than the logical sector by itself."
-
-
-@rule(
-    "mixed-ashift",
-    Severity.WARNING,
-    "{Name} {verb} ashift {ashift}, the first data vdev {other}",
-    "top-level data, special or dedup vdevs with different ashift (given or chosen from physical sectors)",
-    REF_REMOVAL,
-)
-def rule_mixed_ashift(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    top = list(groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP))
-    data = [group_ashift(g, design.version) for _, g in top if g.role == Role.DATA]
-    if not data:
-        return
-    reference = data[0]
-    if len({group_ashift(g, design.version) for _, g in top}) == 1:
-        return
-    for i, g in top:
-        a = group_ashift(g, design.version)
-        if a == reference:
-            continue
-        how = {"design": "set", "pool": "the pool's"}.get(
-            resolve_ashift(g, design.version).source, "chosen from the disks' sectors"
-        )
-        yield make_risk(
-            spec,
-            vdev_path(i),
-            f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'has', 'have')} ashift {a} ({how}); "
-            "the first data vdev has "
-            f"{reference}. With top-level vdevs of different ashift, zpool remove refuses every top-level vdev "
-            "(data, special and dedup alike), so no vdev can ever be taken out of the pool again.",
-            f"Give every data, special and dedup vdev the same ashift: set the pool's ashift to "
-            f"{uniform_ashift(design)} and leave it out of the vdev groups"
-            + (" (it suits both 512-byte and 4K disks)." if uniform_ashift(design) == DEFAULT_POOL_ASHIFT else "."),
-            name=vdev_name(design, i),
-            verb=agree(design, i, "has", "have"),
-            ashift=a,
-            other=str(reference),
-        )
 
 
 @rule(
