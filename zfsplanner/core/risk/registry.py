@@ -2,7 +2,8 @@
 
 Each rule is registered with :func:`rule` (one code) or :func:`rule_codes` (several), which
 record the code's :class:`RiskSpec` in :data:`RISK_CATALOG` and hand the spec to the rule,
-so a code is written once: in its registration. Rules build their findings with
+so a code is written once: in its registration. A code whose fix is a change to the design
+may declare that one-click fix there too (``fix=``, a :data:`Fix`). Rules build their findings with
 :func:`make_risk` from that spec. The package puts the rule modules in order with :func:`arrange`;
 the catalog lists the codes in that order (the order ``docs/risks.md`` shows them in), and
 :func:`assess` runs the rules in it.
@@ -33,15 +34,28 @@ SEVERITY_RANK = {Severity.CRITICAL: 0, Severity.WARNING: 1, Severity.INFO: 2}
 # --------------------------------------------------------------------------- catalog
 
 
+Doc = dict[str, Any]
+"""A design document (or one of its ``vdevs``/``datasets`` items) as JSON gives it."""
+
+Fix = Callable[[Doc, Doc, Design, int], str | None]
+"""A one-click fix: ``fix(doc, item, design, index)`` changes ``item`` (the part the risk is about,
+``doc["vdevs"][index]`` or ``doc["datasets"][index]``; ``doc`` itself, index -1, for the pool) and,
+when it must, ``doc``, both copies the caller owns, and returns the label saying what it did, or
+None when this risk cannot be fixed by changing the design. ``design`` is the parsed document
+before the change."""
+
+
 @dataclass(frozen=True)
 class RiskSpec:
-    """What a code means: its usual severity, a title template, when it fires, and its source."""
+    """What a code means: its usual severity, a title template, when it fires, its source, and the
+    one-click fix that resolves it when that fix is a change to the design."""
 
     code: str
     severity: Severity
     title: str  # str.format template; fields are given by the rule
     when: str
     reference: str
+    fix: Fix | None = None
 
 
 # --------------------------------------------------------------------------- results and inputs
@@ -145,9 +159,12 @@ def _register(run: Rule, specs: tuple[RiskSpec, ...]) -> None:
     _REGISTRATIONS.append(Registration(run, specs))
 
 
-def rule(code: str, severity: Severity, title: str, when: str, reference: str) -> Callable[[RuleBody], Rule]:
-    """Register a rule that raises one code; the rule receives that code's :class:`RiskSpec`."""
-    spec = RiskSpec(code, severity, title, when, reference)
+def rule(
+    code: str, severity: Severity, title: str, when: str, reference: str, fix: Fix | None = None
+) -> Callable[[RuleBody], Rule]:
+    """Register a rule that raises one code; the rule receives that code's :class:`RiskSpec`.
+    ``fix``: the code's one-click fix, when its fix is a change to the design."""
+    spec = RiskSpec(code, severity, title, when, reference, fix)
 
     def decorate(body: RuleBody) -> Rule:
         @functools.wraps(body)
@@ -161,7 +178,8 @@ def rule(code: str, severity: Severity, title: str, when: str, reference: str) -
 
 
 def rule_codes(*specs: RiskSpec) -> Callable[[MultiRuleBody], Rule]:
-    """Register a rule that raises several codes; it receives their specs in the order given."""
+    """Register a rule that raises several codes; it receives their specs in the order given.
+    Each spec declares its own one-click fix (``RiskSpec(..., fix=...)``)."""
 
     def decorate(body: MultiRuleBody) -> Rule:
         @functools.wraps(body)
