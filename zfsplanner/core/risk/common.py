@@ -1,7 +1,8 @@
 """Helpers the risk rules share: how a vdev group is named and described (:mod:`..naming`: a risk's
 ``subject`` is the JSON path, ``vdevs[1]``; its title, detail and fix name the part as a person would,
 "the special mirror (group 2)"), which groups have
-which role, dataset properties as ZFS resolves them, and the host's RAM."""
+which role, dataset properties as ZFS resolves them, the host's RAM, and the design changes several
+one-click fixes make (a group turned into a mirror)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ..commands.replication import pair_refusal
 from ..design.types import Dataset, Design, Layout, Media, Role, VdevGroup
 from ..naming import dataset_label, vdev_label
 from ..properties import resolve as properties
-from .registry import RiskFigures
+from .registry import Doc, RiskFigures
 
 REF_REMOVAL = (
     "module/zfs/vdev_removal.c (spa_vdev_remove_top_check); man zpool-remove.8: "
@@ -102,3 +103,23 @@ def zpool_says(first: VdevGroup, second: VdevGroup, design: Design) -> str:
         f'zpool refuses them side by side unless forced ("{message}"); the generated commands add the '
         "override where zpool needs it and say why."
     )
+
+
+# --------------------------------------------------------------------------- what several fixes change
+
+
+def mirror_of(item: Doc, width: int) -> None:
+    """Make the vdev group ``item`` a ``width``-way mirror (its listed disks repeated to ``width``)."""
+    item["layout"] = Layout.MIRROR.value
+    disks = item.get("disks")
+    if isinstance(disks, list) and disks:
+        item["disks"] = (disks * width)[:width]
+    item["width"] = width
+
+
+def mirror_each_disk(item: Doc) -> str | None:
+    """A group of single disks (``stripe``) made 2-way mirrors; None for any other layout."""
+    if item.get("layout") != Layout.STRIPE.value:
+        return None
+    mirror_of(item, 2)
+    return "Make each disk a 2-way mirror"

@@ -1,17 +1,19 @@
 """Risk rules about datasets and the pool as a whole: sync, pool fill, boot pools, what the
-release refuses, and sector sizes seen by virtual machines."""
+release refuses, and sector sizes seen by virtual machines; and their one-click fixes."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 
 from ..commands.refusals import refusals
 from ..design.types import DatasetType, Design, Role, Sync
-from ..geometry.ashift import group_ashift
+from ..geometry.ashift import DEFAULT_POOL_ASHIFT, group_ashift, group_physical_ashift
 from ..naming import element_label, sentence_case
 from ..units import KIB, format_iec, zfs_nicenum
-from .common import agree, block_size, dataset_path, ds_name, groups_of, vdev_name, vdev_path
-from .registry import Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
+from ..versions import SERIES_NAMES, supports
+from .common import agree, block_size, dataset_path, ds_name, groups_of, mirror_of, vdev_name, vdev_path
+from .registry import Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
 
 POOL_FILL_WARN = 0.80
 BOOT_MAX_RECORDSIZE = 128 * KIB
@@ -24,12 +26,18 @@ REF_BOOT = "cmd/zpool/compatibility.d/grub2; openzfs/zfs PR #6007 (large block b
 REF_VM = "module/zfs/vdev.c (vdev_open: ashift is at least the logical sector); QEMU logical_block_size"
 
 
+def fix_sync_disabled(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    item.pop("sync", None)
+    return "Set sync=standard"
+
+
 @rule(
     "sync-disabled",
     Severity.WARNING,
     "sync=disabled on {dataset}",
     "a dataset that sets sync=disabled",
     REF_SYNC,
+    fix=fix_sync_disabled,
 )
 def rule_sync_disabled(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     for i, ds in enumerate(design.datasets):
@@ -51,12 +59,27 @@ def rule_sync_disabled(spec: RiskSpec, design: Design, figures: RiskFigures | No
         )
 
 
+def fix_pool_fill(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    """One more vdev like the last data group's (a step: the risk stays while the pool is too full)."""
+    data = [i for i, g in enumerate(design.vdevs) if g.role == Role.DATA]
+    vdevs = list(doc.get("vdevs") or [])
+    if not data or not isinstance(vdevs[data[-1]], dict):
+        return None
+    group = copy.deepcopy(vdevs[data[-1]])
+    count = group.get("count") or 1
+    group["count"] = count + 1
+    vdevs[data[-1]] = group
+    doc["vdevs"] = vdevs
+    return f"Add another data vdev like the others ({count} → {count + 1})"
+
+
 @rule(
     "pool-fill-high",
     Severity.WARNING,
     "Planned contents fill {fill:.0%} of the pool",
     "planned USED above 80% of the empty pool's AVAIL (critical above 100%)",
     REF_FILL,
+    fix=fix_pool_fill,
 )
 def rule_pool_fill(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     if figures is None:
@@ -98,12 +121,18 @@ def is_boot_pool(design: Design) -> bool:
     return design.name in BOOT_POOL_NAMES or design.extra.get("boot") is True
 
 
+def fix_boot_recordsize(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    item["recordsize"] = "128K"
+    return "Set recordsize=128K"
+
+
 @rule(
     "boot-recordsize",
     Severity.WARNING,
     "recordsize={recordsize} on boot dataset {dataset}",
     "a boot pool (named bpool or boot, or extra.boot = true) dataset that sets recordsize above 128K",
     REF_BOOT,
+    fix=fix_boot_recordsize,
 )
 def rule_boot_recordsize(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     if not is_boot_pool(design):
@@ -127,6 +156,26 @@ def rule_boot_recordsize(spec: RiskSpec, design: Design, figures: RiskFigures | 
         )
 
 
+def fix_refused(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    """What the design's release refuses, changed to what it accepts (the release stays the user's)."""
+    if "compression" in item:  # a dataset: zstd before 2.0
+        item["compression"] = "lz4"
+        return "Use compression=lz4"
+    group = design.vdevs[index]
+    if group.role in (Role.SPECIAL, Role.DEDUP) and group.parity > 0:  # raidz/dRAID class vdev before 2.4
+        for key in ("draid_data", "draid_spares"):
+            item.pop(key, None)
+        mirror_of(item, group.parity + 1)
+        return f"Make it a {group.parity + 1}-way mirror (survives {group.parity} failures, as before)"
+    if group.is_draid:  # dRAID before 2.1: the first release that has it
+        first = next((name for name in SERIES_NAMES if supports(name, "draid")), None)
+        if first is None:
+            return None
+        doc["openzfs_version"] = first
+        return f"Target OpenZFS {first}"
+    return None
+
+
 @rule(
     "zpool-refuses",
     Severity.CRITICAL,
@@ -135,6 +184,7 @@ def rule_boot_recordsize(spec: RiskSpec, design: Design, figures: RiskFigures | 
     "dedup vdev before 2.4, compression=zstd before 2.0 (the risk quotes the tool's message)",
     "cmd/zpool/zpool_vdev.c (make_leaf_vdev, construct_spec); openzfs/zfs PR #17496; "
     "module/zcommon/zfs_prop.c (compression values)",
+    fix=fix_refused,
 )
 def rule_zpool_refuses(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     """What the release's zpool/zfs stop on (:mod:`.refusals`), with their own words."""
@@ -151,6 +201,17 @@ def rule_zpool_refuses(spec: RiskSpec, design: Design, figures: RiskFigures | No
         )
 
 
+def fix_vm_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    """512e disks under a VM: an explicit ashift keeps the guest's 512-byte view from choosing 9.
+    (4Kn disks need the VM's block size set as well, which is not part of the design.)"""
+    group = design.vdevs[index]
+    if any(d.logical_sector >= 4096 for d in group.disks):
+        return None
+    ashift = max(group_physical_ashift(group), DEFAULT_POOL_ASHIFT)
+    item["ashift"] = ashift
+    return f"Set ashift={ashift} explicitly"
+
+
 @rule(
     "vm-sector-size",
     Severity.WARNING,
@@ -158,6 +219,7 @@ def rule_zpool_refuses(spec: RiskSpec, design: Design, figures: RiskFigures | No
     "disks passed through to a VM (extra.vm_passthrough = true) that are 4Kn, or 512e with no explicit "
     "ashift (warning); volumes on a pool of 4Kn disks (info)",
     REF_VM,
+    fix=fix_vm_ashift,
 )
 def rule_vm_sector_size(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     passthrough = design.extra.get("vm_passthrough") is True

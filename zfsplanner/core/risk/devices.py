@@ -1,4 +1,5 @@
-"""Risk rules about log, cache and dedup devices and the RAM their tables and headers need."""
+"""Risk rules about log, cache and dedup devices and the RAM their tables and headers need, and
+their one-click fixes."""
 
 from __future__ import annotations
 
@@ -9,8 +10,19 @@ from ..design.types import Dataset, Design, Layout, Media, Role
 from ..naming import sentence_case
 from ..properties.resolve import DEFAULT_RECORDSIZE
 from ..units import format_iec, format_si, zfs_nicenum
-from .common import agree, block_size, dataset_path, dedup_on, ds_name, groups_of, host_ram, vdev_name, vdev_path
-from .registry import Risk, RiskFigures, RiskSpec, Severity, make_risk, rule, rule_codes
+from .common import (
+    agree,
+    block_size,
+    dataset_path,
+    dedup_on,
+    ds_name,
+    groups_of,
+    host_ram,
+    mirror_each_disk,
+    vdev_name,
+    vdev_path,
+)
+from .registry import Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule, rule_codes
 
 L2ARC_HEADER_BYTES = 96  # HDR_L2ONLY_SIZE on LP64 (include/sys/arc_impl.h)
 L2ARC_RAM_SHARE = 0.10
@@ -69,12 +81,17 @@ def rule_slog_plp(spec: RiskSpec, design: Design, figures: RiskFigures | None) -
         )
 
 
+def fix_slog_unmirrored(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    return mirror_each_disk(item)
+
+
 @rule(
     "slog-unmirrored",
     Severity.INFO,
     "{Name} {verb} not mirrored",
     "a log group of single devices",
     REF_SLOG,
+    fix=fix_slog_unmirrored,
 )
 def rule_slog_unmirrored(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     for i, g in groups_of(design, Role.LOG):
@@ -322,12 +339,18 @@ def rule_dedup_table_overflow(spec: RiskSpec, design: Design, figures: RiskFigur
     )
 
 
+def fix_unused_dedup_vdev(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    doc["vdevs"] = [v for j, v in enumerate(doc["vdevs"]) if j != index]
+    return "Remove the dedup vdev"
+
+
 @rule(
     "dedup-vdev-without-dedup",
     Severity.INFO,
     "{Name} will hold nothing",
     "a dedup vdev while no dataset enables dedup",
     "module/zfs/spa_misc.c (spa_preferred_class); man zpoolconcepts.7 (dedup class)",
+    fix=fix_unused_dedup_vdev,
 )
 def rule_dedup_vdev_unused(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     if any(dedup_on(design, ds) for ds in design.datasets):

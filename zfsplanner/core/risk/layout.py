@@ -1,12 +1,14 @@
 """Risk rules about the vdev layout: raidz and dRAID overhead, parity, width, mixed vdevs, disks
-without redundancy, mixed disk sizes and hot spares (ashift: :mod:`.sectors`)."""
+without redundancy, mixed disk sizes and hot spares (ashift: :mod:`.sectors`), and their one-click
+fixes."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ..design.types import DatasetType, Design, Layout, Role, VdevGroup
+from ..design.types import PARITY, DatasetType, Design, Layout, Role, VdevGroup
 from ..geometry.alloc import block_asize, deflate, deflate_ratio, nominal_parity_fraction
 from ..geometry.ashift import group_ashift
 from ..geometry.draid import draid_data_disks
@@ -15,7 +17,7 @@ from ..geometry.partitioning import leaf_asize as pool_leaf_asize
 from ..geometry.partitioning import member_osize
 from ..geometry.vdev_shape import fault_tolerance
 from ..naming import describe_group, sentence_case
-from ..units import format_si, rounddown, zfs_nicenum
+from ..units import format_si, parse_zfs_size, rounddown, zfs_nicenum
 from .common import (
     agree,
     block_size,
@@ -26,11 +28,13 @@ from .common import (
     is_hdd_or_unknown,
     layout_family,
     min_member_size,
+    mirror_each_disk,
+    mirror_of,
     vdev_name,
     vdev_path,
     zpool_says,
 )
-from .registry import Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
+from .registry import Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
 
 LARGE_DISK_BYTES = 8 * 10**12  # single parity on disks this large (vendor TB): see single-parity-large-disks
 WIDE_RAIDZ_DISKS_PER_PARITY_PLUS_ONE = 4  # raidz wider than 4 × (parity + 1): 8, 12, 16 disks
@@ -42,6 +46,13 @@ REF_ZPOOL_ADD = "cmd/zpool/zpool_vdev.c (get_replication: 'mismatched replicatio
 REF_ZPOOLCONCEPTS = "man zpoolconcepts.7 (Virtual Devices); module/zfs/vdev_raidz.c"
 
 
+def fix_padding(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    if item.get("type") != "volume":
+        return None
+    item["volblocksize"] = "64K"
+    return "Set volblocksize=64K"
+
+
 @rule(
     "raidz-padding-overhead",
     Severity.WARNING,
@@ -49,6 +60,7 @@ REF_ZPOOLCONCEPTS = "man zpoolconcepts.7 (Virtual Devices); module/zfs/vdev_raid
     "a dataset's block size costs at least 1.2× the raw space per data byte that the raidz/dRAID layout "
     "nominally costs (parity plus padding to (p+1) sectors, or to whole dRAID rows)",
     REF_RAIDZ,
+    fix=fix_padding,
 )
 def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     parity_groups = [(i, g) for i, g in groups_of(design, Role.DATA) if g.parity > 0]
@@ -120,6 +132,13 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
         )
 
 
+def fix_draid_compression(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    if item.get("type") == "volume" or parse_zfs_size(item.get("recordsize") or "128K") >= 1024 * 1024:
+        return None
+    item["recordsize"] = "1M"
+    return "Set recordsize=1M"
+
+
 @rule(
     "draid-compression-loss",
     Severity.INFO,
@@ -128,6 +147,7 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
     "units (data disks × sector); smaller blocks are reported by raidz-padding-overhead",
     "man zpoolconcepts.7 (dRAID: 'can reduce the effective compression ratio'); module/zfs/vdev_draid.c "
     "(vdev_draid_min_alloc); module/zfs/vdev.c (vdev_spa_set_alloc)",
+    fix=fix_draid_compression,
 )
 def rule_draid_compression(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     draid = [(i, g) for i, g in groups_of(design, Role.DATA) if g.is_draid]
@@ -161,12 +181,27 @@ def rule_draid_compression(spec: RiskSpec, design: Design, figures: RiskFigures 
             break
 
 
+def fix_single_parity(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    layout = item.get("layout")
+    if layout == Layout.RAIDZ1.value:
+        item["layout"] = Layout.RAIDZ2.value
+        return "Make it raidz2 (survives two failures)"
+    if layout == Layout.DRAID1.value:
+        item["layout"] = Layout.DRAID2.value
+        return "Make it draid2 (survives two failures)"
+    if layout == Layout.MIRROR.value and item.get("width") == 2:
+        mirror_of(item, 3)
+        return "Make it a 3-way mirror"
+    return None
+
+
 @rule(
     "single-parity-large-disks",
     Severity.WARNING,
     "Single parity on {size} disks in {name}",
     "a raidz1, draid1 or 2-way mirror data vdev of hard disks (or disks of unknown media) of 8 TB or more",
     "man zpoolconcepts.7 (Virtual Devices, resilver); man zpool-resilver.8",
+    fix=fix_single_parity,
 )
 def rule_single_parity_large(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     for i, g in groups_of(design, Role.DATA):
@@ -193,12 +228,25 @@ def rule_single_parity_large(spec: RiskSpec, design: Design, figures: RiskFigure
         )
 
 
+def fix_wide_raidz(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    width, count = item.get("width"), item.get("count") or 1
+    if not isinstance(width, int) or width % 2 or isinstance(item.get("disks"), list):
+        return None
+    layout = Layout(item["layout"])
+    if width // 2 < PARITY[layout] + 2:
+        return None
+    item["width"] = width // 2
+    item["count"] = count * 2
+    return f"Split it into {count * 2} vdevs of {width // 2} disks"
+
+
 @rule(
     "wide-raidz",
     Severity.WARNING,
     "{width}-wide {layout} in {name}",
     "a raidz vdev wider than 4 × (parity + 1) disks: more than 8 (raidz1), 12 (raidz2) or 16 (raidz3)",
     REF_ZPOOLCONCEPTS,
+    fix=fix_wide_raidz,
 )
 def rule_wide_raidz(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     for i, g in groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP):
@@ -251,12 +299,17 @@ def rule_mixed_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures |
         )
 
 
+def fix_non_redundant(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    return mirror_each_disk(item)
+
+
 @rule(
     "non-redundant-vdev",
     Severity.CRITICAL,
     "{Name} {verb} no redundancy",
     "a data, special or dedup vdev that is a single disk",
     "man zpoolconcepts.7 (Virtual Devices; 'if a top-level vdev fails the pool fails')",
+    fix=fix_non_redundant,
 )
 def rule_non_redundant(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     for i, g in groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP):
@@ -324,12 +377,32 @@ def replacement_min_bytes(design: Design, group: VdevGroup) -> int:
     return -(-minimum // columns)
 
 
+def fix_small_spare(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    """Spares of the largest disk among the vdevs they should replace (its own copy of that disk object)."""
+    members = [
+        (disk.size_bytes, gi, di)
+        for gi, g in enumerate(design.vdevs)
+        if g.role in (Role.DATA, Role.SPECIAL, Role.DEDUP)
+        for di, disk in enumerate(g.disks)
+    ]
+    if not members:
+        return None
+    _, gi, di = max(members)
+    source = doc["vdevs"][gi]
+    disk = source["disk"] if "disk" in source else source["disks"][di]
+    item.pop("disks", None)
+    item["disk"] = copy.deepcopy(disk)
+    largest = design.vdevs[gi].disks[di]
+    return f"Use {largest.model or format_si(largest.size_bytes) + ' disks'} as spares"
+
+
 @rule(
     "spare-too-small",
     Severity.WARNING,
     "{Name} {verb} too small to replace the disks of the pool",
     "a hot spare smaller than the smallest member of a data, special or dedup vdev",
     "module/zfs/spa.c (spa_vdev_attach: EOVERFLOW 'device is too small'); module/zfs/vdev.c (vdev_get_min_asize)",
+    fix=fix_small_spare,
 )
 def rule_spare_size(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     targets = list(groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP))

@@ -1,23 +1,37 @@
 """Risk rules about sector sizes: an ashift below the disks' physical sector, and top-level vdevs
 of different ashift. Which ashift a vdev gets is :mod:`..geometry.ashift`'s (the one home); these
-rules say what it costs."""
+rules say what it costs, and their one-click fixes set it."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 
 from ..design.types import Design, Role
-from ..geometry.ashift import DEFAULT_POOL_ASHIFT, AshiftChoice, group_ashift, max_auto_ashift, uniform_ashift
+from ..geometry.ashift import (
+    DEFAULT_POOL_ASHIFT,
+    AshiftChoice,
+    group_ashift,
+    group_physical_ashift,
+    max_auto_ashift,
+    uniform_ashift,
+)
 from ..geometry.ashift import resolve as resolve_ashift
 from ..naming import sentence_case
 from ..units import zfs_nicenum
 from .common import REF_REMOVAL, agree, groups_of, vdev_name, vdev_path
-from .registry import Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
+from .registry import Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
 
 REF_ASHIFT = "module/zfs/vdev.c (vdev_open, vdev_ashift_optimize); man zpoolprops.7 (ashift)"
 
 
 _ASHIFT_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE)
+
+
+def fix_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    ashift = group_physical_ashift(design.vdevs[index])
+    item["ashift"] = ashift
+    return f"Set ashift={ashift} ({1 << ashift}-byte sectors)"
 
 
 @rule(
@@ -27,6 +41,7 @@ _ASHIFT_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE)
     "an ashift smaller than log2 of the largest physical sector among the group's disks: given in the design, "
     "or zpool's own choice when that sector is above zfs_vdev_max_auto_ashift (64 KiB sectors on 2.2 and later)",
     REF_ASHIFT,
+    fix=fix_ashift,
 )
 def rule_ashift_below_physical(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     for i, g in groups_of(design, *_ASHIFT_ROLES):
@@ -104,12 +119,25 @@ def _explicit_ashift_fix(choice: AshiftChoice, physical: int) -> str:
     return text + ": zpool will not choose a larger ashift than the logical sector by itself."
 
 
+def fix_mixed_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    """Every vdev one ashift: the pool's ``ashift`` set, and the groups' own ones that differ left out."""
+    target = uniform_ashift(design)
+    doc["ashift"] = target
+    vdevs = [copy.deepcopy(v) for v in doc.get("vdevs") or []]  # the other items are shared with the caller's
+    for v in vdevs:
+        if isinstance(v, dict) and v.get("ashift") not in (None, target):
+            del v["ashift"]
+    doc["vdevs"] = vdevs
+    return f"Give every vdev ashift={target}"
+
+
 @rule(
     "mixed-ashift",
     Severity.WARNING,
     "{Name} {verb} ashift {ashift}, the first data vdev {other}",
     "top-level data, special or dedup vdevs with different ashift (given or chosen from physical sectors)",
     REF_REMOVAL,
+    fix=fix_mixed_ashift,
 )
 def rule_mixed_ashift(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     top = list(groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP))

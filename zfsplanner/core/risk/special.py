@@ -1,15 +1,16 @@
-"""Risk rules about the special and dedup allocation classes and special_small_blocks."""
+"""Risk rules about the special and dedup allocation classes and special_small_blocks, and their
+one-click fixes."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..design.types import DatasetType, Design, Role, VdevGroup
+from ..design.types import DatasetType, Design, Layout, Role, VdevGroup
 from ..geometry.ashift import group_ashift
 from ..geometry.removal import removal_blockers, removal_context
 from ..geometry.vdev_shape import fault_tolerance
 from ..naming import dataset_label, sentence_case
-from ..units import KIB, MIB, format_iec, is_power_of_two, zfs_nicenum
+from ..units import KIB, MIB, format_iec, format_zfs_size, is_power_of_two, parse_zfs_size, zfs_nicenum
 from ..versions import Version
 from .common import (
     REF_REMOVAL,
@@ -19,11 +20,12 @@ from .common import (
     ds_name,
     groups_of,
     inherited_value,
+    mirror_of,
     vdev_name,
     vdev_path,
     zpool_says,
 )
-from .registry import Risk, RiskFigures, RiskSpec, Severity, make_risk, rule, rule_codes
+from .registry import Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule, rule_codes
 
 SPECIAL_SMALL_BLOCK_SHARE = 0.75  # 100 − zfs_special_class_metadata_reserve_pct (25)
 
@@ -83,18 +85,34 @@ def rule_special_irremovable(spec: RiskSpec, design: Design, figures: RiskFigure
         )
 
 
+def _data_fault_tolerance(design: Design) -> int | None:
+    """Failures the least redundant data vdev survives (:func:`fault_tolerance`, the one home)."""
+    data = [fault_tolerance(g) for _, g in groups_of(design, Role.DATA)]
+    return min(data) if data else None
+
+
+def fix_special_redundancy(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    target = _data_fault_tolerance(design)
+    if target is None or item.get("layout") not in (Layout.MIRROR.value, Layout.STRIPE.value):
+        return None
+    width = target + 1
+    mirror_of(item, width)
+    return f"Make it a {width}-way mirror (survives {target} failures, like the data vdevs)"
+
+
 @rule(
     "special-redundancy-below-data",
     Severity.WARNING,
     "{Name} {verb} fewer failures than the data vdevs",
     "the special or dedup class tolerates fewer disk failures than the least redundant data vdev",
     REF_SPECIAL,
+    fix=fix_special_redundancy,
 )
 def rule_special_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     data = list(groups_of(design, Role.DATA))
-    if not data:
+    data_ft = _data_fault_tolerance(design)
+    if data_ft is None:
         return
-    data_ft = min(fault_tolerance(g) for _, g in data)
     for i, g in _special_groups(design):
         ft = fault_tolerance(g)
         if ft >= data_ft:
@@ -159,12 +177,28 @@ def rule_special_undersized(spec: RiskSpec, design: Design, figures: RiskFigures
     )
 
 
+def fix_ssb_captures_all(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    size_key = "volblocksize" if item.get("type") == "volume" else "recordsize"
+    block = item.get(size_key)
+    try:
+        block_bytes = parse_zfs_size(block) if block is not None else 128 * 1024
+    except ValueError:
+        return None
+    half = max(block_bytes // 2, 4096)
+    if half >= block_bytes:
+        return None
+    value = format_zfs_size(half)
+    item["special_small_blocks"] = value
+    return f"Set special_small_blocks={value} (below {size_key})"
+
+
 @rule(
     "special-small-blocks-captures-all",
     Severity.WARNING,
     "All data of {dataset} goes to the special class",
     "special_small_blocks >= recordsize (or volblocksize on 2.4+) with a special class present",
     REF_SSB,
+    fix=fix_ssb_captures_all,
 )
 def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     if not any(True for _ in groups_of(design, Role.SPECIAL)):
@@ -197,6 +231,26 @@ def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures |
         )
 
 
+def fix_drop_ssb(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    if item.pop("special_small_blocks", None) is None:
+        return None
+    return "Drop special_small_blocks"
+
+
+def fix_ssb_value(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    """The largest value OpenZFS before 2.4 accepts at or below the one given: a power of two up to 1M."""
+    raw = item.get("special_small_blocks")
+    if not isinstance(raw, int | str):
+        return None
+    try:
+        given = parse_zfs_size(raw)
+    except ValueError:
+        return None
+    value = min(1 << max(given.bit_length() - 1, 9), 1024 * 1024)
+    item["special_small_blocks"] = format_zfs_size(value)
+    return f"Set special_small_blocks={format_zfs_size(value)}"
+
+
 @rule_codes(
     RiskSpec(
         "special-small-blocks-volume",
@@ -204,6 +258,7 @@ def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures |
         "special_small_blocks on {dataset} needs OpenZFS 2.4",
         "special_small_blocks set on a volume when the design targets OpenZFS before 2.4",
         REF_SSB,
+        fix=fix_drop_ssb,
     ),
     RiskSpec(
         "special-small-blocks-value",
@@ -211,6 +266,7 @@ def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures |
         "special_small_blocks={value} on {dataset} is not accepted before OpenZFS 2.4",
         "special_small_blocks that is not a power of two, or above 1M, when the design targets OpenZFS before 2.4",
         REF_SSB,
+        fix=fix_ssb_value,
     ),
     RiskSpec(
         "special-small-blocks-without-special",
@@ -218,6 +274,7 @@ def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures |
         "special_small_blocks on {dataset} has no effect without a special vdev",
         "special_small_blocks > 0 in a design with no special vdev",
         REF_SSB,
+        fix=fix_drop_ssb,
     ),
 )
 def rule_special_small_blocks(
