@@ -1,15 +1,21 @@
-"""The risk registry: every code is registered once, by one rule, and the catalog is exactly what is registered."""
+"""The risk registry: every code is registered once, by one rule, with its one-click fix if it has one,
+and the catalog is exactly what is registered (no second registry of fixes)."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 import zfsplanner.core.risk as risk_package
 from zfsplanner.core.risk import RULES
+from zfsplanner.core.risk.fixes import FIXABLE_CODES
 from zfsplanner.core.risk.registry import RISK_CATALOG, Severity, registrations, rule
 
 PACKAGE = Path(risk_package.__file__).resolve().parent
@@ -31,10 +37,51 @@ def test_the_catalog_is_the_registered_codes_in_registration_order():
 
 
 def test_each_code_is_written_once_in_the_rule_sources():
-    # the rule modules and the registry; fixes.py keys its one-click fixes by code
-    sources = "\n".join(p.read_text() for p in sorted(PACKAGE.glob("*.py")) if p.name != "fixes.py")
+    # every module of the package, fixes.py included: a fix is declared in its code's registration
+    sources = "\n".join(p.read_text() for p in sorted(PACKAGE.glob("*.py")))
     for code in RISK_CATALOG:
         assert len(re.findall(rf'"{re.escape(code)}"', sources)) == 1, code
+
+
+def test_every_code_with_a_fix_is_a_registered_rules_code():
+    fixed = [spec for reg in registrations() for spec in reg.specs if spec.fix is not None]
+    assert fixed, "no rule declares a one-click fix"
+    assert FIXABLE_CODES == tuple(spec.code for spec in fixed)
+    assert all(RISK_CATALOG[spec.code].fix is spec.fix for spec in fixed)
+    # each fix lives beside its rule, in the module that registers it
+    for reg in registrations():
+        for spec in reg.specs:
+            if spec.fix is not None:
+                assert spec.fix.__module__ == reg.rule.__module__, spec.code
+
+
+def _core_modules() -> list[ModuleType]:
+    import zfsplanner.core as core
+
+    names = [m.name for m in pkgutil.walk_packages(core.__path__, "zfsplanner.core.")]
+    return [importlib.import_module(name) for name in names]
+
+
+def test_no_second_registry_keys_anything_by_risk_code():
+    codes = set(RISK_CATALOG)
+    catalogs = {id(RISK_CATALOG)}
+    second = [
+        f"{module.__name__}.{name}"
+        for module in _core_modules()
+        for name, value in vars(module).items()
+        if isinstance(value, Mapping) and id(value) not in catalogs and codes & {k for k in value if isinstance(k, str)}
+    ]
+    assert second == []
+    # and no module-level table holds the fix functions: they are reached through their spec only
+    fixes = {id(spec.fix) for spec in RISK_CATALOG.values() if spec.fix is not None}
+    tables = [
+        f"{module.__name__}.{name}"
+        for module in _core_modules()
+        for name, value in vars(module).items()
+        if isinstance(value, Mapping | list | tuple | set | frozenset)
+        and fixes & {id(v) for v in (value.values() if isinstance(value, Mapping) else value)}
+    ]
+    assert tables == []
 
 
 def test_registering_a_taken_code_fails_and_leaves_the_catalog_alone():
