@@ -3,7 +3,8 @@
 Each rule is registered with :func:`rule` (one code) or :func:`rule_codes` (several), which
 record the code's :class:`RiskSpec` in :data:`RISK_CATALOG` and hand the spec to the rule,
 so a code is written once: in its registration. A code whose fix is a change to the design
-may declare that one-click fix there too (``fix=``, a :data:`Fix`). Rules build their findings with
+declares that one-click fix there too (``fix=``, a :data:`Fix`), so the catalog is the only
+registry of fixes (:mod:`.fixes` applies them). Rules build their findings with
 :func:`make_risk` from that spec. The package puts the rule modules in order with :func:`arrange`;
 the catalog lists the codes in that order (the order ``docs/risks.md`` shows them in), and
 :func:`assess` runs the rules in it.
@@ -272,7 +273,8 @@ def risk_to_document(risk: Risk) -> dict[str, str]:
 
 def catalog_markdown() -> str:
     """The risk code table of ``docs/risks.md``, generated from :data:`RISK_CATALOG`."""
-    lines = ["| code | severity | fires when | reference |", "|---|---|---|---|"]
+    lines = ["| code | severity | fires when | reference | one-click fix |", "|---|---|---|---|---|"]
     for spec in RISK_CATALOG.values():
-        lines.append(f"| `{spec.code}` | {spec.severity.value} | {spec.when} | {spec.reference} |")
+        fix = "yes" if spec.fix is not None else "—"
+        lines.append(f"| `{spec.code}` | {spec.severity.value} | {spec.when} | {spec.reference} | {fix} |")
     return "\n".join(lines) + "\n"
