@@ -23,6 +23,8 @@ from zfsplanner.celery import app as celery_app
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import save_design_document
 
+from .htmx import wait_processed
+
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 
@@ -62,6 +64,7 @@ def wait_revision(page, n):
 def add_group(steps, role, layout, width, disk):
     if steps.page.locator("#add-vdev[open]").count() == 0:  # it stays open after an add
         steps.click("#add-vdev > summary")
+    wait_processed(steps.page, "#id_vnew-role")  # the panel's form arrives (again after an add) by htmx
     steps.select("#id_vnew-role", role)
     steps.page.wait_for_selector(f"#add-vdev form.vdev-form[data-role='{role}']")  # the role's defaults came
     steps.select("#id_vnew-layout", layout)

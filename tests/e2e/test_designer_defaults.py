@@ -16,6 +16,8 @@ from pathlib import Path
 from zfsplanner.core.estimate import estimate
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 
+from .htmx import wait_processed
+
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 MAX_INTERACTIONS = 15
 # Warnings a default could cause: each is either gone or, for the special vdev that a raidz2 pool
@@ -57,6 +59,7 @@ def wait_revision(page, n):
 
 def add_with_defaults(steps, role, revision, shot=None):
     """Choose a role in the open "Add a vdev group" panel and add the group its defaults make."""
+    wait_processed(steps.page, "#id_vnew-role")  # a form htmx just swapped in hears changes once wired
     steps.select("#id_vnew-role", role)
     steps.page.wait_for_selector(f"#add-vdev form.vdev-form[data-role='{role}']")
     if shot:

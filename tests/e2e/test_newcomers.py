@@ -16,6 +16,8 @@ from zfsplanner.accounts.models import Team
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import create_share_link, save_design_document
 
+from .htmx import wait_processed
+
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 PW = "Quiet-Harbor-71"
@@ -91,7 +93,9 @@ def test_a_newcomer_signs_up_and_builds_a_design_and_the_welcome_leaves_after_th
     assert "Design tank created" in messages_text(page)
 
     page.click("#add-vdev > summary")
+    wait_processed(page, "#id_vnew-role")
     page.select_option("#id_vnew-role", "special")
+    page.wait_for_selector("#add-vdev form.vdev-form[data-role='special']")  # the role's defaults came
     page.select_option("#id_vnew-layout", "mirror")
     page.fill("#id_vnew-width", "2")
     page.select_option("#id_vnew-disk", "MZ-77E1T0")
