@@ -186,3 +186,12 @@ def test_compression_on_small_blocks_on_draid_gets_a_larger_recordsize():
     fix, after = fixed(d, "draid-compression-loss")
     assert fix.label == "Set recordsize=1M" and after["datasets"][0]["recordsize"] == "1M"
     assert "draid-compression-loss" not in codes(after)
+
+
+def test_a_volume_on_4kn_disks_has_no_fix_in_the_design_and_breaks_nothing():
+    """The same code about a volume (its subject is a dataset): there is no vdev to change."""
+    vols = [{"name": f"tank/vm-{i}", "type": "volume", "volsize": "32G"} for i in range(3)]
+    native = {**doc(raidz2(disk={**HDD, "logical_sector_bytes": 4096})), "datasets": vols}
+    risks = [r for r in risks_of(native) if r["code"] == "vm-sector-size"]
+    assert {r["subject"] for r in risks} == {"datasets[0]", "datasets[1]", "datasets[2]"}
+    assert all(design_fix(r, native) is None for r in risks)

@@ -203,7 +203,10 @@ def rule_zpool_refuses(spec: RiskSpec, design: Design, figures: RiskFigures | No
 
 def fix_vm_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
     """512e disks under a VM: an explicit ashift keeps the guest's 512-byte view from choosing 9.
-    (4Kn disks need the VM's block size set as well, which is not part of the design.)"""
+    (4Kn disks need the VM's block size set as well, which is not part of the design.) A volume on
+    4Kn disks (the same code about a dataset) has no fix in the design: its guest's block size is not."""
+    if "role" not in item or not 0 <= index < len(design.vdevs):
+        return None
     group = design.vdevs[index]
     if any(d.logical_sector >= 4096 for d in group.disks):
         return None
