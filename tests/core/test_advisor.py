@@ -52,7 +52,7 @@ def test_every_row_is_a_design_whose_estimate_gives_the_same_figures():
     rows = advise([Candidate(EXOS16, 12, price=310.0, currency="EUR")], DataNeeds(40 * 10**12, 0.25, 2))
     assert rows
     for row in rows:
-        e = estimate(parse_design(row.document))
+        e = estimate(parse_design(row.document)).to_document()
         assert e["pool"]["zfs_avail_bytes"] == row.usable_bytes
         assert e["reliability"]["data_loss_probability"]["5y"] == pytest.approx(row.loss_5y)
         assert e["performance"]["random_read_iops"]["high"] == pytest.approx(row.random_read_iops)

@@ -33,13 +33,13 @@ def test_each_measured_size_is_padded_on_its_own_on_raidz():
     # allocated with its own parity and padding (vdev_raidz_psize_to_asize).
     hist = [[20480, 50], [122880, 50]]
     d = design("raidz2", 6, {"logical_bytes": 100 * 131072, "file_count": 1, "block_size_histogram": hist})
-    got = estimate(d)["datasets"][0]
+    got = estimate(d).to_document()["datasets"][0]
     expected = 50 * raidz_asize(20480, 6, 2, 12) + 50 * raidz_asize(122880, 6, 2, 12)
     assert got["data_allocated_bytes"] == expected
     # the same average size as one ratio allocates differently
     avg = design("raidz2", 6, {"logical_bytes": 100 * 131072, "file_count": 1,
                                "compressibility": {"ratio": 131072 / 71680}})
-    assert estimate(avg)["datasets"][0]["data_allocated_bytes"] != expected
+    assert estimate(avg).to_document()["datasets"][0]["data_allocated_bytes"] != expected
 
 
 def test_the_estimate_allocates_what_the_measurement_stored():
@@ -47,7 +47,7 @@ def test_the_estimate_allocates_what_the_measurement_stored():
     doc = measure_bytes(data, Setting("lz4", "lz4", 131072), 12, "2.3").document()
     d = design("stripe", 1, {"logical_bytes": len(data), "file_count": 1,
                              "block_size_histogram": doc["block_size_histogram"]})
-    got = estimate(d)["datasets"][0]
+    got = estimate(d).to_document()["datasets"][0]
     # on one disk at the same ashift every measured block is allocated as it was stored
     assert got["data_allocated_bytes"] == sum(p * n for p, n in doc["block_size_histogram"])
     assert 0 < got["data_allocated_bytes"] < 4 * 131072
@@ -57,13 +57,13 @@ def test_counts_scale_to_the_dataset_and_sizes_round_to_the_pool_unit():
     # measured at ashift 9 (sizes in 512 B steps); the pool has 4 KiB sectors
     hist = [[1536, 1], [65024, 3]]
     d = design("mirror", 2, {"logical_bytes": 40 * 131072, "file_count": 10, "block_size_histogram": hist})
-    got = estimate(d)["datasets"][0]
+    got = estimate(d).to_document()["datasets"][0]
     assert got["data_allocated_bytes"] == 10 * 4096 + 30 * 65536
 
 
 def test_a_bad_histogram_is_refused_naming_the_entry():
     with pytest.raises(InvalidDesign) as exc:
-        estimate(design("mirror", 2, {"logical_bytes": 1 << 20, "block_size_histogram": [[4096, -1]]}))
+        estimate(design("mirror", 2, {"logical_bytes": 1 << 20, "block_size_histogram": [[4096, -1]]})).to_document()
     assert "block_size_histogram[0]" in str(exc.value)
 
 

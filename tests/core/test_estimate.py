@@ -30,7 +30,7 @@ def test_it_fills_every_spec_field_for_the_spec_example():
 
 def test_pool_figures_are_the_capacity_engines():
     design = parse_design(SPEC_EXAMPLE)
-    e, cap = estimate(design), pool_capacity(design)
+    e, cap = estimate(design).to_document(), pool_capacity(design)
     assert e["pool"]["zpool_size_bytes"] == cap.zpool_size_bytes
     assert e["pool"]["zfs_avail_bytes"] == cap.zfs_avail_bytes
     assert [v["zpool_size_bytes"] for v in e["vdevs"]] == [v.zpool_size_bytes for v in cap.vdevs]

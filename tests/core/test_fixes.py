@@ -26,7 +26,7 @@ def raidz2(**kw: Any) -> dict[str, Any]:
 
 
 def risks_of(document: dict[str, Any]) -> list[dict[str, Any]]:
-    return estimate(parse_design(document))["risks"]
+    return estimate(parse_design(document)).to_document()["risks"]
 
 
 def fixed(document: dict[str, Any], code: str, subject: str | None = None) -> tuple[Any, dict[str, Any]]:
@@ -58,7 +58,7 @@ def test_mixed_ashift_gives_every_vdev_one_ashift_through_the_pool():
     (irremovable,) = [r for r in left if r["code"] == "special-vdev-irremovable"]  # the raidz2 still makes it so
     detail = irremovable["detail"]
     assert "differ in ashift" not in detail and "differs from the data vdevs'" not in detail
-    assert [g["ashift"] for g in estimate(parse_design(after))["vdevs"]] == [12, 12, 12]
+    assert [g["ashift"] for g in estimate(parse_design(after)).to_document()["vdevs"]] == [12, 12, 12]
 
 
 def test_mixed_ashift_without_any_ashift_written_is_fixed_too():

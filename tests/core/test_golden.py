@@ -31,7 +31,7 @@ UPDATE = os.environ.get("ZFSPLANNER_UPDATE_GOLDEN") == "1"
 
 def outputs(path: Path) -> dict[str, str]:
     design = parse_design(json.loads(path.read_text()))
-    est = estimate(design)
+    est = estimate(design).to_document()
     return {
         "estimate.json": json.dumps(est, indent=1, sort_keys=True) + "\n",
         "report.md": report.markdown(design, est),

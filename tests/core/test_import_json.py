@@ -64,8 +64,8 @@ def test_every_json_output_together_imports_like_the_text():
     assert spare["size_source"] == "zpool list -v (partition 1)"
     datasets = {d["name"]: d for d in doc["datasets"]}
     assert datasets["tank/photos"]["recordsize"] == "1M" and datasets["tank/vm-100-disk-0"]["volsize"] == "32G"
-    rows = {r.key: r for r in compare(doc, estimate(parse_design(doc)))}
-    assert rows["size"].reported_bytes == estimate(parse_design(EXAMPLE))["pool"]["zpool_size_bytes"]
+    rows = {r.key: r for r in compare(doc, estimate(parse_design(doc)).to_document())}
+    assert rows["size"].reported_bytes == estimate(parse_design(EXAMPLE)).to_document()["pool"]["zpool_size_bytes"]
     assert rows["size"].difference_bytes == 0 and rows["usable"].difference_bytes == 0
 
 
@@ -75,7 +75,7 @@ def test_zpool_status_j_alone_carries_the_sizes():
     doc = result.document
     # the smallest disk zpool create gives that partition 1 (any disk up to 1 MiB larger gives the same)
     assert 0 <= EXAMPLE["vdevs"][0]["disk"]["size_bytes"] - doc["vdevs"][0]["disk"]["size_bytes"] < 1024**2
-    assert doc["imported"]["reported"]["zpool_size_bytes"] == estimate(parse_design(EXAMPLE))["pool"][
+    assert doc["imported"]["reported"]["zpool_size_bytes"] == estimate(parse_design(EXAMPLE)).to_document()["pool"][
         "zpool_size_bytes"]
     # a hot spare's sizes are not in zpool status -j (spares_nvlist() prints none): asked
     [q] = result.questions
@@ -91,7 +91,7 @@ def test_flat_vdevs_keyed_by_guid_with_integers_give_the_same_tree():
 
 def test_zpool_list_j_keyed_by_guid_gives_the_pool_by_its_name():
     design = parse_design(EXAMPLE)
-    est = estimate(design)
+    est = estimate(design).to_document()
     found = parse(lines(writer.zpool_list_json(design, est, guid_key=True)), expected="zpool list")
     [pool] = found.lists
     assert pool.name == "tank" and pool.size.bytes == est["pool"]["zpool_size_bytes"] and pool.size.exact
@@ -102,7 +102,7 @@ def test_zpool_list_j_keyed_by_guid_gives_the_pool_by_its_name():
 
 def test_full_paths_of_zpool_list_p_match_the_names_zpool_status_prints():
     design = parse_design(EXAMPLE)
-    est = estimate(design)
+    est = estimate(design).to_document()
     # zpool list -P: the full path of partition 1 where zpool status names the whole disk
     listing = re.sub(r"    (ata-\S+)", r"    /dev/disk/by-id/\1-part1", writer.zpool_list_text(design, est))
     result = import_pool([("p", f"$ zpool status tank\n{writer.zpool_status_text(design, est)}"
@@ -118,7 +118,7 @@ def test_a_draid_vdev_without_vdev_type_or_state_as_2_3_2_prints_it():
     assert [(v["layout"], v["width"], v["draid_data"], v["draid_spares"]) for v in doc["vdevs"]] == [
         ("draid2", 14, 8, 1)]
     assert result.questions == [] and doc["vdevs"][0]["disk"]["model"] == "ST18000NM000J"
-    rows = {r.key: r for r in compare(doc, estimate(parse_design(doc)))}
+    rows = {r.key: r for r in compare(doc, estimate(parse_design(doc)).to_document())}
     assert rows["size"].difference_bytes == 0 and rows["size"].reported_bytes == 233989371985920
 
 
@@ -136,7 +136,7 @@ def test_json_without_its_command_line_is_told_apart_by_output_version():
 
 
 def test_zfs_list_j_gives_datasets_with_their_sources():
-    out = writer.zfs_get_json(parse_design(EXAMPLE), estimate(parse_design(EXAMPLE)), as_int=True)
+    out = writer.zfs_get_json(parse_design(EXAMPLE), estimate(parse_design(EXAMPLE)).to_document(), as_int=True)
     data = json.loads(out)
     data["output_version"]["command"] = "zfs list"
     found = parse(lines(json.dumps(data)), expected="zfs list")
@@ -190,11 +190,11 @@ def test_damaged_json_raises_only_the_importers_errors(data):
 def test_the_same_pool_as_text_and_as_json_is_one_pool():
     """What tools/collect.sh sends: every output as text and, from 2.3, as -j too."""
     design = parse_design(EXAMPLE)
-    est = estimate(design)
+    est = estimate(design).to_document()
     both = writer.outputs(design, est) + writer.outputs(design, est, status="json", listing="json")
     result = import_pool([("collected", both)])
     assert shape(result.document) == shape(import_pool([("text", writer.outputs(design, est))]).document)
-    rows = {r.key: r for r in compare(result.document, estimate(parse_design(result.document)))}
+    rows = {r.key: r for r in compare(result.document, estimate(parse_design(result.document)).to_document())}
     assert rows["size"].difference_bytes == 0
     assert result.sources[:2] == ("zpool status", "zpool list")
     assert "zpool status -j" in result.sources

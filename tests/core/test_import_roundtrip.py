@@ -23,7 +23,7 @@ DISK_KEYS = ("size_bytes", "model", "logical_sector_bytes", "physical_sector_byt
 
 def round_trip(doc, **kw):
     design = parse_design(doc)
-    est = estimate(design)
+    est = estimate(design).to_document()
     text = writer.outputs(design, est, **kw)
     result = import_pool([("paste", text)])
     assert result.questions == []
@@ -52,7 +52,7 @@ def test_the_home_server_example_comes_back():
     doc = json.loads((EXAMPLES / "home-server.json").read_text())
     design, est, back = round_trip(doc)
     assert shape(back) == shape(design_to_document(design))
-    same_estimate(est, estimate(parse_design(back)))
+    same_estimate(est, estimate(parse_design(back)).to_document())
     orig = disks(doc)
     got = disks(back)
     # the example leaves sector sizes and media of some disks unset; lsblk always prints them
@@ -70,7 +70,7 @@ def test_the_draid_example_comes_back():
     doc = json.loads((EXAMPLES / "draid.json").read_text())
     design, est, back = round_trip(doc)
     assert shape(back) == shape(design_to_document(design))
-    same_estimate(est, estimate(parse_design(back)))
+    same_estimate(est, estimate(parse_design(back)).to_document())
 
 
 def test_a_fully_described_design_comes_back_unchanged():
@@ -98,7 +98,7 @@ def test_a_fully_described_design_comes_back_unchanged():
 def test_the_status_text_has_the_format_zpool_prints():
     doc = json.loads((EXAMPLES / "home-server.json").read_text())
     design = parse_design(doc)
-    text = writer.zpool_status_text(design, estimate(design))
+    text = writer.zpool_status_text(design, estimate(design).to_document())
     lines = text.splitlines()
     assert lines[:3] == ["  pool: tank", " state: ONLINE", "config:"]
     assert lines[5].startswith("\ttank ") and "ONLINE       0     0     0" in lines[5]
@@ -112,11 +112,11 @@ def test_zpool_status_j_alone_gives_the_same_size():
     doc = json.loads((EXAMPLES / "home-server.json").read_text())
     doc["vdevs"] = [v for v in doc["vdevs"] if v["role"] != "spare"]  # spares carry no sizes in -j
     design = parse_design(doc)
-    est = estimate(design)
+    est = estimate(design).to_document()
     result = import_pool([("paste", writer.outputs(design, est, status="json", listing="none", datasets=False,
                                                    disks=False))])
     assert result.questions == []
-    back = estimate(parse_design(result.document))
+    back = estimate(parse_design(result.document)).to_document()
     assert back["pool"]["zpool_size_bytes"] == est["pool"]["zpool_size_bytes"]
     assert result.document["imported"]["reported"]["zpool_size_bytes"] == est["pool"]["zpool_size_bytes"]
 
@@ -124,10 +124,10 @@ def test_zpool_status_j_alone_gives_the_same_size():
 def test_older_versions_print_lists_without_ids_and_leaf_sizes():
     doc = json.loads((EXAMPLES / "home-server.json").read_text()) | {"openzfs_version": "2.1"}
     design = parse_design(doc)
-    text = writer.zpool_list_text(design, estimate(design))
+    text = writer.zpool_list_text(design, estimate(design).to_document())
     assert "\n  raidz2 " in text and "raidz2-0" not in text
     _, est, back = round_trip(doc)
-    same_estimate(est, estimate(parse_design(back)))
+    same_estimate(est, estimate(parse_design(back)).to_document())
 
 
 LAYOUTS = st.sampled_from([("stripe", 1), ("mirror", 2), ("mirror", 3), ("raidz1", 3), ("raidz1", 5), ("raidz2", 6),
@@ -192,4 +192,4 @@ def test_any_design_comes_back_with_the_same_estimate(doc, with_lsblk, forms):
     # cache and spare devices come back one group per identical run of devices
     assert [(v["role"], v["layout"], v["width"], v["count"]) for v in back["vdevs"]] == expected
     assert back["disk_partitioning"] == doc["disk_partitioning"]
-    same_estimate(est, estimate(parse_design(back)), raw=with_lsblk)
+    same_estimate(est, estimate(parse_design(back)).to_document(), raw=with_lsblk)

@@ -211,7 +211,7 @@ def test_answers_complete_the_design():
     assert "questions" not in doc["imported"]
     design = parse_design(doc)
     assert design.vdevs[0].disks[0].size_bytes == 16000900661248
-    assert estimate(design)["pool"]["zpool_size_bytes"] > 0
+    assert estimate(design).to_document()["pool"]["zpool_size_bytes"] > 0
     sources = {d["size_source"] for d in doc["imported"]["devices"]}
     assert sources == {"given in the preview"}
 

@@ -146,7 +146,7 @@ def test_the_estimate_lists_the_ranges_and_the_disks_they_rest_on():
         ],
         "datasets": [{"name": "tank/db", "sync": "disabled"}],
     }
-    p = estimate(parse_design(doc))["performance"]
+    p = estimate(parse_design(doc)).to_document()["performance"]
     disk = p["assumptions"]["disk"]["ST14000NM001G"]
     assert disk["source"] == "media default (hdd, 7200 rpm)"
     assert p["random_read_iops"] == {"low": 3 * disk["random_read_iops_qd1"], "high": 6 * disk["random_read_iops"]}
@@ -163,7 +163,7 @@ def test_catalog_and_benchmark_inputs_reach_the_estimate():
     inputs = PlanningInputs({"WD40EFZX": DriveInputs(
         afr=0.012, afr_source="catalog",
         figures=DriveFigures(seq_write_bytes_per_s=100e6, seq_read_bytes_per_s=110e6, source="benchmark:3"))})
-    e = estimate(parse_design(doc), inputs)
+    e = estimate(parse_design(doc), inputs).to_document()
     assert e["performance"]["seq_read_bytes_per_s"]["high"] == pytest.approx(3 * 110e6)
     assert e["performance"]["assumptions"]["disk"]["WD40EFZX"]["source"].startswith("benchmark:3")
     assert e["reliability"]["assumptions"]["afr"] == {"WD40EFZX": 0.012}

@@ -42,13 +42,13 @@ def test_a_child_inherits_recordsize_and_compression_from_its_parent():
 
 
 def test_the_estimate_uses_the_inherited_recordsize_and_compression_like_the_risk_rules():
-    est = estimate(design(MEDIA))
+    est = estimate(design(MEDIA)).to_document()
     movies = est["datasets"][1]
     assert movies["block_size_bytes"] == 2**20 == risk_block_size(design(MEDIA), design(MEDIA).datasets[1])
     assert movies["compression"] == "off"
     # 10 GiB in 100 files of 1 MiB records: 10240 records, not 81920 records of 128K
     alone = estimate(design([{"name": "tank/movies", "recordsize": "1M", "compression": "off",
-                              "contents": MEDIA[1]["contents"]}]))
+                              "contents": MEDIA[1]["contents"]}])).to_document()
     assert movies["data_allocated_bytes"] == alone["datasets"][0]["data_allocated_bytes"]
 
 
@@ -104,6 +104,6 @@ def test_the_estimate_and_the_risks_agree_on_every_block_size(depth, set_at):
             ds["recordsize"] = rs
         docs.append(ds)
     d = design(docs)
-    est = estimate(d)
+    est = estimate(d).to_document()
     for ds, got in zip(d.datasets, est["datasets"], strict=True):
         assert got["block_size_bytes"] == risk_block_size(d, ds) == properties.block_size(d, ds)

@@ -211,7 +211,7 @@ def design(layout="raidz2", width=6, count=1, **extra):
 
 
 def test_the_estimate_reports_every_assumption_and_the_pool_figures():
-    e = estimate(design(reliability={"fill_fraction": 0.8}))
+    e = estimate(design(reliability={"fill_fraction": 0.8})).to_document()
     r = e["reliability"]
     assert r["assumptions"]["afr"] == {"ST14000NM001G": 0.0157}
     assert "Backblaze" in r["assumptions"]["afr_source"]["ST14000NM001G"]
@@ -228,9 +228,10 @@ def test_the_estimate_reports_every_assumption_and_the_pool_figures():
 
 
 def test_design_values_override_the_defaults():
-    base = estimate(design(reliability={"fill_fraction": 0.5}))["reliability"]
+    base = estimate(design(reliability={"fill_fraction": 0.5})).to_document()["reliability"]
     e = estimate(design(reliability={"fill_fraction": 0.5, "afr": {"ST14000NM001G": 0.05},
-                                     "rebuild_bytes_per_s": {"vdevs[0]": 50_000_000}, "replacement_hours": 72}))
+                                     "rebuild_bytes_per_s": {"vdevs[0]": 50_000_000},
+                                     "replacement_hours": 72})).to_document()
     r = e["reliability"]
     assert r["assumptions"]["afr_source"]["ST14000NM001G"] == "design"
     assert r["assumptions"]["rebuild_source"]["vdevs[0]"] == "design"
@@ -242,8 +243,8 @@ def test_special_vdevs_count_towards_the_pool_risk():
     special = {"role": "special", "layout": "stripe", "width": 1, "disk": {"size_bytes": "1TB", "media": "ssd"}}
     doc = {"name": "tank", "vdevs": [
         {"role": "data", "layout": "mirror", "width": 2, "disk": {"size_bytes": "4TB"}}]}
-    without = estimate(parse_design(doc))["reliability"]
-    with_special = estimate(parse_design({**doc, "vdevs": [*doc["vdevs"], special]}))["reliability"]
+    without = estimate(parse_design(doc)).to_document()["reliability"]
+    with_special = estimate(parse_design({**doc, "vdevs": [*doc["vdevs"], special]})).to_document()["reliability"]
     assert with_special["data_loss_probability"]["1y"] > without["data_loss_probability"]["1y"]
     stripe = with_special["groups"][1]
     assert stripe["fault_tolerance"] == 0 and stripe["rebuild"] == "none" and stripe["resilver_seconds"] is None
@@ -253,8 +254,8 @@ def test_a_hot_spare_removes_the_replacement_wait():
     spare = {"role": "spare", "layout": "stripe", "width": 1, "disk": {"size_bytes": "14TB", "media": "hdd"}}
     doc = {"name": "tank", "vdevs": [{"role": "data", "layout": "raidz1", "width": 5,
                                        "disk": {"size_bytes": "14TB", "media": "hdd"}}]}
-    without = estimate(parse_design(doc))["reliability"]
-    with_spare = estimate(parse_design({**doc, "vdevs": [*doc["vdevs"], spare]}))["reliability"]
+    without = estimate(parse_design(doc)).to_document()["reliability"]
+    with_spare = estimate(parse_design({**doc, "vdevs": [*doc["vdevs"], spare]})).to_document()["reliability"]
     assert with_spare["groups"][0]["replacement_wait_hours"] == 0
     assert with_spare["data_loss_probability"]["5y"] < without["data_loss_probability"]["5y"]
 
@@ -263,7 +264,7 @@ def test_a_hot_spare_removes_the_replacement_wait():
 @given(width=st.integers(5, 12), parity=st.integers(1, 2), fill=st.floats(0.05, 1.0))
 def test_in_the_estimate_more_parity_and_fewer_disks_never_raise_the_risk(width, parity, fill):
     def p5(layout, w):
-        e = estimate(design(layout, w, reliability={"fill_fraction": fill}))
+        e = estimate(design(layout, w, reliability={"fill_fraction": fill})).to_document()
         return e["reliability"]["data_loss_probability"]["5y"]
 
     base = p5(f"raidz{parity}", width)
@@ -272,9 +273,11 @@ def test_in_the_estimate_more_parity_and_fewer_disks_never_raise_the_risk(width,
 
 
 def test_the_pool_loss_counts_disk_failures_only():
-    r = estimate(design("raidz1", 8, reliability={"fill_fraction": 0.9}))["reliability"]
+    r = estimate(design("raidz1", 8, reliability={"fill_fraction": 0.9})).to_document()["reliability"]
     pool, data = r["pool_loss_probability"], r["data_loss_probability"]
     assert 0 < pool["5y"] < data["5y"]  # read errors during the raidz1 rebuild lose blocks, not the pool
-    without_ure = estimate(design("raidz1", 8, reliability={"fill_fraction": 0.9, "ure_per_bit": {"hdd": 0}}))
+    without_ure = estimate(
+        design("raidz1", 8, reliability={"fill_fraction": 0.9, "ure_per_bit": {"hdd": 0}})
+    ).to_document()
     assert without_ure["reliability"]["data_loss_probability"]["5y"] == pytest.approx(pool["5y"])
     assert r["assumptions"]["ure_source"] == {"hdd": "data-sheet class default"}

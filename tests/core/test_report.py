@@ -24,7 +24,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 def example(name="home-server.json"):
     design = parse_design(json.loads((EXAMPLES / name).read_text()))
-    return design, estimate(design)
+    return design, estimate(design).to_document()
 
 
 def test_the_markdown_report_leads_with_the_answer():
@@ -107,7 +107,7 @@ def test_values_follow_their_units():
 def test_an_imported_design_shows_model_vs_pool():
     doc = import_pool([("p", text("calibration-2.3.2-2x-raidz2-6-files.txt"))]).document
     design = parse_design(doc)
-    md = markdown(design, estimate(design))
+    md = markdown(design, estimate(design).to_document())
     part = md.split("## Model vs the pool it was imported from")[1]
     assert "| SIZE | zpool list | 1.16 TiB | 1.16 TiB | +0 B | +0.00 % |  |" in part
     assert "OpenZFS 2.3, from zfs version" in part

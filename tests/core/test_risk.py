@@ -190,7 +190,7 @@ def test_example_and_test_designs_name_parts_in_words_not_json_paths():
     seen = set()
     for path in paths:
         doc = json.loads(path.read_text())
-        found = estimate(parse_design(doc))["risks"]
+        found = estimate(parse_design(doc)).to_document()["risks"]
         for r in found:
             for key in ("title", "detail", "fix"):
                 assert not JSON_PATH.search(r[key]), (path.name, r["code"], r[key])

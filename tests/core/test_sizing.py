@@ -62,7 +62,7 @@ def test_the_estimate_sizes_the_slog_and_the_ram():
              "contents": {"logical_bytes": 100 * 10**9, "file_count": 1000}},
         ],
     }
-    e = estimate(parse_design(doc))
+    e = estimate(parse_design(doc)).to_document()
     slog, ram = e["sizing"]["slog"], e["sizing"]["ram"]
     assert slog["applies"] is True and slog["ram_known"] is True
     assert slog["sync_bytes_per_s"] == 500_000_000  # the SLOG's write speed (SATA SSD default)
@@ -78,6 +78,6 @@ def test_the_estimate_sizes_the_slog_and_the_ram():
 
 def test_without_a_slog_the_size_is_for_one_to_add():
     doc = {"name": "tank", "vdevs": [{"role": "data", "layout": "raidz1", "width": 3, "disk": {"size_bytes": "4TB"}}]}
-    slog = estimate(parse_design(doc))["sizing"]["slog"]
+    slog = estimate(parse_design(doc)).to_document()["sizing"]["slog"]
     assert slog["applies"] is False and slog["fits"] is None and slog["log_size_bytes"] is None
     assert slog["recommended_bytes"] > 0

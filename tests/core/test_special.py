@@ -182,7 +182,7 @@ SPECIAL_MIRROR = [{"role": "special", "layout": "mirror", "width": 2, "disk": {"
 
 
 def test_the_estimate_carries_a_curve_per_dataset_and_the_pool_recommendation():
-    e = estimate(parse_design(_design(special=SPECIAL_MIRROR)))
+    e = estimate(parse_design(_design(special=SPECIAL_MIRROR))).to_document()
     a, b = e["datasets"]
     assert [p["special_small_blocks"] for p in a["special_small_blocks_curve"]][:3] == [0, 4096, 8192]
     assert a["special_small_blocks_curve"][-1]["special_small_blocks"] == 1 * M
@@ -201,13 +201,13 @@ def test_the_estimate_carries_a_curve_per_dataset_and_the_pool_recommendation():
 
 
 def test_headroom_comes_from_the_design():
-    e = estimate(parse_design(_design(special=SPECIAL_MIRROR, special_headroom_fraction=0.5)))
+    e = estimate(parse_design(_design(special=SPECIAL_MIRROR, special_headroom_fraction=0.5))).to_document()
     assert e["special"]["headroom_fraction"] == 0.5
     assert e["special"]["recommended_bytes"] == round(e["special"]["demand_bytes"] * 1.5 / 0.75)
 
 
 def test_without_a_special_vdev_the_figures_are_for_a_mirror_to_add():
-    e = estimate(parse_design(_design()))
+    e = estimate(parse_design(_design())).to_document()
     assert e["special"]["hypothetical"] is True
     assert e["special"]["class_size_bytes"] == 0 and e["special"]["fits"] is None
     assert e["pool"]["special_recommended_bytes"] > 0

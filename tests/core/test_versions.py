@@ -69,7 +69,7 @@ def test_2_1_and_later_cap_slop_at_128_gib_less_the_embedded_log(version):
      ("2.3", "lz4", 16384), ("2.4", "lz4", 16384)],
 )
 def test_estimates_use_the_versions_defaults(version, compression, volblocksize):
-    est = estimate(big(version))
+    est = estimate(big(version)).to_document()
     fs, vol = est["datasets"]
     assert fs["compression"] == compression
     assert vol["block_size_bytes"] == volblocksize
@@ -82,26 +82,26 @@ def refusing(est: dict[str, Any]) -> list[dict[str, Any]]:
 def test_draid_before_2_1_is_refused_with_zpools_words():
     doc = {"name": "tank", "openzfs_version": "2.0",
            "vdevs": [{"role": "data", "layout": "draid2", "width": 24, "draid_spares": 2, "disk": DISK}]}
-    (r,) = refusing(estimate(parse_design(doc)))
+    (r,) = refusing(estimate(parse_design(doc)).to_document())
     assert r["severity"] == "critical" and r["subject"] == "vdevs[0]"
     assert "cannot open 'draid2:8d:24c:2s': no such device in /dev" in r["detail"]
     doc["openzfs_version"] = "2.1"
-    assert refusing(estimate(parse_design(doc))) == []
+    assert refusing(estimate(parse_design(doc)).to_document()) == []
 
 
 def test_raidz_special_vdevs_are_refused_before_2_4():
     special = {"role": "special", "layout": "raidz1", "width": 3,
                "disk": {"size_bytes": "960GB", "logical_sector_bytes": 4096, "physical_sector_bytes": 4096}}
     d23 = big("2.3", vdevs=[{"role": "data", "layout": "raidz2", "width": 6, "disk": DISK}, special])
-    (r,) = refusing(estimate(d23))
+    (r,) = refusing(estimate(d23).to_document())
     assert "invalid vdev specification: unsupported 'special' device: raidz" in r["detail"]
     d24 = big("2.4", vdevs=[{"role": "data", "layout": "raidz2", "width": 6, "disk": DISK}, special])
-    assert refusing(estimate(d24)) == []
+    assert refusing(estimate(d24).to_document()) == []
 
 
 def test_zstd_before_2_0_is_refused_by_zfs_create():
     d = big("0.8", datasets=[{"name": "tank/z", "compression": "zstd"}])
-    (r,) = refusing(estimate(d))
+    (r,) = refusing(estimate(d).to_document())
     assert r["subject"] == "datasets[0]" and "'compression' must be one of 'on | off | lzjb" in r["detail"]
 
 

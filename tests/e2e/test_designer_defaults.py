@@ -102,7 +102,7 @@ def test_the_reference_pool_in_at_most_15_interactions_with_no_warning_from_a_de
     assert special.media in ("ssd", "nvme") and special.plp and log.plp
     assert doc["datasets"] == [{"name": "tank/media", "type": "filesystem", "recordsize": "1M", "compression": "zstd"}]
 
-    result = estimate(design.to_spec())
+    result = estimate(design.to_spec()).to_document()
     assert [v["ashift"] for v in result["vdevs"]] == [12, 12, 12]
     codes = {r["code"] for r in result["risks"]}
     assert not codes & set(DEFAULT_WARNINGS), codes

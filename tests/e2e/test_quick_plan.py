@@ -132,7 +132,7 @@ def test_save_as_a_design_after_signing_up_lands_in_the_designer_with_the_same_f
     page.click("#quick-save")
     page.wait_for_url("**/designs/*/designer/")
     design = PoolDesign.objects.get()
-    assert estimate_design(design)["pool"]["zfs_avail_bytes"] == planned[0]
+    assert estimate_design(design).pool.zfs_avail_bytes == planned[0]
     assert design.openzfs_version == planned[1]
     shown = page.locator("#usable .value").first.inner_text()
     assert shown in (format_iec(planned[0]), format_si(planned[0]))

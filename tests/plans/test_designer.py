@@ -96,7 +96,7 @@ def test_adding_a_vdev_group_saves_a_revision_and_returns_the_new_estimate(desig
     ]
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="designer"')
-    expected = estimate(parse_design(design.to_document()))
+    expected = estimate(parse_design(design.to_document())).to_document()
     assert format_iec(expected["pool"]["zfs_avail_bytes"]) in html
     assert 'data-code="special-redundancy-below-data"' in html
 
@@ -243,7 +243,7 @@ def test_duplicate_as_variant_and_compare(design, alice, web):
     chart = c.get(f"/designs/compare/chart/?ids={design.pk},{variant.pk}").json()
     assert chart["labels"] == ["tank (r1)", "tank-v2 (r1)"]
     assert chart["unit"] == "bytes" and chart["stacked"] is True
-    raw = estimate(parse_design(design.to_document()))["pool"]["raw_bytes"]
+    raw = estimate(parse_design(design.to_document())).to_document()["pool"]["raw_bytes"]
     assert sum(d["data"][0] for d in chart["datasets"]) == raw  # the segments add up to the disks
 
 
@@ -294,7 +294,7 @@ def test_designer_figures_equal_the_api_and_the_command(design, alice, web, tmp_
 def test_fix_labels_only_for_design_changes():
     doc = design_document("tank")
     doc["vdevs"].append({**doc["vdevs"][0], "role": "special", "layout": "mirror", "width": 2})
-    risks = {r["code"]: r for r in estimate(parse_design(doc))["risks"]}
+    risks = {r["code"]: r for r in estimate(parse_design(doc)).to_document()["risks"]}
     fix = design_fix(risks["special-redundancy-below-data"], doc)
     assert fix is not None and "3-way mirror" in fix.label
     assert fix.document["vdevs"][1]["width"] == 3
@@ -393,7 +393,7 @@ def test_a_new_design_gets_pool_ashift_12_that_its_vdevs_follow(team, alice, web
     design = _new_design(web, alice, team)
     doc = design.to_document()
     assert doc["ashift"] == 12 and "ashift" not in doc["vdevs"][0]
-    row = estimate(design.to_spec())["vdevs"][0]
+    row = estimate(design.to_spec()).to_document()["vdevs"][0]
     assert (row["ashift"], row["ashift_source"]) == (12, "pool")
     html = web(alice).get(f"/designs/{design.pk}/designer/").content.decode()
     assert _selected(html, "ashift") == "12"  # the pool form shows it, and it can be changed
@@ -410,7 +410,7 @@ def test_the_pool_ashift_can_be_set_to_auto_and_back(team, alice, web):
     body.update(revision=2, ashift="13")
     web(alice).post(f"/designs/{design.pk}/designer/pool/", body, HTTP_HX_REQUEST="true")
     design.refresh_from_db()
-    assert design.ashift == 13 and estimate(design.to_spec())["vdevs"][0]["ashift"] == 13
+    assert design.ashift == 13 and estimate(design.to_spec()).to_document()["vdevs"][0]["ashift"] == 13
 
 
 def test_choosing_role_special_brings_a_plp_ssd_mirror_as_redundant_as_the_data_vdevs(team, alice, web):
@@ -464,12 +464,12 @@ def test_the_reference_pool_from_the_defaults_has_no_warning_a_default_caused(te
         # the "Add a vdev group" panel stays open, with a fresh form, for the next group
         page = response.content.decode()
         assert '<details class="add-row" id="add-vdev" open>' in page and 'name="vnew-role"' in page
-    risks = {r["code"]: r for r in estimate(design.to_spec())["risks"]}
+    risks = {r["code"]: r for r in estimate(design.to_spec()).to_document()["risks"]}
     assert not {"mixed-ashift", "non-redundant-vdev", "special-redundancy-below-data", "slog-unmirrored",
                 "slog-without-plp", "ashift-below-physical-sector"} & set(risks)
     irremovable = risks["special-vdev-irremovable"]["detail"]  # the raidz2 makes it so, not the ashift
     assert "differ in ashift" not in irremovable and "differs from the data vdevs'" not in irremovable
-    assert [g["ashift"] for g in estimate(design.to_spec())["vdevs"]] == [12, 12, 12]
+    assert [g["ashift"] for g in estimate(design.to_spec()).to_document()["vdevs"]] == [12, 12, 12]
 
 
 def test_a_price_per_disk_is_typed_in_the_group_form(design, alice, web):

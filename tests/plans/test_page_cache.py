@@ -184,12 +184,12 @@ def test_the_stored_estimate_is_served_as_computed_and_follows_each_revision(ali
     first, again = api.get(url), api.get(url)  # computed, then served
     assert first.status_code == again.status_code == 200 and first["Content-Type"] == "application/json"
     assert first.content == again.content
-    assert first.json() == json.loads(json.dumps(estimate_design(design)))
+    assert first.json() == json.loads(estimate_design(design).as_json())
     doc = design_document("tank")
     doc["vdevs"][0]["width"] = 8
     design = save_design_document(design.team, doc, alice, instance=design)
     after = api.get(url)
-    assert after.json() == json.loads(json.dumps(estimate_design(design))) and after.json() != first.json()
+    assert after.json() == json.loads(estimate_design(design).as_json()) and after.json() != first.json()
     browsable = api.get(url + "?format=api", HTTP_ACCEPT="text/html")
     assert browsable.status_code == 200 and browsable["Content-Type"].startswith("text/html")
 
@@ -205,7 +205,7 @@ def test_the_stateless_estimate_is_computed_once_per_document_and_never_caches_a
     body = json.dumps(design_document("tank"))
     first, again = (api.post("/api/estimate/", body, content_type="application/json") for _ in range(2))
     assert first.status_code == again.status_code == 200 and first.content == again.content
-    assert first.json() == json.loads(json.dumps(estimate_with_catalog(validate_document(json.loads(body)))))
+    assert first.json() == json.loads(estimate_with_catalog(validate_document(json.loads(body))).as_json())
     bad = json.dumps({**design_document("tank"), "vdevs": []})
     for _ in range(2):
         refused = api.post("/api/estimate/", bad, content_type="application/json")

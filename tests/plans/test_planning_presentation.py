@@ -36,7 +36,7 @@ def test_the_view_of_an_estimate():
     doc = {"name": "tank", "vdevs": [{"role": "data", "layout": "mirror", "width": 2, "count": 2,
                                        "disk": {"size_bytes": "8TB", "media": "hdd"}}],
            "datasets": [{"name": "tank/a", "contents": {"logical_bytes": 10**12, "file_count": 10_000}}]}
-    view = planning_view(estimate(parse_design(doc)))
+    view = planning_view(estimate(parse_design(doc)).to_document())
     assert view.special is not None and view.special.hypothetical and view.special.class_size is None
     assert view.reliability is not None and [v.survives for v in view.reliability.vdevs] == [1]
     assert view.performance is not None and not view.performance.has_slog

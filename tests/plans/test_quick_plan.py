@@ -304,7 +304,7 @@ def test_a_saved_design_has_the_figures_of_the_planner(alice, team, web):
     design = PoolDesign.objects.get()
     from zfsplanner.plans.services import estimate_design
 
-    assert estimate_design(design)["pool"]["zfs_avail_bytes"] == usable(page)[0]
+    assert estimate_design(design).to_document()["pool"]["zfs_avail_bytes"] == usable(page)[0]
     assert [v.role for v in design.vdevs.order_by("position")] == ["data", "special", "log"]
     assert design.datasets.get().recordsize == 1024 * 1024
 

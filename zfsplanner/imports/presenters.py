@@ -132,7 +132,7 @@ def preview(document: dict[str, Any]) -> Preview:
         # nothing that depends on the sizes can be estimated yet: the page asks for them
         return Preview(document, None, None, vdevs=vdevs, questions=questions)
     try:
-        est = estimate(parse_design(document))
+        est = estimate(parse_design(document)).to_document()
     except InvalidDesign as exc:
         return Preview(document, None, str(exc), vdevs=vdevs)
     return Preview(document, est, None, compare(document, est), vdevs)

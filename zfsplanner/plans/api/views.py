@@ -242,8 +242,8 @@ class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSe
         key = f"estimate-json:{state.revision_key}:{planning_stamp()}" if state is not None else None
         try:
             if key is not None and request.accepted_renderer.format == "json":
-                return _json_response(cached_json(key, lambda: estimate_design(self.get_object())))
-            return Response(estimate_design(self.get_object()))
+                return _json_response(cached_json(key, lambda: estimate_design(self.get_object()).to_document()))
+            return Response(estimate_design(self.get_object()).to_document())
         except InvalidDesign as exc:  # a stored design that no longer passes (e.g. beyond today's limits)
             raise InvalidDesignError(exc.errors) from exc
 
@@ -404,9 +404,9 @@ class EstimateView(DesignErrorShapeMixin, APIView):
         key = _body_key(request)
         try:
             if key is not None and request.accepted_renderer.format == "json":
-                compute = lambda: estimate_with_catalog(validate_document(request.data))  # noqa: E731
+                compute = lambda: estimate_with_catalog(validate_document(request.data)).to_document()  # noqa: E731
                 return _json_response(cached_json(key, compute, POSTED_ESTIMATE_CACHE_SECONDS))
-            return Response(estimate_with_catalog(validate_document(request.data)))
+            return Response(estimate_with_catalog(validate_document(request.data)).to_document())
         except InvalidDesign as exc:
             raise InvalidDesignError(exc.errors) from exc
 

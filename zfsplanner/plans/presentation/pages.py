@@ -37,9 +37,10 @@ def design_summary(
     design: PoolDesign, with_fixes: bool = True, unit: str = DEFAULT_SIZE_UNIT
 ) -> tuple[DesignSummary | None, str | None]:
     """The design's presentation (estimate cached per revision), sizes in ``unit``, or why there is none."""
-    estimate, error = estimate_or_error(design)
-    if estimate is None:
+    typed, error = estimate_or_error(design)
+    if typed is None:
         return None, error
+    estimate = typed.to_document()
     spec = design.to_spec() if with_fixes else None
     summary = summarize(estimate, design.document_view(), catalog_prices(), with_fixes=with_fixes, spec=spec, unit=unit)
     return summary, None
@@ -61,7 +62,8 @@ def design_context(
 ) -> dict[str, Any]:
     """What the design page and the shared page both show: summary, estimate, risks, commands, charts;
     sizes in ``unit`` (``request_unit``: ``?unit=``, else the reader's preference)."""
-    estimate, estimate_error = estimate_or_error(design)
+    typed, estimate_error = estimate_or_error(design)
+    estimate = typed.to_document() if typed is not None else None
     summary = None
     if estimate is not None:
         summary = summarize(estimate, design.to_document(), catalog_prices(), spec=design.to_spec(), unit=unit)
@@ -85,12 +87,12 @@ def capacity_chart_response(design: PoolDesign) -> JsonResponse:
     estimate, error = estimate_or_error(design)
     if estimate is None:
         return JsonResponse({"detail": error}, status=UNPROCESSABLE)
-    return JsonResponse(charts.capacity_chart(estimate))
+    return JsonResponse(charts.capacity_chart(estimate.to_document()))
 
 
 def efficiency_chart_response(design: PoolDesign) -> JsonResponse:
     estimate, _ = estimate_or_error(design)
-    chart = charts.efficiency_chart(estimate) if estimate else None
+    chart = charts.efficiency_chart(estimate.to_document()) if estimate else None
     if chart is None:
         return JsonResponse({"detail": "The estimate has no efficiency table for this design."}, status=404)
     return JsonResponse(chart)

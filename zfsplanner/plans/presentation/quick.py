@@ -89,7 +89,7 @@ def computed(doc: dict[str, Any]) -> tuple[Design, dict[str, Any], dict[str, lis
         if commands is None:
             commands = {"commands": all_commands(spec)}
             cache.set(commands_key, commands, timeout=ESTIMATE_CACHE_SECONDS)
-        stored = (spec, estimate_with_catalog(spec), commands)
+        stored = (spec, estimate_with_catalog(spec).to_document(), commands)
         cache.set(key, stored, timeout=ESTIMATE_CACHE_SECONDS)
     return stored
 

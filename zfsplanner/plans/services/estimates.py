@@ -24,7 +24,7 @@ from zfsplanner.core.commands.create import (
     zpool_create_command,
 )
 from zfsplanner.core.design.types import InvalidDesign
-from zfsplanner.core.estimate import estimate
+from zfsplanner.core.estimate import Estimate, estimate
 from zfsplanner.errors import CACHE_ERRORS
 
 from ..models import PoolDesign
@@ -63,15 +63,19 @@ def planning_figures_changed(**_: Any) -> None:
         logging.getLogger(__name__).warning("planning stamp not bumped, the cache is unavailable: %s", exc)
 
 
-def estimate_design(design: PoolDesign) -> dict[str, Any]:
-    """The ``zfsplanner.estimate/1`` document of a stored design, computed once per revision.
+def estimate_design(design: PoolDesign) -> Estimate:
+    """The typed estimate of a stored design, computed once per revision.
+
+    The cache holds the typed :class:`Estimate` itself (pickled by the cache backend), so a page
+    reads its attributes without parsing anything; the API's JSON is cached apart, as bytes
+    (``api.views.cached_json``), written by ``Estimate.to_document()``.
 
     Cached under the design's id, revision and last-saved time (a revision number alone
     could repeat after a design is deleted and its id reused) and the planning stamp (catalog
     and benchmark figures); a cache hit costs one lookup and no query. ``InvalidDesign`` is
     not cached.
     """
-    key = f"estimate:{revision_key(design)}:{planning_stamp()}"
+    key = f"estimate-typed:{revision_key(design)}:{planning_stamp()}"
     cached = cache.get(key)
     if cached is None:
         spec = design.to_spec()
@@ -80,7 +84,7 @@ def estimate_design(design: PoolDesign) -> dict[str, Any]:
     return cached
 
 
-def estimate_or_error(design: PoolDesign) -> tuple[dict[str, Any] | None, str | None]:
+def estimate_or_error(design: PoolDesign) -> tuple[Estimate | None, str | None]:
     """The estimate, or the reason there is none (a stored design the core now rejects)."""
     try:
         return estimate_design(design), None

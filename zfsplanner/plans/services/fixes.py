@@ -37,16 +37,15 @@ class FixRefused(Exception):
 def available_fixes(design: PoolDesign) -> list[DesignFix]:
     """The fixes of the design's current risks (``InvalidDesign`` if the stored design no longer estimates)."""
     doc = design.to_document()
-    found = (design_fix(r, doc) for r in estimate_design(design)["risks"])
+    found = (design_fix(r, doc) for r in estimate_design(design).to_document()["risks"])
     return [f for f in found if f is not None]
 
 
 def find_fix(design: PoolDesign, code: str, subject: str) -> DesignFix:
     """The fix of the risk ``code`` on ``subject`` (``FixUnavailable`` if there is none, ``InvalidDesign``
     if the stored design no longer estimates)."""
-    risk = next(
-        (r for r in estimate_design(design)["risks"] if r.get("code") == code and r.get("subject") == subject), None
-    )
+    risks = estimate_design(design).to_document()["risks"]
+    risk = next((r for r in risks if r.get("code") == code and r.get("subject") == subject), None)
     fix = design_fix(risk, design.to_document()) if risk else None
     if fix is None:
         raise FixUnavailable(code, subject)

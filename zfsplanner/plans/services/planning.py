@@ -12,12 +12,11 @@ and the layout advisor's rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from zfsplanner.core import advisor
 from zfsplanner.core.design.planning import DriveFigures, DriveInputs, PlanningInputs
 from zfsplanner.core.design.types import Design
-from zfsplanner.core.estimate import estimate
+from zfsplanner.core.estimate import Estimate, estimate
 
 from ..models import CatalogDisk, PoolDesign
 from .measurements import measured_disk_figures
@@ -62,7 +61,7 @@ def catalog_inputs_for_models(models: set[str]) -> PlanningInputs:
     return _inputs(models, None, None)
 
 
-def estimate_with_catalog(spec: Design) -> dict[str, Any]:
+def estimate_with_catalog(spec: Design) -> Estimate:
     """The estimate of a document that is not stored (``manage.py estimate``, ``POST /api/estimate/``),
     with the catalog's figures for the disk models it names."""
     return estimate(spec, catalog_inputs(spec))

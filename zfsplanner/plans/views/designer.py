@@ -539,7 +539,7 @@ def host_form(design: PoolDesign, data: Any = None) -> HostPlanningForm:
     """The "Host and planning" form of a design, each field saying what it inherits and from where."""
     spec = design.to_spec()
     estimate, _ = estimate_or_error(design)
-    planned = bool(((estimate or {}).get("pool") or {}).get("zfs_used_bytes"))
+    planned = bool(estimate and estimate.pool.zfs_used_bytes)
     defaults = inherited(spec, design_inputs(design, spec), planned)
     initial = HostPlanningForm.initial_from(design.document_view(), spec)
     return HostPlanningForm(data, initial=initial, spec=spec, defaults=defaults, prefix="host")

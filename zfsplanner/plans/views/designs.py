@@ -77,7 +77,8 @@ DESIGNS_PER_PAGE = 50
 def _list_estimate(design: PoolDesign) -> dict[str, Any] | None:
     """The row's estimate, or None: one design that cannot be estimated never breaks the list."""
     try:
-        return estimate_or_error(design)[0]
+        est = estimate_or_error(design)[0]
+        return est.to_document() if est is not None else None
     except Exception:
         logger.exception("design %s: the estimate failed; listed without its figures", design.pk)
         return None

@@ -53,7 +53,7 @@ def design_and_estimate(path: str) -> tuple[Design, dict[str, Any]]:
     doc = read_design_file(path)
     try:
         design = validate_document(doc)
-        return design, estimate_with_catalog(design)
+        return design, estimate_with_catalog(design).to_document()
     except InvalidDesign as exc:
         lines = [f"{path}: {field or '(document)'}: {message}" for field, message in exc.errors]
         raise BadInput("\n".join(lines)) from exc
