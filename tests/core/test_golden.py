@@ -31,9 +31,9 @@ UPDATE = os.environ.get("ZFSPLANNER_UPDATE_GOLDEN") == "1"
 
 def outputs(path: Path) -> dict[str, str]:
     design = parse_design(json.loads(path.read_text()))
-    est = estimate(design).to_document()
+    est = estimate(design)
     return {
-        "estimate.json": json.dumps(est, indent=1, sort_keys=True) + "\n",
+        "estimate.json": json.dumps(est.to_document(), indent=1, sort_keys=True) + "\n",
         "report.md": report.markdown(design, est),
         "estimate.csv": report.csv_text(design, est),
     }

@@ -7,7 +7,7 @@ import pytest
 
 from tests.factories import PoolDesignFactory, design_document
 from zfsplanner.core.document.parse import parse_design
-from zfsplanner.core.estimate import estimate_document
+from zfsplanner.core.estimate import estimate
 from zfsplanner.core.naming import vdev_type_word
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 from zfsplanner.plans.presentation.summary import summarize
@@ -31,7 +31,7 @@ def draid_document(**group):
 def test_the_designer_and_the_design_page_name_a_draid_vdev_as_zpool_create_does(group, word, team, alice, web):
     doc = draid_document(**group)
     assert vdev_type_word(parse_design(doc).vdevs[0]) == word  # the commands' word is the reference
-    shape = summarize(estimate_document(doc), doc).vdevs[0].shape
+    shape = summarize(estimate(parse_design(doc)), doc).vdevs[0].shape
     assert shape == word
     design = PoolDesignFactory(team=team, name="tank", document=doc)
     client = web(alice)

@@ -7,6 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..estimate import Estimate
+from ..estimate.figures import PoolFigures
+
 SEVERITY_ORDER = ("critical", "warning", "info")
 # Estimate sections this module writes by name (or leaves out: internal tables); any other
 # section a later estimate carries is written generically, with its figures labelled in words.
@@ -50,13 +53,13 @@ _ONLY_WHEN_SET = {"zfs_used_bytes", "zfs_avail_after_bytes", "special_size_bytes
                   "log_size_bytes", "cache_size_bytes", "spare_raw_bytes"}
 
 
-def pool_figures(pool: Mapping[str, Any]) -> list[tuple[str, str, str, int]]:
+def pool_figures(pool: PoolFigures) -> list[tuple[str, str, str, int]]:
     """The pool's figures that apply to this design: (key, label, what it means, bytes); a log, cache,
     spare, special class or planned contents the design does not have is left out, not shown as 0."""
     out = []
-    planned = bool(pool.get("zfs_used_bytes"))
+    planned = bool(pool.zfs_used_bytes)
     for key, label, explain in POOL_FIGURES:
-        n = pool.get(key)
+        n = getattr(pool, key)
         if key == "zfs_avail_after_bytes" and not planned:
             continue  # the same as AVAIL of the empty pool
         if isinstance(n, int) and not isinstance(n, bool) and (n or key not in _ONLY_WHEN_SET):
@@ -110,25 +113,20 @@ class Headline:
         return ", ".join(f"{n} {s}" for s, n in self.risk_counts.items() if n) or "none found"
 
 
-def headline(estimate: Mapping[str, Any]) -> Headline:
-    """The headline figures of an estimate document."""
-    pool = estimate.get("pool") or {}
-    risks = [r for r in estimate.get("risks") or [] if isinstance(r, Mapping)]
-    tolerant = [
-        as_int(v.get("fault_tolerance"))
-        for v in estimate.get("vdevs") or []
-        if isinstance(v, Mapping) and v.get("role") in ("data", "special", "dedup")
-    ]
-    used = pool.get("zfs_used_bytes")
+def headline(estimate: Estimate) -> Headline:
+    """The headline figures of an estimate."""
+    pool = estimate.pool
+    tolerant = [v.fault_tolerance for v in estimate.vdevs if v.role in ("data", "special", "dedup")]
+    used = pool.zfs_used_bytes
     planned = as_int(used) if used else None
-    fill = pool.get("used_fraction")
-    after = pool.get("zfs_avail_after_bytes")
+    fill = pool.used_fraction
+    after = pool.zfs_avail_after_bytes
     return Headline(
-        usable_bytes=as_int(pool.get("zfs_avail_bytes")),
-        raw_bytes=as_int(pool.get("raw_bytes")),
-        zpool_size_bytes=as_int(pool.get("zpool_size_bytes")),
+        usable_bytes=pool.zfs_avail_bytes,
+        raw_bytes=pool.raw_bytes,
+        zpool_size_bytes=pool.zpool_size_bytes,
         survives=min(tolerant) if tolerant else None,
-        risk_counts={s: sum(1 for r in risks if r.get("severity") == s) for s in SEVERITY_ORDER},
+        risk_counts={s: sum(1 for r in estimate.risks if r.severity.value == s) for s in SEVERITY_ORDER},
         planned_used_bytes=planned,
         planned_fill=float(fill) if planned is not None and isinstance(fill, int | float) else None,
         avail_after_bytes=as_int(after) if planned is not None and after is not None else None,

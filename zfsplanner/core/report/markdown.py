@@ -9,6 +9,7 @@ from typing import Any
 
 from ..commands.create import all_commands
 from ..design.types import Design, InvalidDesign, Role
+from ..estimate import Estimate
 from ..importers.compare import compare
 from ..units import DEFAULT_SIZE_UNIT, format_size, zfs_nicenum
 from .headline import (
@@ -31,8 +32,10 @@ from .words import share_text
 class _Writer:
     """One report: the design, its estimate and the reader's unit."""
 
-    def __init__(self, design: Design, estimate: Mapping[str, Any], unit: str, top: Headline) -> None:
+    def __init__(self, design: Design, typed: Estimate, unit: str, top: Headline) -> None:
+        estimate = typed.to_document()
         self.design, self.estimate, self.unit, self.top = design, estimate, unit, top
+        self.typed = typed
         self.pool: Mapping[str, Any] = estimate.get("pool") or {}
 
     def size(self, n: Any) -> str:
@@ -121,7 +124,7 @@ class _Writer:
 
     def space(self) -> list[str]:
         rows = [[label, self.size(n), zfs_nicenum(n), f"{n:,}", explain]
-                for _, label, explain, n in pool_figures(self.pool)]
+                for _, label, explain, n in pool_figures(self.typed.pool)]
         lines = ["## Space, figure by figure", "",
                  *table(("Figure", "Size", "zpool/zfs print", "Bytes", "What it means"), rows), "",
                  "As `zpool list` and `zfs list` will print it:", "", *self.as_printed(), ""]
@@ -225,7 +228,7 @@ class _Writer:
 
 def markdown(
     design: Design,
-    estimate: Mapping[str, Any],
+    estimate: Estimate,
     *,
     meta: Mapping[str, str] | None = None,
     unit: str = DEFAULT_SIZE_UNIT,
@@ -242,13 +245,13 @@ def markdown(
     lines += ["" if meta else "", f"Sizes are in {UNIT_WORDS.get(unit, UNIT_WORDS[DEFAULT_SIZE_UNIT])}.", ""]
     lines += ["## Summary", "", *w.summary(), ""]
     lines += w.vdevs() + w.datasets() + w.space() + w.risks()
-    lines += planning_sections(estimate, unit)
+    lines += planning_sections(w.estimate, unit)
     lines += w.md_raid() + w.expansion()
-    for key, data in estimate.items():
+    for key, data in w.estimate.items():
         if key in KNOWN_SECTIONS or data in (None, [], {}):
             continue
         lines += generic(key, data, unit=unit)
-    lines += _comparison(design, estimate, w)
+    lines += _comparison(design, w.estimate, w)
     try:
         commands = all_commands(design)
     except (InvalidDesign, ValueError):

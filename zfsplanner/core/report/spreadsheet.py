@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..design.types import Design
+from ..estimate import Estimate
 from .headline import CSV_COLUMNS
 
 # --------------------------------------------------------------------------- CSV
@@ -37,12 +38,12 @@ def csv_rows(design: Design, estimate: Mapping[str, Any]) -> list[dict[str, Any]
     return rows
 
 
-def csv_text(design: Design, estimate: Mapping[str, Any]) -> str:
+def csv_text(design: Design, estimate: Estimate) -> str:
     """The estimate as CSV: a pool row, one row per top-level vdev, one per dataset; ``label`` names each in words."""
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    for row in csv_rows(design, estimate):
+    for row in csv_rows(design, estimate.to_document()):
         writer.writerow({k: ("" if v is None else str(v).lower() if isinstance(v, bool) else v)
                          for k, v in row.items()})
     return buf.getvalue()

@@ -37,10 +37,9 @@ def design_summary(
     design: PoolDesign, with_fixes: bool = True, unit: str = DEFAULT_SIZE_UNIT
 ) -> tuple[DesignSummary | None, str | None]:
     """The design's presentation (estimate cached per revision), sizes in ``unit``, or why there is none."""
-    typed, error = estimate_or_error(design)
-    if typed is None:
+    estimate, error = estimate_or_error(design)
+    if estimate is None:
         return None, error
-    estimate = typed.to_document()
     spec = design.to_spec() if with_fixes else None
     summary = summarize(estimate, design.document_view(), catalog_prices(), with_fixes=with_fixes, spec=spec, unit=unit)
     return summary, None
@@ -65,8 +64,8 @@ def design_context(
     typed, estimate_error = estimate_or_error(design)
     estimate = typed.to_document() if typed is not None else None
     summary = None
-    if estimate is not None:
-        summary = summarize(estimate, design.to_document(), catalog_prices(), spec=design.to_spec(), unit=unit)
+    if typed is not None:
+        summary = summarize(typed, design.to_document(), catalog_prices(), spec=design.to_spec(), unit=unit)
     return {
         "design": design,
         "estimate": estimate,

@@ -24,6 +24,7 @@ from django.urls import reverse
 from zfsplanner.accounts.models import request_unit
 from zfsplanner.core.commands.create import all_commands
 from zfsplanner.core.design.types import Design, InvalidDesign
+from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_size
 from zfsplanner.page_cache import render_cached
 
@@ -71,13 +72,13 @@ class QuickAnswer:
         return format_size(self.summary.usable.bytes, self.summary.other_unit)
 
 
-def computed(doc: dict[str, Any]) -> tuple[Design, dict[str, Any], dict[str, list[str]]]:
+def computed(doc: dict[str, Any]) -> tuple[Design, Estimate, dict[str, list[str]]]:
     """The estimate and commands of a quick-planner document; ``InvalidDesign`` when the core refuses it.
 
     The estimate is the one ``POST /api/estimate/`` and ``manage.py estimate`` give; both are
     cached per document and catalog state (invalid documents are not cached)."""
     stamp = planning_stamp()
-    key = f"quick-plan:{_digest(doc)}:{stamp}"
+    key = f"quick-plan-typed:{_digest(doc)}:{stamp}"
     stored = cache.get(key)
     if stored is None:
         spec = validate_document(doc)
@@ -89,7 +90,7 @@ def computed(doc: dict[str, Any]) -> tuple[Design, dict[str, Any], dict[str, lis
         if commands is None:
             commands = {"commands": all_commands(spec)}
             cache.set(commands_key, commands, timeout=ESTIMATE_CACHE_SECONDS)
-        stored = (spec, estimate_with_catalog(spec).to_document(), commands)
+        stored = (spec, estimate_with_catalog(spec), commands)
         cache.set(key, stored, timeout=ESTIMATE_CACHE_SECONDS)
     return stored
 
@@ -114,7 +115,7 @@ def answer(form: QuickPlanForm) -> QuickAnswer:
         total = price * disks
         usable_tb = Decimal(summary.usable.bytes) / Decimal(10**12)
         cost = QuickCost(price, disks, total, total / usable_tb if usable_tb else None, source)
-    return QuickAnswer(doc, estimate, commands, summary, cost)
+    return QuickAnswer(doc, estimate.to_document(), commands, summary, cost)
 
 
 def _wants_partial(request: HttpRequest) -> bool:

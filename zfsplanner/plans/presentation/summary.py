@@ -15,11 +15,12 @@ from typing import Any
 
 from zfsplanner.core.design.types import Design, InvalidDesign, VdevGroup
 from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.estimate import Estimate
+from zfsplanner.core.estimate.figures import Expansion, VdevFigures
 from zfsplanner.core.naming import describe_shape, vdev_type_word
 from zfsplanner.core.report import Headline, headline, pool_figures
-from zfsplanner.core.report import value as report_value
-from zfsplanner.core.report.words import figure_label
 from zfsplanner.core.risk.fixes import design_fix
+from zfsplanner.core.risk.registry import risk_to_document
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, format_iec, format_si, format_size, zfs_nicenum
 
 UNIT_EXPLAIN = {
@@ -158,111 +159,80 @@ class Section:
     rows: tuple[LabelledRow, ...]
 
 
-def _md_raid(estimate: Mapping[str, Any], unit: str) -> tuple[MdRaidGroup, ...]:
-    groups = [g for g in estimate.get("md_raid") or [] if isinstance(g, Mapping)]
-    out = []
-    for g in groups:
-        rows = [r for r in g.get("rows") or [] if isinstance(r, Mapping)]
-        out.append(
-            MdRaidGroup(
-                title=f"Data vdev group {_int(g.get('group_index')) + 1}: {_int(g.get('disks'))} disks",
-                lines=tuple(
-                    MdRaidLine(
-                        level=str(r.get("level")),
-                        disks=_int(r.get("disks")),
-                        size=Size(_int(r.get("usable_bytes")), unit),
-                        survives=_int(r.get("fault_tolerance")),
-                        ext4_size=Size(_int(r.get("ext4_size_bytes")), unit),
-                        ext4_avail=Size(_int(r.get("ext4_avail_bytes")), unit),
-                    )
-                    for r in rows
-                ),
-                notes=tuple(dict.fromkeys(str(n) for r in rows for n in r.get("notes") or [])),
-            )
+def _md_raid(estimate: Estimate, unit: str) -> tuple[MdRaidGroup, ...]:
+    return tuple(
+        MdRaidGroup(
+            title=f"Data vdev group {g.group_index + 1}: {g.disks} disks",
+            lines=tuple(
+                MdRaidLine(
+                    level=r.level.value,
+                    disks=r.disks,
+                    size=Size(r.usable_bytes, unit),
+                    survives=r.fault_tolerance,
+                    ext4_size=Size(_int(r.ext4_size_bytes), unit),
+                    ext4_avail=Size(_int(r.ext4_avail_bytes), unit),
+                )
+                for r in g.rows
+            ),
+            notes=tuple(dict.fromkeys(n for r in g.rows for n in r.notes)),
         )
-    return tuple(out)
+        for g in estimate.md_raid
+    )
 
 
-def _expansion_datasets(e: Mapping[str, Any], unit: str) -> tuple[LabelledRow, ...]:
+def _expansion_datasets(e: Expansion, unit: str) -> tuple[LabelledRow, ...]:
     """Per dataset: USED of the data written before and after the expansion, and what a rewrite frees."""
     rows: list[LabelledRow] = []
-    for d in e.get("datasets") or []:
-        if not isinstance(d, Mapping):
-            continue
-        name = f"Dataset {d.get('name')}"
+    for d in e.datasets:
+        name = f"Dataset {d.name}"
 
-        def size(key: str, d: Mapping[str, Any] = d) -> str:
-            return Size(_int(d.get(key)), unit).text
+        def size(n: int) -> str:
+            return Size(n, unit).text
 
         rows += [
             LabelledRow(
                 f"{name}: data written before",
-                f"{size('logical_bytes_written_before')}, USED {size('used_written_before_bytes')}",
+                f"{size(d.logical_bytes_written_before)}, USED {size(d.used_written_before_bytes)}",
             ),
             LabelledRow(
                 f"{name}: data written after",
-                f"{size('logical_bytes_written_after')}, USED {size('used_written_after_bytes')}",
+                f"{size(d.logical_bytes_written_after)}, USED {size(d.used_written_after_bytes)}",
             ),
-            LabelledRow(f"{name}: USED in all", size("zfs_used_bytes")),
+            LabelledRow(f"{name}: USED in all", size(d.zfs_used_bytes)),
             LabelledRow(
                 f"{name}: a rewrite of the old data frees",
-                size("rewrite_frees_bytes"),
+                size(d.rewrite_frees_bytes),
             ),
         ]
     return tuple(rows)
 
 
-def _expansions(estimate: Mapping[str, Any], unit: str) -> tuple[Section, ...]:
+def _expansions(estimate: Estimate, unit: str) -> tuple[Section, ...]:
     out = []
-    for e in estimate.get("raidz_expansion") or []:
-        if not isinstance(e, Mapping):
-            continue
+    for e in estimate.raidz_expansion:
+        r = e.report
         figures = (
-            ("avail_before_bytes", "Usable space before the expansion"),
-            ("avail_after_bytes", "Usable space after it, as ZFS reports it"),
-            ("fresh_avail_bytes", f"Usable space of a pool built {e.get('new_width')} wide from the start"),
-            ("old_logical_bytes", "Data written before the expansion"),
-            ("lost_to_old_ratio_bytes", "Extra raw space that data keeps using at the old parity ratio"),
-            ("avail_shortfall_bytes", "Usable space short of a pool built wide from the start"),
+            (r.avail_before_bytes, "Usable space before the expansion"),
+            (r.avail_after_bytes, "Usable space after it, as ZFS reports it"),
+            (r.fresh_avail_bytes, f"Usable space of a pool built {r.new_width} wide from the start"),
+            (r.old_logical_bytes, "Data written before the expansion"),
+            (r.lost_to_old_ratio_bytes, "Extra raw space that data keeps using at the old parity ratio"),
+            (r.avail_shortfall_bytes, "Usable space short of a pool built wide from the start"),
         )
         out.append(
             Section(
                 key="raidz_expansion",
-                title=f"RAIDZ expansion of vdev group {_int(e.get('group_index')) + 1}: "
-                f"{e.get('original_width')} → {e.get('new_width')} disks",
+                title=f"RAIDZ expansion of vdev group {r.group_index + 1}: "
+                f"{r.original_width} → {r.new_width} disks",
                 explain="Data written before an expansion keeps its old ratio of data to parity until it is "
                 "rewritten, and ZFS keeps reporting space at the old ratio. So after the expansion a dataset "
                 "shows less USED than the data written to it: data written afterwards is stored at the new, "
                 "better ratio but still counted at the old one. Rewriting the old data (zfs rewrite in OpenZFS 2.4, or "
                 "send and receive) stores it at the new ratio too.",
-                rows=tuple(
-                    LabelledRow(label, Size(_int(e.get(key)), unit).text) for key, label in figures if key in e
-                )
+                rows=tuple(LabelledRow(label, Size(n, unit).text) for n, label in figures)
                 + _expansion_datasets(e, unit),
             )
         )
-    return tuple(out)
-
-
-# Sections the page shows in their own cards or tables; any other is shown as labelled rows.
-SHOWN_SECTIONS = frozenset(
-    {"format", "design", "pool", "vdevs", "datasets", "risks", "efficiency", "units", "md_raid", "raidz_expansion",
-     "special", "reliability", "performance", "sizing"}
-)
-
-
-def _later_sections(estimate: Mapping[str, Any], unit: str) -> tuple[Section, ...]:
-    """Sections a later estimate adds that the page does not know yet, as labelled rows of plain figures."""
-    out = []
-    for key, data in estimate.items():
-        if key in SHOWN_SECTIONS or not isinstance(data, Mapping) or not data:
-            continue
-        rows = tuple(
-            LabelledRow(figure_label(k), report_value(k, v, unit))
-            for k, v in data.items()
-            if not isinstance(v, Mapping | list) or (isinstance(v, Mapping) and {"low", "high"} <= set(v))
-        )
-        out.append(Section(key=key, title=figure_label(key), explain="", rows=rows))
     return tuple(out)
 
 
@@ -305,7 +275,6 @@ class DesignSummary:
     avail_after: Size | None = None
     md_raid: tuple[MdRaidGroup, ...] = ()
     expansions: tuple[Section, ...] = ()
-    later_sections: tuple[Section, ...] = ()
 
     @property
     def risk_total(self) -> int:
@@ -323,8 +292,8 @@ class DesignSummary:
 
     @property
     def extra_sections(self) -> tuple[Section, ...]:
-        """RAIDZ expansion and any section a later estimate adds, as labelled rows."""
-        return self.expansions + self.later_sections
+        """The RAIDZ expansion sections, as labelled rows."""
+        return self.expansions
 
     @property
     def unit_explain(self) -> str:
@@ -340,11 +309,11 @@ def _int(value: Any) -> int:
     return int(value) if isinstance(value, int | float) else 0
 
 
-def _shape(row: Mapping[str, Any], group: VdevGroup | None) -> str:
+def _shape(layout: str, width: int, group: VdevGroup | None) -> str:
     """``8-wide raidz2``, ``3-way mirror``; a dRAID vdev by the word ``zpool create`` takes for it
     (``draid2:8d:24c:2s``, the data disks counted as zpool does), when the parsed ``group`` is known."""
     word = vdev_type_word(group) if group is not None and group.is_draid else None
-    return describe_shape(str(row.get("layout")), _int(row.get("width")), 1, word)
+    return describe_shape(layout, width, 1, word)
 
 
 def _disk_text(group: Mapping[str, Any]) -> str:
@@ -363,60 +332,61 @@ _ASHIFT_WHY = {"design": "set for this group", "pool": "the pool's ashift"}
 
 
 def _vdev_lines(
-    estimate: Mapping[str, Any], document: Mapping[str, Any], unit: str, spec: Design | None
+    estimate: Estimate, document: Mapping[str, Any], unit: str, spec: Design | None
 ) -> tuple[VdevLine, ...]:
     groups = document.get("vdevs") or []
     parsed = spec.vdevs if spec is not None and len(spec.vdevs) == len(groups) else None
-    rows = [r for r in estimate.get("vdevs") or [] if isinstance(r, Mapping)]
-    by_group: dict[int, Mapping[str, Any]] = {}
-    for r in rows:
-        by_group.setdefault(_int(r.get("group_index", r.get("index"))), r)
+    by_group: dict[int, VdevFigures] = {}
+    for r in estimate.vdevs:
+        by_group.setdefault(r.group_index, r)
     out = []
     for i, group in enumerate(groups):
-        row = by_group.get(i, {})
+        row = by_group.get(i)
         role = str(group.get("role"))
-        top_level = role in ("data", "special", "dedup", "log")
-        source = str(row.get("ashift_source") or "")
+        top_level = row is not None and role in ("data", "special", "dedup", "log")
+        source = row.ashift_source if row is not None else ""
+        layout = row.layout if row is not None else str(group.get("layout"))
+        width = row.width if row is not None else _int(group.get("width"))
         out.append(
             VdevLine(
                 index=i,
                 role=role,
-                shape=_shape({**group, **row}, parsed[i] if parsed is not None else None),
+                shape=_shape(layout, width, parsed[i] if parsed is not None else None),
                 count=_int(group.get("count") or 1),
                 disk=_disk_text(group),
-                ashift=row.get("ashift") if top_level else None,
+                ashift=row.ashift if row is not None and top_level else None,
                 ashift_why=_ASHIFT_WHY.get(source, f"auto: {source}" if source else ""),
-                survives=row.get("fault_tolerance") if role in ("data", "special", "dedup") else None,
-                size=Size(_int(row.get("zpool_size_bytes")) * _int(group.get("count") or 1), unit),
-                removable=row.get("removable") if top_level else None,
+                survives=row.fault_tolerance if row is not None and role in ("data", "special", "dedup") else None,
+                size=Size((row.zpool_size_bytes if row is not None else 0) * _int(group.get("count") or 1), unit),
+                removable=row.removable if row is not None and top_level else None,
             )
         )
     return tuple(out)
 
 
 def _risk_lines(
-    estimate: Mapping[str, Any], document: Mapping[str, Any], with_fixes: bool, spec: Design | None
+    estimate: Estimate, document: Mapping[str, Any], with_fixes: bool, spec: Design | None
 ) -> tuple[RiskLine, ...]:
     out = []
-    for r in estimate.get("risks") or []:
+    for r in estimate.risks:
         # The label only: the changed document is validated when the fix is applied.
-        fix = design_fix(r, document, spec, validate=False) if with_fixes else None
+        fix = design_fix(risk_to_document(r), document, spec, validate=False) if with_fixes else None
         out.append(
             RiskLine(
-                code=str(r.get("code")),
-                severity=str(r.get("severity")),
-                title=str(r.get("title") or ""),
-                detail=str(r.get("detail") or ""),
-                fix=str(r.get("fix") or ""),
-                reference=str(r.get("reference") or ""),
-                subject=str(r.get("subject") or ""),
+                code=r.code,
+                severity=r.severity.value,
+                title=r.title,
+                detail=r.detail,
+                fix=r.fix,
+                reference=r.reference,
+                subject=r.subject,
                 fix_label=fix.label if fix else None,
             )
         )
     return tuple(out)
 
 
-def breakdown(estimate: Mapping[str, Any], unit: str = DEFAULT_SIZE_UNIT) -> tuple[Segment, ...]:
+def breakdown(estimate: Estimate, unit: str = DEFAULT_SIZE_UNIT) -> tuple[Segment, ...]:
     """Where the raw capacity goes, in parts that add up to the sum of the disks.
 
     normal class: parity and padding (SIZE − the deflated space), slop, the pool's own
@@ -424,24 +394,24 @@ def breakdown(estimate: Mapping[str, Any], unit: str = DEFAULT_SIZE_UNIT) -> tup
     apart), and what stays free; then the special class, log and cache devices, and the
     part of the disks no class gets (partitions, labels, metaslab rounding).
     """
-    pool = estimate.get("pool") or {}
-    raw = _int(pool.get("raw_bytes"))
-    normal = _int(pool.get("normal_size_bytes"))
-    dspace = _int(pool.get("normal_dspace_bytes"))
-    slop = _int(pool.get("slop_bytes"))
-    initial = _int(pool.get("initial_used_bytes"))
-    used = _int(pool.get("zfs_used_bytes"))
-    free = _int(pool.get("zfs_avail_after_bytes", pool.get("zfs_avail_bytes")))
+    pool = estimate.pool
+    raw = pool.raw_bytes
+    normal = pool.normal_size_bytes
+    dspace = pool.normal_dspace_bytes
+    slop = pool.slop_bytes
+    initial = pool.initial_used_bytes
+    used = pool.zfs_used_bytes
+    free = pool.zfs_avail_after_bytes
     reservations = 0
-    for ds in estimate.get("datasets") or []:
-        refres = ds.get("refreservation_bytes") if isinstance(ds, Mapping) else None
-        if isinstance(refres, int):
-            reservations += max(0, min(refres, _int(ds.get("zfs_used_bytes"))) - _int(ds.get("referenced_bytes")))
-    special = _int(pool.get("special_size_bytes"))
-    special_used = min(_int(pool.get("special_allocated_bytes")), special)
-    log = _int(pool.get("log_size_bytes"))
-    cache = _int(pool.get("cache_size_bytes"))
-    overhead = max(0, raw - _int(pool.get("zpool_size_bytes")) - log - cache)
+    for ds in estimate.datasets:
+        refres = ds.refreservation_bytes
+        if refres is not None:
+            reservations += max(0, min(refres, ds.zfs_used_bytes) - ds.referenced_bytes)
+    special = pool.special_size_bytes
+    special_used = min(pool.special_allocated_bytes, special)
+    log = pool.log_size_bytes
+    cache = pool.cache_size_bytes
+    overhead = max(0, raw - pool.zpool_size_bytes - log - cache)
     parts = [
         (
             "parity",
@@ -478,30 +448,21 @@ def breakdown(estimate: Mapping[str, Any], unit: str = DEFAULT_SIZE_UNIT) -> tup
     return tuple(Segment(k, label, Size(v, unit), why) for k, label, v, why in parts if v > 0)
 
 
-def _datasets(estimate: Mapping[str, Any], unit: str) -> tuple[DatasetLine, ...]:
-    out = []
-    for ds in estimate.get("datasets") or []:
-        if not isinstance(ds, Mapping):
-            continue
-        block = ds.get("block_size_bytes")
-        out.append(
-            DatasetLine(
-                name=str(ds.get("name")),
-                kind="volume"
-                if ds.get("refreservation_bytes") is not None or ds.get("volsize_bytes")
-                else "filesystem",
-                block=zfs_nicenum(block) if isinstance(block, int) else "",
-                compression=str(ds.get("compression") or ""),
-                logical=Size(ds["logical_bytes"], unit) if isinstance(ds.get("logical_bytes"), int) else None,
-                used=Size(ds["zfs_used_bytes"], unit) if isinstance(ds.get("zfs_used_bytes"), int) else None,
-                special=Size(ds["special_allocated_bytes"], unit)
-                if isinstance(ds.get("special_allocated_bytes"), int)
-                else None,
-                ratio=ds.get("compressratio") if isinstance(ds.get("compressratio"), float | int) else None,
-                notes=tuple(str(n) for n in ds.get("notes") or []),
-            )
+def _datasets(estimate: Estimate, unit: str) -> tuple[DatasetLine, ...]:
+    return tuple(
+        DatasetLine(
+            name=ds.name,
+            kind="volume" if ds.refreservation_bytes is not None else "filesystem",
+            block=zfs_nicenum(ds.block_size_bytes) if ds.block_size_bytes is not None else "",
+            compression=ds.compression or "",
+            logical=Size(ds.logical_bytes, unit),
+            used=Size(ds.zfs_used_bytes, unit),
+            special=Size(ds.special_allocated_bytes, unit),
+            ratio=ds.compressratio,
+            notes=ds.notes,
         )
-    return tuple(out)
+        for ds in estimate.datasets
+    )
 
 
 def _price(value: Any) -> Decimal | None:
@@ -548,7 +509,7 @@ def _parsed(document: Mapping[str, Any]) -> Design | None:
 
 
 def summarize(
-    estimate: Mapping[str, Any],
+    estimate: Estimate,
     document: Mapping[str, Any],
     prices: Mapping[str, Decimal] | None = None,
     with_fixes: bool = True,
@@ -556,7 +517,7 @@ def summarize(
     unit: str = DEFAULT_SIZE_UNIT,
 ) -> DesignSummary:
     """The page's presentation of ``estimate``, every size in ``unit`` (``TiB`` or ``TB``)."""
-    pool = estimate.get("pool") or {}
+    pool = estimate.pool
     top = headline(estimate)
     if spec is None:
         spec = _parsed(document)
@@ -578,14 +539,13 @@ def summarize(
         cost=_cost(document, prices or {}, top.usable_bytes),
         planned_fill=top.planned_fill,
         pool_rows=tuple(PoolRow(key, label, why, Size(n, unit)) for key, label, why, n in pool_figures(pool)),
-        notes=tuple(str(n) for n in pool.get("notes") or []),
+        notes=pool.notes,
         unit=unit,
         headline=top,
         planned=Size(top.planned_used_bytes, unit) if top.planned_used_bytes is not None else None,
         avail_after=Size(top.avail_after_bytes, unit) if top.avail_after_bytes is not None else None,
         md_raid=_md_raid(estimate, unit),
         expansions=_expansions(estimate, unit),
-        later_sections=_later_sections(estimate, unit),
     )
 
 

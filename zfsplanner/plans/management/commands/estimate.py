@@ -21,6 +21,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from zfsplanner.core import report
 from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
+from zfsplanner.core.estimate import Estimate
 from zfsplanner.plans.services import validate_document
 from zfsplanner.plans.services.planning import estimate_with_catalog
 
@@ -49,11 +50,11 @@ def read_design_file(path: str) -> Any:
         raise BadInput(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
 
 
-def design_and_estimate(path: str) -> tuple[Design, dict[str, Any]]:
+def design_and_estimate(path: str) -> tuple[Design, Estimate]:
     doc = read_design_file(path)
     try:
         design = validate_document(doc)
-        return design, estimate_with_catalog(design).to_document()
+        return design, estimate_with_catalog(design)
     except InvalidDesign as exc:
         lines = [f"{path}: {field or '(document)'}: {message}" for field, message in exc.errors]
         raise BadInput("\n".join(lines)) from exc
@@ -88,6 +89,6 @@ class Command(BaseCommand):
             texts = [report.csv_text(d, e) for d, e in results]
             self.stdout.write(texts[0] + "".join(t.split("\n", 1)[1] for t in texts[1:]), ending="")
             return
-        estimates = [e for _, e in results]
+        estimates = [e.to_document() for _, e in results]
         out: Any = estimates[0] if len(files) == 1 else estimates
         self.stdout.write(json.dumps(out, indent=options["indent"] or None))
