@@ -183,3 +183,17 @@ def test_a_2_00_throughput_without_its_unit_is_refused():
     with pytest.raises(ParseError) as exc:
         bonnie.parse(table_only.replace("840k", "840 ").encode())
     assert exc.value.where == "line 4, column seq_output_char"
+
+
+def test_200a_html_a_too_fast_mib_cell_beside_a_cpu_figure_is_too_fast_not_a_crash():
+    """bon_csv2html of 2.00a prints block columns in MiB/s; ``+++`` there (the CPU cell a number) is
+    "too fast", as everywhere else, and damage in such a cell is a ParseError naming it."""
+    sample = SAMPLES / "bonnie" / "generated_bonnie++-2.00a_bon_csv2html_three-machines.html"
+    html = sample.read_text()
+    first = "<td>0</td><td>+++</td><td>0</td><td>+++</td>"  # block output and rewrite of zfs-raidz2
+    assert first in html
+    doc = parse(html.replace(first, "<td>+++</td><td>7</td><td>0</td><td>+++</td>", 1).encode())
+    assert doc.results
+    with pytest.raises(ParseError) as err:
+        parse(html.replace(first, "<td>1,5x</td><td>7</td><td>0</td><td>+++</td>", 1).encode())
+    assert "zfs-raidz2" in str(err.value)

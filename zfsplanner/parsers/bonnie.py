@@ -511,9 +511,11 @@ def _html_runs(text: str) -> list[_Run]:
                 value, cpu = (figures + [""] * 24)[2 * n], (figures + [""] * 24)[2 * n + 1]
                 if not value:
                     continue
+                where = f"HTML row of {current.machine}, column {op}"
                 if mib_blocks and op in ("seq_output_block", "rewrite", "seq_input_block") and not cpu.startswith("+"):
-                    value = str(float(value) * 1024)  # 2.00a prints these columns in MiB/s
-                _record(current, op, value, cpu, f"HTML row of {current.machine}, column {op}", suffixes=False)
+                    mib = _value(value, where, suffixes=False)  # 2.00a prints these columns in MiB/s
+                    value = value if mib is None else str(mib * 1024)  # +++++ stays "too fast"
+                _record(current, op, value, cpu, where, suffixes=False)
             runs.append(current)
         elif current is not None and any(t == "Latency" for _, t in cells):
             labels = [n for n, (_, t) in enumerate(cells) if t == "Latency"]
