@@ -11,6 +11,8 @@ import shutil
 
 import pytest
 
+from .browser import PASSWORD, log_in
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 # Playwright's sync API runs an event loop; Django refuses ORM calls from it otherwise.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -93,12 +95,7 @@ def page(browser, live_server):
 def login(page):
     """login(user) logs the browser in through the real login form."""
 
-    def do(user, password="pw-for-tests-1"):
-        page.goto("/accounts/login/")
-        page.fill("input[name=login]", user.username)
-        page.fill("input[name=password]", password)
-        page.click("button[type=submit]")
-        page.wait_for_load_state("networkidle")
-        return page
+    def do(user, password=PASSWORD):
+        return log_in(page, user, password)
 
     return do

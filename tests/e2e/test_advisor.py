@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
 from tests.factories import PoolDesignFactory, design_document
 from zfsplanner.plans.models import PoolDesign
+
+from .browser import AXE, log_in, wide_context
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,25 +85,10 @@ def test_the_design_page_shows_the_knee_chart_reliability_and_performance(page, 
 
 # --------------------------------------------------------------------------- custom disks, risk marks, phones
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
 
-def _context(browser, live_server, width):
-    # bypass_csp: axe-core is injected for the check only; the app itself runs no inline script.
-    context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": 844}, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.js_errors = errors
-    return context, page
 
 
-def _login(page, user):
-    page.goto("/accounts/login/")
-    page.fill("input[name=login]", user.username)
-    page.fill("input[name=password]", "pw-for-tests-1")
-    page.click("button[type=submit]")
-    page.wait_for_load_state("networkidle")
 
 
 def _ask_custom(page):
@@ -141,8 +127,8 @@ def test_24_disks_of_20_tb_not_in_the_catalog_become_a_priced_design(page, login
 
 
 def test_the_advisor_table_fits_its_box_at_1366(browser, live_server, alice):
-    context, page = _context(browser, live_server, 1366)
-    _login(page, alice)
+    context, page = wide_context(browser, live_server, 1366, 844)
+    log_in(page, alice)
     _ask_custom(page)
     box = page.evaluate("(() => { const b = document.querySelector('.advisor-box');"
                         " return [b.scrollWidth, b.clientWidth]; })()")
@@ -152,8 +138,8 @@ def test_the_advisor_table_fits_its_box_at_1366(browser, live_server, alice):
 
 
 def test_the_advisor_is_a_list_of_cards_on_a_phone(browser, live_server, alice):
-    context, page = _context(browser, live_server, 390)
-    _login(page, alice)
+    context, page = wide_context(browser, live_server, 390, 844)
+    log_in(page, alice)
     _ask_custom(page)
     assert page.evaluate("getComputedStyle(document.querySelector('#advisor-table thead')).display") == "none"
     card = page.locator("#advisor-table tbody tr").first
@@ -178,8 +164,8 @@ def test_charts_keep_their_height_on_a_phone(browser, live_server, alice, team):
                          "disk": {"size_bytes": "960GB", "media": "ssd", "plp": True}})
     doc["datasets"][0]["contents"] = {"file_size_histogram": [[3000, 100000], [60000, 20000], [900000, 5000]]}
     design = PoolDesignFactory(team=team, document=doc)
-    context, page = _context(browser, live_server, 390)
-    _login(page, alice)
+    context, page = wide_context(browser, live_server, 390, 844)
+    log_in(page, alice)
     page.goto(f"/designs/{design.pk}/")
     page.wait_for_selector("#special-sizing canvas[data-chart-state='ready']")
     page.wait_for_selector("figure.breakdown canvas[data-chart-state='ready']")

@@ -23,30 +23,11 @@ from zfsplanner.celery import app as celery_app
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import save_design_document
 
-from .htmx import wait_processed
+from .browser import AXE, Steps, wait_processed
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 
 
-class Steps:
-    """Counts what the user does: clicks, fills and selections."""
-
-    def __init__(self, page):
-        self.page = page
-        self.count = 0
-
-    def click(self, selector):
-        self.count += 1
-        self.page.click(selector)
-
-    def fill(self, selector, value):
-        self.count += 1
-        self.page.fill(selector, value)
-
-    def select(self, selector, value):
-        self.count += 1
-        self.page.select_option(selector, value)
 
 
 def usable(page) -> str:

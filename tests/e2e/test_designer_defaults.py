@@ -16,7 +16,7 @@ from pathlib import Path
 from zfsplanner.core.estimate import estimate
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 
-from .htmx import wait_processed
+from .browser import Steps, wait_processed
 
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 MAX_INTERACTIONS = 15
@@ -33,24 +33,6 @@ DEFAULT_WARNINGS = (
 )
 
 
-class Steps:
-    """Counts what the user does: clicks, fills and selections."""
-
-    def __init__(self, page):
-        self.page = page
-        self.count = 0
-
-    def click(self, selector):
-        self.count += 1
-        self.page.click(selector)
-
-    def fill(self, selector, value):
-        self.count += 1
-        self.page.fill(selector, value)
-
-    def select(self, selector, value):
-        self.count += 1
-        self.page.select_option(selector, value)
 
 
 def wait_revision(page, n):

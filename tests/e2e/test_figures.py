@@ -13,7 +13,8 @@ from tests.factories import design_document
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import save_design_document
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+from .browser import AXE, log_in, wide_context
+
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 
 
@@ -26,22 +27,8 @@ def design(team, alice):
     return save_design_document(team, doc, alice)
 
 
-def _context(browser, live_server, width):
-    # bypass_csp: axe-core is injected for the check only; the app itself runs no inline script.
-    context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": 900}, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.js_errors = errors
-    return context, page
 
 
-def _login(page, user):
-    page.goto("/accounts/login/")
-    page.fill("input[name=login]", user.username)
-    page.fill("input[name=password]", "pw-for-tests-1")
-    page.click("button[type=submit]")
-    page.wait_for_load_state("networkidle")
 
 
 def _problems(page, name):
@@ -66,8 +53,8 @@ def _card_units(page):
 @pytest.mark.parametrize("width", [1366, 390])
 def test_cards_switch_units_and_the_host_fold_saves(browser, live_server, alice, design, width):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    context, page = _context(browser, live_server, width)
-    _login(page, alice)
+    context, page = wide_context(browser, live_server, width)
+    log_in(page, alice)
     problems = []
 
     page.goto(f"/designs/{design.pk}/")

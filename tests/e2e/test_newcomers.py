@@ -16,9 +16,8 @@ from zfsplanner.accounts.models import Team
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import create_share_link, save_design_document
 
-from .htmx import wait_processed
+from .browser import AXE, wait_processed
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 PW = "Quiet-Harbor-71"
 

@@ -18,7 +18,8 @@ from zfsplanner.core.units import format_iec, format_si
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import estimate_design
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+from .browser import AXE
+
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 REFERENCE = "layout=raidz2&disks=8&vdevs=1&size=16TB&special=1TB&slog=16GB&recordsize=1M&compression=zstd&data=20TB"
 PW = "Quiet-Harbor-71"
