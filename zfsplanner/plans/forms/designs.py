@@ -55,14 +55,19 @@ class DesignDocumentForm(forms.Form):
             del self.fields["team"]
 
     def clean_document(self) -> dict[str, Any]:
-        doc = read_json(self.cleaned_data["document"])
-        if isinstance(doc, dict):
-            doc = {k: v for k, v in doc.items() if k not in META_KEYS}
-        try:
-            validate_document(doc)
-        except InvalidDesign as exc:
-            raise forms.ValidationError(error_texts(doc, exc.errors)) from exc
-        return doc
+        return checked_document(read_json(self.cleaned_data["document"]))
+
+
+def checked_document(doc: Any) -> Any:
+    """A posted or uploaded design document without its server-side keys, checked as the API checks
+    it; refused with the errors in words (the part named, not its path)."""
+    if isinstance(doc, dict):
+        doc = {k: v for k, v in doc.items() if k not in META_KEYS}
+    try:
+        validate_document(doc)
+    except InvalidDesign as exc:
+        raise forms.ValidationError(error_texts(doc, exc.errors)) from exc
+    return doc
 
 
 class DesignImportForm(forms.Form):
@@ -83,14 +88,7 @@ class DesignImportForm(forms.Form):
             text = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise forms.ValidationError(f"{upload.name} is not UTF-8 text.") from exc
-        doc = read_json(text, what=f"file {upload.name}")
-        if isinstance(doc, dict):
-            doc = {k: v for k, v in doc.items() if k not in META_KEYS}
-        try:
-            validate_document(doc)
-        except InvalidDesign as exc:
-            raise forms.ValidationError(error_texts(doc, exc.errors)) from exc
-        return doc
+        return checked_document(read_json(text, what=f"file {upload.name}"))
 
 
 class ShareLinkForm(forms.Form):
