@@ -29,14 +29,21 @@ run: demo native
 	@echo "zfsplanner: open http://127.0.0.1:$(PORT)/ (log in as demo / zfsplanner-demo)"
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-## Chromium for the browser tests: installed with apt-get when it is missing and we may.
+## What the tests run besides Python: Chromium (browser tests), dash and fio (the collector script's
+## tests), installed with apt-get when one is missing and we may.
+TEST_TOOLS := chromium dash fio
 browser:
-	@if ! command -v chromium >/dev/null 2>&1 && [ -z "$$CHROMIUM_PATH" ]; then \
+	@missing=""; \
+	for t in $(TEST_TOOLS); do \
+	  if [ "$$t" = chromium ] && [ -n "$$CHROMIUM_PATH" ]; then continue; fi; \
+	  command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; \
+	done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "Installing Chromium for the browser tests (apt-get install chromium)"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    echo "Installing what the tests run:$$missing (apt-get install)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else \
-	    echo "Chromium is missing: install it (apt-get install chromium) or set CHROMIUM_PATH."; \
+	    echo "Missing for the tests:$$missing (apt-get install$$missing; or CHROMIUM_PATH for Chromium)."; \
 	  fi; \
 	fi
 
