@@ -18,7 +18,7 @@ from zfsplanner.core.units import format_iec, format_si
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import estimate_design
 
-from .browser import AXE
+from .browser import AXE, log_in, wide_context
 
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 REFERENCE = "layout=raidz2&disks=8&vdevs=1&size=16TB&special=1TB&slog=16GB&recordsize=1M&compression=zstd&data=20TB"
@@ -140,21 +140,27 @@ def test_save_as_a_design_after_signing_up_lands_in_the_designer_with_the_same_f
     assert page.js_errors == []
 
 
-def test_the_planner_passes_axe_and_fits_390px(browser, live_server):
+def test_the_planner_passes_axe_and_fits_390px(browser, live_server, alice):
+    """The planner, its error state and, for a member, the save confirmation: axe and fit."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems = []
+    pages = (
+        ("quick-plan", f"/plan/?{REFERENCE}&price=280", False),
+        ("quick-plan-error", "/plan/?disks=2", False),
+        ("quick-plan-save", f"/plan/save/?{REFERENCE}", True),
+    )
     for width in (1366, 390):
-        context = browser.new_context(
-            base_url=live_server.url, viewport={"width": width, "height": 900}, bypass_csp=True
-        )
-        page = context.new_page()
-        for name, url in (("quick-plan", f"/plan/?{REFERENCE}&price=280"), ("quick-plan-error", "/plan/?disks=2")):
+        context, page = wide_context(browser, live_server, width)
+        for name, url, member in pages:
+            if member:
+                log_in(page, alice)
             page.goto(url)
             page.wait_for_load_state("networkidle")
             if width == 390 and sideways_scroll(page) > 0:
                 problems.append(f"{name} scrolls sideways by {sideways_scroll(page)}px at 390px")
             problems += [f"{name} at {width}px: {p}" for p in serious_axe_violations(page)]
-            if name == "quick-plan":
+            if name != "quick-plan-error":
                 page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+        assert page.js_errors == []
         context.close()
     assert problems == [], "\n".join(problems)
