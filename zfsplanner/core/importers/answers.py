@@ -13,7 +13,7 @@ from ..document.parse import parse_design
 from .members import (
     CatalogEntry,
     TopVdev,
-    catalog_fields,
+    disk_fields,
 )
 from .pool_import import IMPORT_KEY, ImportProblem
 
@@ -99,7 +99,7 @@ def answer_sizes(document: dict[str, Any], answers: Mapping[str, int | CatalogEn
                 d["size_bytes"] = size_of(answer)  # size first, as the importer writes
                 d.update(rest)
                 if isinstance(answer, CatalogEntry):
-                    d.update(catalog_fields(answer))
+                    d.update(disk_fields(answer))
     for dev in imported.get("devices") or []:
         q = dev.get("question")
         if q in answers:

@@ -93,6 +93,12 @@ def _checked(fmt: str, buckets: SizeBuckets, lines: int) -> SizeBuckets:
     return buckets
 
 
+def _sizes_only(fmt: str, buckets: SizeBuckets, lines: int) -> HistogramResult:
+    """The result of a listing that gives sizes and no directories (checked as :func:`_checked`)."""
+    _checked(fmt, buckets, lines)
+    return HistogramResult(fmt, buckets.file_count, buckets.logical_bytes, tuple(buckets.pairs()), None, lines=lines)
+
+
 def _sizes(blocks: Iterable[tuple[bytes, int]], progress: Callable[[int], None] | None) -> HistogramResult:
     buckets = SizeBuckets()
     line = 0
@@ -110,9 +116,7 @@ def _sizes(blocks: Iterable[tuple[bytes, int]], progress: Callable[[int], None] 
         line += block.count(b"\n")
         if progress is not None:
             progress(consumed)
-    _checked("sizes", buckets, line)
-    return HistogramResult("sizes", buckets.file_count, buckets.logical_bytes, tuple(buckets.pairs()), None,
-                           lines=line)
+    return _sizes_only("sizes", buckets, line)
 
 
 def _size_of(token: bytes, n: int, fmt: str) -> int:
@@ -214,9 +218,7 @@ def _csv(blocks: Iterable[tuple[bytes, int]], progress: Callable[[int], None] | 
             buckets.add(size, count)
         if progress is not None:
             progress(consumed)
-    _checked("csv", buckets, line)
-    return HistogramResult("csv", buckets.file_count, buckets.logical_bytes, tuple(buckets.pairs()), None,
-                           lines=line)
+    return _sizes_only("csv", buckets, line)
 
 
 def _count_of(token: bytes, n: int) -> int:

@@ -37,22 +37,39 @@ class CatalogEntry:
     plp: bool | None = None
 
 
-def catalog_fields(cat: CatalogEntry) -> dict[str, Any]:
-    """What a catalog disk brings to a design's disk beyond its size."""
-    out: dict[str, Any] = {"model": cat.model}
-    if cat.vendor:
-        out["vendor"] = cat.vendor
-    if cat.logical_sector_bytes:
-        out["logical_sector_bytes"] = cat.logical_sector_bytes
-    if cat.physical_sector_bytes:
-        out["physical_sector_bytes"] = cat.physical_sector_bytes
-    if cat.media:
-        out["media"] = cat.media
-    if cat.rpm is not None:
-        out["rpm"] = cat.rpm
-    if cat.plp is not None:
-        out["plp"] = cat.plp
-    out["catalog"] = cat.model
+def disk_fields(
+    catalog: CatalogEntry | None,
+    model: str | None = None,
+    logical_sector: int | None = None,
+    physical_sector: int | None = None,
+    media: str | None = None,
+) -> dict[str, Any]:
+    """A design disk's fields beyond its size, in the document's order: what the outputs showed of
+    the disk, completed (and its model named) by the catalog disk it matches.
+
+    A physical sector smaller than the logical one is left out (the document refuses it).
+    """
+    out: dict[str, Any] = {}
+    model = catalog.model if catalog else model
+    if model:
+        out["model"] = model
+    if catalog and catalog.vendor:
+        out["vendor"] = catalog.vendor
+    ls = logical_sector or (catalog.logical_sector_bytes if catalog else None)
+    ps = physical_sector or (catalog.physical_sector_bytes if catalog else None)
+    if ls:
+        out["logical_sector_bytes"] = ls
+    if ps and (ls is None or ps >= ls):
+        out["physical_sector_bytes"] = ps
+    media = media or (catalog.media if catalog else None)
+    if media:
+        out["media"] = media
+    if catalog is not None:
+        if catalog.rpm is not None:
+            out["rpm"] = catalog.rpm
+        if catalog.plp is not None:
+            out["plp"] = catalog.plp
+        out["catalog"] = catalog.model
     return out
 
 
@@ -80,27 +97,7 @@ class Member:
         out: dict[str, Any] = (
             {"size_bytes": self.size_bytes} if self.size_bytes is not None else {"size_question": self.question}
         )
-        cat = self.catalog
-        model = cat.model if cat else self.model
-        if model:
-            out["model"] = model
-        if cat and cat.vendor:
-            out["vendor"] = cat.vendor
-        ls = self.logical_sector or (cat.logical_sector_bytes if cat else None)
-        ps = self.physical_sector or (cat.physical_sector_bytes if cat else None)
-        if ls:
-            out["logical_sector_bytes"] = ls
-        if ps and (ls is None or ps >= ls):
-            out["physical_sector_bytes"] = ps
-        media = self.media or (cat.media if cat else None)
-        if media:
-            out["media"] = media
-        if cat is not None:
-            if cat.rpm is not None:
-                out["rpm"] = cat.rpm
-            if cat.plp is not None:
-                out["plp"] = cat.plp
-            out["catalog"] = cat.model
+        out.update(disk_fields(self.catalog, self.model, self.logical_sector, self.physical_sector, self.media))
         return out
 
 
