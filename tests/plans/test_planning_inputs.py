@@ -83,12 +83,12 @@ def test_other_teams_runs_and_pool_runs_are_not_disk_figures(team, other_team):
 
 def test_the_cached_estimate_follows_a_catalog_change(team):
     design = PoolDesignFactory(team=team)
-    before = estimate_design(design).reliability["assumptions"]["afr"][MODEL]
+    before = {a.drive: a.afr for a in estimate_design(design).reliability.assumptions.afr}
     disk = CatalogDisk.objects.get(model=MODEL)
     disk.afr = 0.05
     disk.save()  # as the admin saves it
-    after = estimate_design(design).reliability["assumptions"]["afr"][MODEL]
-    assert before == 0.0157 and after == 0.05
+    after = {a.drive: a.afr for a in estimate_design(design).reliability.assumptions.afr}
+    assert before[MODEL] == 0.0157 and after[MODEL] == 0.05
 
 
 def test_run_figures_take_depth_one_and_the_deepest_queue():

@@ -17,6 +17,7 @@ from ..capacity.expansion import expansion_report
 from ..capacity.placement import AllocTarget
 from ..capacity.pool import PoolCapacity, VdevCapacity, pool_capacity
 from ..datasets.inputs import DatasetError
+from ..datasets.special import CurvePoint
 from ..datasets.usage import DatasetUsage, dataset_usage
 from ..design.planning import PlanningInputs
 from ..design.types import Dataset, Design, InvalidDesign, Role
@@ -167,7 +168,7 @@ def _vdev(v: VdevCapacity) -> VdevFigures:
     )
 
 
-def _dataset(u: DatasetUsage, curve: Any) -> DatasetFigures:
+def _dataset(u: DatasetUsage, curve: tuple[CurvePoint, ...]) -> DatasetFigures:
     return DatasetFigures(
         name=u.name,
         logical_bytes=u.logical_bytes,
@@ -238,9 +239,9 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
     allocated = sum(u.data_allocated_bytes + u.metadata_allocated_bytes for u in usages)
     special_planned = sum(u.special_allocated_bytes for u in usages)
     usable = pool.zfs_avail_bytes + pool.initial_used_bytes
-    table = planning.sizing.get("dedup_table") or {}
-    home = planning.sizing.get("dedup_table_home") or {}
-    table_on_special = table.get("on_disk_bytes", 0) if home.get("role") in (Role.SPECIAL, Role.DEDUP) else 0
+    table, home = planning.sizing.dedup_table, planning.sizing.dedup_table_home
+    on_fast_class = table is not None and home is not None and home.role in (Role.SPECIAL, Role.DEDUP)
+    table_on_special = table.on_disk_bytes if table is not None and on_fast_class else 0
     figures = RiskFigures(
         zfs_avail_bytes=pool.zfs_avail_bytes,
         planned_used_bytes=planned_used,
@@ -248,13 +249,13 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
         planned_allocated_bytes=allocated,
         special_usable_bytes=pool.special_size_bytes or None,
         special_planned_bytes=special_planned + table_on_special,
-        dedup_entries=table.get("entries"),
-        dedup_in_core_bytes=table.get("in_core_bytes"),
-        dedup_on_disk_bytes=table.get("on_disk_bytes"),
-        dedup_home_role=home.get("role"),
-        dedup_home_groups=tuple(home.get("group_indexes") or ()),
-        dedup_home_size_bytes=home.get("class_size_bytes"),
-        dedup_home_planned_bytes=home.get("class_planned_bytes"),
+        dedup_entries=table.entries if table is not None else None,
+        dedup_in_core_bytes=table.in_core_bytes if table is not None else None,
+        dedup_on_disk_bytes=table.on_disk_bytes if table is not None else None,
+        dedup_home_role=home.role if home is not None else None,
+        dedup_home_groups=home.group_indexes if home is not None else (),
+        dedup_home_size_bytes=home.class_size_bytes if home is not None else None,
+        dedup_home_planned_bytes=home.class_planned_bytes if home is not None else None,
         datasets=tuple(
             DatasetFigure(
                 name=u.name,
@@ -273,9 +274,7 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
         if g.expanded_from_width is not None
     )
     return Estimate(
-        design=DesignFigures(
-            name=design.name, openzfs_version=design.version, disk_partitioning=design.partitioning
-        ),
+        design=DesignFigures(name=design.name, openzfs_version=design.version, disk_partitioning=design.partitioning),
         pool=PoolFigures(
             raw_bytes=pool.raw_bytes,
             zpool_size_bytes=pool.zpool_size_bytes,
@@ -295,7 +294,7 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
             initial_used_bytes=pool.initial_used_bytes,
             special_allocated_bytes=special_planned,
             spa_min_alloc_bytes=pool.spa_min_alloc,
-            special_recommended_bytes=planning.special["recommended_bytes"],
+            special_recommended_bytes=planning.special.recommended_bytes,
             raw_display=display(pool.raw_bytes),
             zpool_size_display=display(pool.zpool_size_bytes),
             zfs_avail_display=display(pool.zfs_avail_bytes),

@@ -3,23 +3,21 @@
 ``estimate()`` returns an :class:`Estimate`; pages, reports and charts read its attributes.
 :meth:`Estimate.to_document` is the only place the JSON document is written (the API, the
 CLI, the golden files), field by field in the spec's order (``spec/design-format.md``,
-"Estimate"), so the document stays byte for byte what it was.
-
-The planning sections (``special``, ``reliability``, ``performance``, ``sizing``) are still
-plain mappings as ``planning.sections`` builds them; they are copied into the document as
-they are.
+"Estimate"), so the document stays byte for byte what it was. The planning sections (``special``,
+``reliability``, ``performance``, ``sizing``) are the types of :mod:`..planning.figures`.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from ..capacity.efficiency import EfficiencyRow
 from ..capacity.expansion import ExpansionReport
+from ..datasets.special import CurvePoint
+from ..planning.figures import PerformanceFigures, ReliabilityFigures, SizingFigures, SpecialFigures
 from ..planning.mdraid import MdRaidRow
 from ..risk.registry import Risk, risk_to_document
 
@@ -82,7 +80,7 @@ class PoolFigures:
     initial_used_bytes: int
     special_allocated_bytes: int
     spa_min_alloc_bytes: int
-    special_recommended_bytes: Any
+    special_recommended_bytes: int
     raw_display: Display
     zpool_size_display: Display
     zfs_avail_display: Display
@@ -148,7 +146,7 @@ class VdevFigures:
     metaslab_count: int
     deflate_ratio: int
     dspace_bytes: int
-    embedded_log: Any
+    embedded_log: bool
     draid: DraidFigures | None
     original_width: int | None
     notes: tuple[str, ...]
@@ -204,7 +202,7 @@ class DatasetFigures:
     referenced_bytes: int
     refreservation_bytes: int | None
     notes: tuple[str, ...]
-    special_small_blocks_curve: Any
+    special_small_blocks_curve: tuple[CurvePoint, ...]
 
     def to_document(self) -> dict[str, Any]:
         return {
@@ -225,7 +223,14 @@ class DatasetFigures:
             "referenced_bytes": self.referenced_bytes,
             "refreservation_bytes": self.refreservation_bytes,
             "notes": list(self.notes),
-            "special_small_blocks_curve": copy.deepcopy(self.special_small_blocks_curve),
+            "special_small_blocks_curve": [
+                {
+                    "special_small_blocks": p.special_small_blocks,
+                    "special_allocated_bytes": p.special_allocated_bytes,
+                    "normal_allocated_bytes": p.normal_allocated_bytes,
+                }
+                for p in self.special_small_blocks_curve
+            ],
         }
 
 
@@ -322,10 +327,10 @@ class Estimate:
     efficiency: tuple[EfficiencyGroup, ...]
     md_raid: tuple[MdRaidGroup, ...]
     raidz_expansion: tuple[Expansion, ...]
-    special: Mapping[str, Any]
-    reliability: Mapping[str, Any]
-    performance: Mapping[str, Any]
-    sizing: Mapping[str, Any]
+    special: SpecialFigures
+    reliability: ReliabilityFigures
+    performance: PerformanceFigures
+    sizing: SizingFigures
 
     def to_document(self) -> dict[str, Any]:
         """The ``zfsplanner.estimate/1`` document (a fresh copy: the caller may change it)."""
@@ -339,10 +344,10 @@ class Estimate:
             "efficiency": [g.to_document() for g in self.efficiency],
             "md_raid": [g.to_document() for g in self.md_raid],
             "raidz_expansion": [e.to_document() for e in self.raidz_expansion],
-            "special": copy.deepcopy(dict(self.special)),
-            "reliability": copy.deepcopy(dict(self.reliability)),
-            "performance": copy.deepcopy(dict(self.performance)),
-            "sizing": copy.deepcopy(dict(self.sizing)),
+            "special": self.special.to_document(),
+            "reliability": self.reliability.to_document(),
+            "performance": self.performance.to_document(),
+            "sizing": self.sizing.to_document(),
             "units": copy.deepcopy(UNITS_NOTE),
         }
 

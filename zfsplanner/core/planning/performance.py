@@ -27,7 +27,7 @@ much higher.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..design.planning import DriveFigures, media_class
@@ -47,7 +47,11 @@ class Range:
     def scaled(self, k: float) -> Range:
         return Range(self.low * k, self.high * k)
 
-    def as_dict(self) -> dict[str, float]:
+    def rounded(self) -> Range:
+        """To a tenth, as the estimate writes its ranges."""
+        return Range(round(self.low, 1), round(self.high, 1))
+
+    def to_document(self) -> dict[str, float]:
         return {"low": round(self.low, 1), "high": round(self.high, 1)}
 
     @property
@@ -267,23 +271,6 @@ def predict(perf: PoolPerf, shape: BenchShape) -> Prediction | None:
         iops = one(op)
         basis = f"{'sync ' if shape.sync and op == 'write' else ''}{shape.pattern} {op}"
     return Prediction(iops, iops.scaled(bs), basis)
-
-
-def disk_figures_document(figures: Mapping[str, DriveFigures]) -> dict[str, dict[str, object]]:
-    """The per-disk figures as the estimate lists them (``performance.assumptions.disk``)."""
-    out: dict[str, dict[str, object]] = {}
-    for key, f in figures.items():
-        out[key] = {
-            "random_read_iops": f.random_read_iops,
-            "random_read_iops_qd1": f.random_read_iops_qd1,
-            "random_write_iops": f.random_write_iops,
-            "random_write_iops_qd1": f.random_write_iops_qd1,
-            "seq_read_bytes_per_s": f.seq_read_bytes_per_s,
-            "seq_write_bytes_per_s": f.seq_write_bytes_per_s,
-            "sync_write_iops": f.sync_write_iops,
-            "source": f.source,
-        }
-    return out
 
 
 def vdev_perf(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..capacity.pool import PoolCapacity, VdevCapacity
 from ..datasets.usage import DatasetUsage
@@ -28,7 +27,22 @@ from .context import (
     has_contents,
     unique_disks,
 )
+from .figures import (
+    DriveAfr,
+    GroupAssumptions,
+    LossOdds,
+    MediaUre,
+    ReliabilityAssumptions,
+    ReliabilityFigures,
+    ReliabilityGroup,
+    ReliabilityVdev,
+)
 from .reliability import loss_probability, pool_mttdl, rebuild, ure_probability, vdev_risk
+
+
+def _odds(mttdl_hours: float) -> LossOdds:
+    """The chance of a loss within one and within five years at this mean time to data loss."""
+    return LossOdds(loss_probability(mttdl_hours, HOURS_PER_YEAR), loss_probability(mttdl_hours, 5 * HOURS_PER_YEAR))
 
 
 def _spare_media(design: Design) -> set[str]:
@@ -37,7 +51,7 @@ def _spare_media(design: Design) -> set[str]:
 
 def reliability_section(
     ctx: Context, pool: PoolCapacity, usages: Sequence[DatasetUsage]
-) -> tuple[dict[str, Any], PoolReliability]:
+) -> tuple[ReliabilityFigures, PoolReliability]:
     design, settings = ctx.design, ctx.settings
     rel = settings.reliability
     by_group: dict[int, VdevCapacity] = {}
@@ -54,15 +68,11 @@ def reliability_section(
         fill_source = f"default (no contents given: {DEFAULT_FILL_FRACTION:.0%} full)"
     spares = _spare_media(design)
     replace_hours = rel.replacement_hours if rel.replacement_hours is not None else DEFAULT_REPLACEMENT_HOURS
-    afr_doc: dict[str, float] = {}
-    afr_src: dict[str, str] = {}
-    ure_doc: dict[str, float] = {}
-    ure_src: dict[str, str] = {}
-    speed_doc: dict[str, float] = {}
-    speed_src: dict[str, str] = {}
-    fill_doc: dict[str, float] = {}
-    group_docs: list[dict[str, Any]] = []
-    vdev_docs: list[dict[str, Any]] = []
+    afrs_used: dict[str, DriveAfr] = {}  # by drive, in the order first met
+    ures_used: dict[str, MediaUre] = {}  # by media class
+    assumed: list[GroupAssumptions] = []
+    group_figures: list[ReliabilityGroup] = []
+    vdev_figures: list[ReliabilityVdev] = []
     longest: float | None = None
     mttdls: list[tuple[float, int]] = []
     pool_mttdls: list[tuple[float, int]] = []
@@ -76,18 +86,16 @@ def reliability_section(
             fill = min(normal_alloc / pool.normal_size_bytes, 1.0) if pool.normal_size_bytes else 0.0
         else:
             fill = min(special_alloc / pool.special_size_bytes, 1.0) if pool.special_size_bytes else 0.0
-        fill_doc[f"vdevs[{gi}]"] = round(fill, 4)
         afrs = []
         ures = []
         for d in unique_disks(g):
             media = d.media.value if d.media else None
             afr, src = resolve_afr(d.model, media, settings, ctx.inputs)
             key = drive_key(d.model, media)
-            afr_doc[key], afr_src[key] = afr, src
+            afrs_used[key] = DriveAfr(key, afr, src)
             afrs.append(afr)
             ure, ure_source = resolve_ure(media, settings)
-            ure_doc[media_class(media)] = ure
-            ure_src[media_class(media)] = ure_source
+            ures_used[media_class(media)] = MediaUre(media_class(media), ure, ure_source)
             ures.append(ure)
         afr = sum(afrs) / len(afrs)
         ure_rate = max(ures)
@@ -97,8 +105,7 @@ def reliability_section(
         else:
             speed = (figs.seq_write_bytes_per_s or 0.0) * REBUILD_SPEED_SHARE
             speed_source = f"{REBUILD_SPEED_SHARE:.0%} of the sequential write speed ({figs.source})"
-        speed_doc[f"vdevs[{gi}]"] = round(speed)
-        speed_src[f"vdevs[{gi}]"] = speed_source
+        assumed.append(GroupAssumptions(gi, round(fill, 4), round(speed), speed_source))
         kind = "raidz" if g.is_raidz else "draid" if g.is_draid else g.layout.value
         rb = rebuild(
             layout_kind=kind,
@@ -124,44 +131,38 @@ def reliability_section(
         resilver = round(rb.seconds) if tolerance > 0 else None
         if resilver is not None:
             longest = max(longest or 0, resilver)
-        group_docs.append(
-            {
-                "group_index": gi,
-                "role": g.role.value,
-                "layout": g.layout.value,
-                "width": g.width,
-                "count": g.count,
-                "fault_tolerance": tolerance,
-                "fill_fraction": round(fill, 4),
-                "allocated_per_disk_bytes": rb.allocated_per_disk_bytes,
-                "rebuild": rb.kind if tolerance > 0 else "none",
-                "resilver_seconds": resilver,
-                "rebuild_bytes_per_s": round(speed),
-                "replacement_wait_hours": wait if tolerance > 0 else None,
-                "exposure_hours": round(repair_hours, 2) if tolerance > 0 else None,
-                "another_failure_probability": risk.another_failure_probability if tolerance > 0 else None,
-                "ure_during_rebuild_probability": q if tolerance > 0 else None,
-                "afr": afr,
-                "mttdl_hours": finite(risk.mttdl_hours),
-                "data_loss_probability": {
-                    "1y": loss_probability(risk.mttdl_hours / g.count, HOURS_PER_YEAR),
-                    "5y": loss_probability(risk.mttdl_hours / g.count, 5 * HOURS_PER_YEAR),
-                },
-                "pool_loss_probability": {
-                    "1y": loss_probability(disks_only.mttdl_hours / g.count, HOURS_PER_YEAR),
-                    "5y": loss_probability(disks_only.mttdl_hours / g.count, 5 * HOURS_PER_YEAR),
-                },
-            }
+        group_figures.append(
+            ReliabilityGroup(
+                group_index=gi,
+                role=g.role.value,
+                layout=g.layout.value,
+                width=g.width,
+                count=g.count,
+                fault_tolerance=tolerance,
+                fill_fraction=round(fill, 4),
+                allocated_per_disk_bytes=rb.allocated_per_disk_bytes,
+                rebuild=rb.kind if tolerance > 0 else "none",
+                resilver_seconds=resilver,
+                rebuild_bytes_per_s=round(speed),
+                replacement_wait_hours=wait if tolerance > 0 else None,
+                exposure_hours=round(repair_hours, 2) if tolerance > 0 else None,
+                another_failure_probability=risk.another_failure_probability if tolerance > 0 else None,
+                ure_during_rebuild_probability=q if tolerance > 0 else None,
+                afr=afr,
+                mttdl_hours=finite(risk.mttdl_hours),
+                data_loss_probability=_odds(risk.mttdl_hours / g.count),
+                pool_loss_probability=_odds(disks_only.mttdl_hours / g.count),
+            )
         )
-        vdev_docs.extend(
-            {
-                "index": v.index,
-                "group_index": gi,
-                "role": g.role.value,
-                "fault_tolerance": tolerance,
-                "resilver_seconds": resilver,
-                "rebuild": rb.kind if tolerance > 0 else "none",
-            }
+        vdev_figures.extend(
+            ReliabilityVdev(
+                index=v.index,
+                group_index=gi,
+                role=g.role.value,
+                fault_tolerance=tolerance,
+                resilver_seconds=resilver,
+                rebuild=rb.kind if tolerance > 0 else "none",
+            )
             for v in pool.vdevs
             if v.group_index == gi
         )
@@ -169,34 +170,27 @@ def reliability_section(
     p1 = loss_probability(mttdl, HOURS_PER_YEAR)
     p5 = loss_probability(mttdl, 5 * HOURS_PER_YEAR)
     whole = pool_mttdl(pool_mttdls)
-    doc = {
-        "model": RELIABILITY_MODEL,
-        "assumptions": {
-            "afr": afr_doc,
-            "afr_source": afr_src,
-            "ure_per_bit": ure_doc,
-            "ure_source": ure_src,
-            "fill_fraction": (
-                rel.fill_fraction if rel.fill_fraction is not None else fill_doc.get(next(iter(fill_doc), ""), None)
+    figures = ReliabilityFigures(
+        model=RELIABILITY_MODEL,
+        assumptions=ReliabilityAssumptions(
+            afr=tuple(afrs_used.values()),
+            ure=tuple(ures_used.values()),
+            fill_fraction=(
+                rel.fill_fraction if rel.fill_fraction is not None else assumed[0].fill_fraction if assumed else None
             ),
-            "fill_fraction_by_vdev": fill_doc,
-            "fill_source": fill_source,
-            "rebuild_bytes_per_s": speed_doc,
-            "rebuild_source": speed_src,
-            "replacement_hours": replace_hours,
-            "hot_spares": sorted(spares),
-        },
-        "groups": group_docs,
-        "vdevs": vdev_docs,
-        "mttdl_hours": finite(mttdl),
-        "mttdl_years": finite(mttdl / HOURS_PER_YEAR),
-        "data_loss_probability": {"1y": p1, "5y": p5},
-        "pool_loss_probability": {
-            "1y": loss_probability(whole, HOURS_PER_YEAR),
-            "5y": loss_probability(whole, 5 * HOURS_PER_YEAR),
-        },
-    }
-    return doc, PoolReliability(p1, p5, finite(mttdl), longest, loss_probability(whole, 5 * HOURS_PER_YEAR))
+            groups=tuple(assumed),
+            fill_source=fill_source,
+            replacement_hours=replace_hours,
+            hot_spares=tuple(sorted(spares)),
+        ),
+        groups=tuple(group_figures),
+        vdevs=tuple(vdev_figures),
+        mttdl_hours=finite(mttdl),
+        mttdl_years=finite(mttdl / HOURS_PER_YEAR),
+        data_loss_probability=LossOdds(p1, p5),
+        pool_loss_probability=_odds(whole),
+    )
+    return figures, PoolReliability(p1, p5, finite(mttdl), longest, loss_probability(whole, 5 * HOURS_PER_YEAR))
 
 
 @dataclass(frozen=True)

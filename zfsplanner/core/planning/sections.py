@@ -4,20 +4,27 @@
 capacity and each dataset's usage) and returns the additions of the format's
 "Additions" section: a ``special_small_blocks_curve`` per dataset,
 ``pool.special_recommended_bytes``, and the top-level ``special``, ``reliability``,
-``performance`` and ``sizing`` objects. Every figure lists the assumptions it used and
-where each came from (``design``, ``catalog``, ``benchmark:<run id>`` or a default).
+``performance`` and ``sizing`` sections as the typed values of :mod:`.figures`. Every
+figure lists the assumptions it used and where each came from (``design``, ``catalog``,
+``benchmark:<run id>`` or a default).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..capacity.placement import AllocTarget
 from ..capacity.pool import PoolCapacity
 from ..datasets.ddt import dedup_table, table_home, unique_blocks
-from ..datasets.special import SMALL_BLOCKS_SHARE, disk_bytes_for, recommended_class_bytes, special_curve, thresholds
+from ..datasets.special import (
+    SMALL_BLOCKS_SHARE,
+    CurvePoint,
+    disk_bytes_for,
+    recommended_class_bytes,
+    special_curve,
+    thresholds,
+)
 from ..datasets.usage import DatasetUsage
 from ..design.planning import (
     DriveFigures,
@@ -36,7 +43,20 @@ from .context import (
     groups_of,
     unique_disks,
 )
-from .performance import PoolPerf, Range, VdevPerf, disk_figures_document, pool_performance, vdev_perf
+from .figures import (
+    DedupTableHome,
+    DiskPerformance,
+    PerformanceFigures,
+    RamFigures,
+    ReliabilityFigures,
+    SizingFigures,
+    SlogFigures,
+    SpecialDatasetFigures,
+    SpecialFigures,
+    SpecialLayout,
+    SyncLatency,
+)
+from .performance import PoolPerf, Range, VdevPerf, pool_performance, vdev_perf
 from .reliability_section import PoolReliability, reliability_section
 from .sizing import ram_advice, slog_sizing
 
@@ -56,10 +76,10 @@ def special_section(
     normal: Sequence[AllocTarget],
     special: Sequence[AllocTarget],
     settings: PlanningSettings,
-) -> tuple[list[list[dict[str, int]]], dict[str, Any]]:
+) -> tuple[list[tuple[CurvePoint, ...]], SpecialFigures]:
     """Per dataset its curve; and the pool's special-class summary with the recommended size."""
     targets, hypothetical = _special_targets(pool, special)
-    curves: list[list[dict[str, int]]] = []
+    curves: list[tuple[CurvePoint, ...]] = []
     demand = 0
     metadata = 0
     per_dataset = []
@@ -68,25 +88,16 @@ def special_section(
         points = thresholds(u.block_size_bytes, pool.spa_gcd_alloc)
         curve = special_curve(u, normal, targets, sorted({*points, chosen}))
         at = {p.special_small_blocks: p for p in curve}
-        curves.append(
-            [
-                {
-                    "special_small_blocks": t,
-                    "special_allocated_bytes": at[t].special_allocated_bytes,
-                    "normal_allocated_bytes": at[t].normal_allocated_bytes,
-                }
-                for t in points
-            ]
-        )
+        curves.append(tuple(at[t] for t in points))
         demand += at[chosen].special_allocated_bytes
         metadata += at[0].special_allocated_bytes
         per_dataset.append(
-            {
-                "name": ds.name,
-                "special_small_blocks": chosen,
-                "demand_bytes": at[chosen].special_allocated_bytes,
-                "metadata_bytes": at[0].special_allocated_bytes,
-            }
+            SpecialDatasetFigures(
+                name=ds.name,
+                special_small_blocks=chosen,
+                demand_bytes=at[chosen].special_allocated_bytes,
+                metadata_bytes=at[0].special_allocated_bytes,
+            )
         )
     headroom = settings.special_headroom_fraction
     recommended = recommended_class_bytes(demand, headroom)
@@ -100,24 +111,24 @@ def special_section(
     else:
         layout, width, count, sector = Layout.MIRROR, 2, 1, 512
     disk_bytes = disk_bytes_for(recommended, layout, width, count, sector) if recommended else 0
-    return curves, {
-        "hypothetical": hypothetical,
-        "layout": {"layout": layout.value, "width": width, "count": count},
-        "class_size_bytes": size,
-        "allocated_bytes": allocated,
-        "fill_fraction": allocated / size if size else None,
-        "demand_bytes": demand,
-        "metadata_bytes": metadata,
-        "small_blocks_bytes": demand - metadata,
-        "small_blocks_stop_fraction": SMALL_BLOCKS_SHARE,
-        "small_blocks_stop_bytes": int(size * SMALL_BLOCKS_SHARE) if size else None,
-        "reserve_pct": SPECIAL_RESERVE_PCT,
-        "headroom_fraction": headroom,
-        "recommended_bytes": recommended,
-        "recommended_disk_bytes": disk_bytes,
-        "fits": (demand <= size * SMALL_BLOCKS_SHARE) if size else None,
-        "datasets": per_dataset,
-        "notes": [
+    return curves, SpecialFigures(
+        hypothetical=hypothetical,
+        layout=SpecialLayout(layout=layout.value, width=width, count=count),
+        class_size_bytes=size,
+        allocated_bytes=allocated,
+        fill_fraction=allocated / size if size else None,
+        demand_bytes=demand,
+        metadata_bytes=metadata,
+        small_blocks_bytes=demand - metadata,
+        small_blocks_stop_fraction=SMALL_BLOCKS_SHARE,
+        small_blocks_stop_bytes=int(size * SMALL_BLOCKS_SHARE) if size else None,
+        reserve_pct=SPECIAL_RESERVE_PCT,
+        headroom_fraction=headroom,
+        recommended_bytes=recommended,
+        recommended_disk_bytes=disk_bytes,
+        fits=(demand <= size * SMALL_BLOCKS_SHARE) if size else None,
+        datasets=tuple(per_dataset),
+        notes=(
             "Demand is what the datasets would put on the special class at their special_small_blocks if it had "
             "room: their metadata and the data blocks no larger than the threshold after compression.",
             f"ZFS stops placing small data blocks there at {SMALL_BLOCKS_SHARE:.0%} full "
@@ -129,8 +140,8 @@ def special_section(
                 if hypothetical
                 else []
             ),
-        ],
-    }
+        ),
+    )
 
 
 def _perf_groups(ctx: Context, *roles: Role) -> tuple[list[VdevPerf], dict[str, DriveFigures]]:
@@ -159,7 +170,7 @@ def _latency_us(r: Range | None) -> float | None:
     return round(1e6 / r.low, 1) if r is not None and r.low > 0 else None
 
 
-def performance_section(ctx: Context) -> tuple[dict[str, Any], PoolPerf]:
+def performance_section(ctx: Context) -> tuple[PerformanceFigures, PoolPerf]:
     perf, used = pool_perf(ctx)
     notes = []
     disabled = [ds.name for ds in ctx.design.datasets if ds.sync is not None and ds.sync.value == "disabled"]
@@ -167,26 +178,25 @@ def performance_section(ctx: Context) -> tuple[dict[str, Any], PoolPerf]:
         notes.append(f"sync=disabled on {', '.join(disabled)}: sync writes there return at once and are not safe.")
     if groups_of(ctx.design, Role.SPECIAL):
         notes.append("Metadata and small blocks on the special vdev are served at its speed, not the data vdevs'.")
-    doc = {
-        "model": PERFORMANCE_MODEL,
-        "assumptions": {"disk": disk_figures_document(used)},
-        "random_read_iops": perf.random_read_iops.as_dict(),
-        "random_write_iops": perf.random_write_iops.as_dict(),
-        "seq_read_bytes_per_s": perf.seq_read_bytes_per_s.as_dict(),
-        "seq_write_bytes_per_s": perf.seq_write_bytes_per_s.as_dict(),
-        "sync_write_iops": perf.sync_write_iops.as_dict(),
-        "sync_write_iops_without_slog": perf.sync_write_iops_without_slog.as_dict(),
-        "sync_write_iops_with_slog": (
-            perf.sync_write_iops_with_slog.as_dict() if perf.sync_write_iops_with_slog is not None else None
+    with_slog = perf.sync_write_iops_with_slog
+    figures = PerformanceFigures(
+        model=PERFORMANCE_MODEL,
+        disks=tuple(DiskPerformance(name, f) for name, f in used.items()),
+        random_read_iops=perf.random_read_iops.rounded(),
+        random_write_iops=perf.random_write_iops.rounded(),
+        seq_read_bytes_per_s=perf.seq_read_bytes_per_s.rounded(),
+        seq_write_bytes_per_s=perf.seq_write_bytes_per_s.rounded(),
+        sync_write_iops=perf.sync_write_iops.rounded(),
+        sync_write_iops_without_slog=perf.sync_write_iops_without_slog.rounded(),
+        sync_write_iops_with_slog=with_slog.rounded() if with_slog is not None else None,
+        sync_write_latency_us=SyncLatency(
+            without_slog=_latency_us(perf.sync_write_iops_without_slog),
+            with_slog=_latency_us(with_slog),
         ),
-        "sync_write_latency_us": {
-            "without_slog": _latency_us(perf.sync_write_iops_without_slog),
-            "with_slog": _latency_us(perf.sync_write_iops_with_slog),
-        },
-        "top_level_vdevs": perf.vdevs,
-        "notes": notes,
-    }
-    return doc, perf
+        top_level_vdevs=perf.vdevs,
+        notes=tuple(notes),
+    )
+    return figures, perf
 
 
 # --------------------------------------------------------------------------- sizing
@@ -194,7 +204,7 @@ def performance_section(ctx: Context) -> tuple[dict[str, Any], PoolPerf]:
 
 def sizing_section(
     design: Design, pool: PoolCapacity, usages: Sequence[DatasetUsage], perf: PoolPerf, settings: PlanningSettings
-) -> dict[str, Any]:
+) -> SizingFigures:
     has_slog = perf.slog_write_bytes_per_s is not None
     rate = perf.slog_write_bytes_per_s if has_slog else perf.seq_write_bytes_per_s.high
     slog = slog_sizing(rate or 0.0, settings.ram_bytes)
@@ -219,51 +229,48 @@ def sizing_section(
         average_block_bytes=avg,
         ram_bytes=settings.ram_bytes,
     )
-    section: dict[str, Any] = {
-        "slog": {
-            "applies": has_slog,
-            "sync_bytes_per_s": round(slog.sync_bytes_per_s),
-            "sync_rate_source": "the SLOG's sequential write speed" if has_slog else "the pool's streaming write speed",
-            "by_rate_bytes": slog.by_rate_bytes,
-            "cap_bytes": slog.cap_bytes,
-            "dirty_data_max_bytes": slog.dirty_data_max_bytes,
-            "ram_known": slog.ram_known,
-            "recommended_bytes": slog.recommended_bytes,
-            "log_size_bytes": pool.log_size_bytes if has_slog else None,
-            "fits": (pool.log_size_bytes >= slog.recommended_bytes) if has_slog else None,
-        },
-        "ram": {
-            "metadata_bytes": ram.metadata_bytes,
-            "ddt_bytes": ram.ddt_bytes,
-            "ddt_entry_bytes": ram.ddt_entry_bytes,
-            "dedup_blocks": dedup_blocks,
-            "l2arc_header_bytes": ram.l2arc_header_bytes,
-            "l2arc_average_block_bytes": ram.l2arc_average_block_bytes if pool.cache_size_bytes else None,
-            "cache_size_bytes": pool.cache_size_bytes,
-            "arc_bytes": ram.arc_bytes,
-            "ram_bytes": ram.ram_bytes,
-            "ram_share": ram.ram_share,
-        },
-    }
-    if any(dedup_on(design, ds) for ds in design.datasets):
-        section["dedup_table"] = {
-            "entries": table.entries,
-            "on_disk_bytes": table.on_disk_bytes,
-            "in_core_bytes": table.in_core_bytes,
-            "fast_dedup": table.fast_dedup,
-        }
-        # where the table lives (spa_preferred_class) and how much of that class it takes
-        others = _class_planned(pool, usages, home.role)
-        where = " and ".join(vdev_label(design, i) for i in home.groups) if home.role != Role.DATA else ""
-        section["dedup_table_home"] = {
-            "role": home.role.value,
-            "where": where or "the normal class, with the data",
-            "group_indexes": list(home.groups),
-            "class_size_bytes": home.size_bytes,
-            "class_planned_bytes": others + table.on_disk_bytes,
-            "fits": others + table.on_disk_bytes <= home.size_bytes,
-        }
-    return section
+    slog_figures = SlogFigures(
+        applies=has_slog,
+        sync_bytes_per_s=round(slog.sync_bytes_per_s),
+        sync_rate_source="the SLOG's sequential write speed" if has_slog else "the pool's streaming write speed",
+        by_rate_bytes=slog.by_rate_bytes,
+        cap_bytes=slog.cap_bytes,
+        dirty_data_max_bytes=slog.dirty_data_max_bytes,
+        ram_known=slog.ram_known,
+        recommended_bytes=slog.recommended_bytes,
+        log_size_bytes=pool.log_size_bytes if has_slog else None,
+        fits=(pool.log_size_bytes >= slog.recommended_bytes) if has_slog else None,
+    )
+    ram_figures = RamFigures(
+        metadata_bytes=ram.metadata_bytes,
+        ddt_bytes=ram.ddt_bytes,
+        ddt_entry_bytes=ram.ddt_entry_bytes,
+        dedup_blocks=dedup_blocks,
+        l2arc_header_bytes=ram.l2arc_header_bytes,
+        l2arc_average_block_bytes=ram.l2arc_average_block_bytes if pool.cache_size_bytes else None,
+        cache_size_bytes=pool.cache_size_bytes,
+        arc_bytes=ram.arc_bytes,
+        ram_bytes=ram.ram_bytes,
+        ram_share=ram.ram_share,
+    )
+    if not any(dedup_on(design, ds) for ds in design.datasets):
+        return SizingFigures(slog=slog_figures, ram=ram_figures, dedup_table=None, dedup_table_home=None)
+    # where the table lives (spa_preferred_class) and how much of that class it takes
+    others = _class_planned(pool, usages, home.role)
+    where = " and ".join(vdev_label(design, i) for i in home.groups) if home.role != Role.DATA else ""
+    return SizingFigures(
+        slog=slog_figures,
+        ram=ram_figures,
+        dedup_table=table,
+        dedup_table_home=DedupTableHome(
+            role=home.role.value,
+            where=where or "the normal class, with the data",
+            group_indexes=tuple(home.groups),
+            class_size_bytes=home.size_bytes,
+            class_planned_bytes=others + table.on_disk_bytes,
+            fits=others + table.on_disk_bytes <= home.size_bytes,
+        ),
+    )
 
 
 def _class_planned(pool: PoolCapacity, usages: Sequence[DatasetUsage], role: Role) -> int:
@@ -280,11 +287,11 @@ def _class_planned(pool: PoolCapacity, usages: Sequence[DatasetUsage], role: Rol
 
 @dataclass(frozen=True)
 class PlanningSections:
-    curves: list[list[dict[str, int]]]
-    special: dict[str, Any]
-    reliability: dict[str, Any]
-    performance: dict[str, Any]
-    sizing: dict[str, Any]
+    curves: tuple[tuple[CurvePoint, ...], ...]
+    special: SpecialFigures
+    reliability: ReliabilityFigures
+    performance: PerformanceFigures
+    sizing: SizingFigures
     pool_reliability: PoolReliability
     pool_perf: PoolPerf
 
@@ -299,8 +306,8 @@ def planning_sections(
 ) -> PlanningSections:
     settings = read_planning(design.extra, len(design.vdevs))
     ctx = Context(design, settings, inputs)
-    curves, special_doc = special_section(design, pool, usages, normal, special, settings)
+    curves, special_figures = special_section(design, pool, usages, normal, special, settings)
     reliability, pool_rel = reliability_section(ctx, pool, usages)
     performance, perf = performance_section(ctx)
     sizing = sizing_section(design, pool, usages, perf, settings)
-    return PlanningSections(curves, special_doc, reliability, performance, sizing, pool_rel, perf)
+    return PlanningSections(tuple(curves), special_figures, reliability, performance, sizing, pool_rel, perf)
