@@ -33,7 +33,7 @@ tune_gc()  # as zfsplanner/wsgi.py does for the server
 from django.contrib.auth import get_user_model
 from django.test import Client
 from zfsplanner.accounts.models import Membership, Role, Team
-from zfsplanner.plans.forms.designer import VdevGroupForm
+from zfsplanner.plans.forms.vdevs import VdevGroupForm
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import save_design_document
 from tests.perf.bench_estimate import big_design

@@ -17,7 +17,7 @@ from ..choices import DEFAULT_OPENZFS_VERSION, Media, OpenZFSVersion
 from ..models import CatalogDisk, PoolDesign
 from ..services.access import writable_teams
 from ..services.planning import catalog_candidate
-from .designer import catalog_label
+from .vdevs import catalog_label
 
 CANDIDATES = 3
 CUSTOM = "custom"

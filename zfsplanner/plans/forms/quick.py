@@ -31,7 +31,8 @@ from zfsplanner.core.versions import SERIES
 from ..choices import VdevLayout
 from ..models import CatalogDisk
 from ..services.estimates import ESTIMATE_CACHE_SECONDS, planning_stamp
-from .designer import RECORDSIZES, catalog_label
+from .designer import RECORDSIZES
+from .vdevs import catalog_label
 
 POOL_NAME = "tank"
 DATASET_NAME = "tank/data"

@@ -36,7 +36,7 @@ from zfsplanner.throttling import page_throttled
 
 from ..choices import DatasetType
 from ..filters import PoolDesignFilterSet
-from ..forms.designer import CatalogFilterForm, NewDesignForm, VdevGroupForm, field_for_path
+from ..forms.designer import NewDesignForm, field_for_path
 from ..forms.designs import (
     CompressionSampleForm,
     DesignDocumentForm,
@@ -44,6 +44,7 @@ from ..forms.designs import (
     MeasuredRatioForm,
     ShareLinkForm,
 )
+from ..forms.vdevs import CatalogFilterForm, VdevGroupForm
 from ..models import PoolDesign
 from ..presentation.pages import (
     UNPROCESSABLE,

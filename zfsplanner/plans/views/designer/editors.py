@@ -1,0 +1,135 @@
+"""The designer's forms filled from the document and the estimate: a vdev group's (with the defaults of
+its role and what a blank ashift means), a dataset's (saying what it inherits) and the host form's."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.urls import reverse
+
+from zfsplanner.core.design.types import Design, InvalidDesign
+from zfsplanner.core.geometry.ashift import automatic
+from zfsplanner.core.geometry.vdev_shape import fault_tolerance
+
+from ...forms.designer import DatasetForm
+from ...forms.host import HostPlanningForm, inherited
+from ...forms.vdevs import FLASH_ROLES, VdevGroupForm, flash_disks, role_defaults
+from ...models import PoolDesign
+from ...presentation.summary import DesignSummary
+from ...services.estimates import estimate_or_error
+from ...services.planning import design_inputs
+
+
+def spec_or_none(design: PoolDesign) -> Design | None:
+    try:
+        return design.to_spec()
+    except InvalidDesign:
+        return None
+
+
+def pool_ashift(doc: Mapping[str, Any]) -> int | None:
+    value = doc.get("ashift")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _auto_ashift_help(spec: Design | None, index: int | None, pool_ashift: int | None) -> str:
+    """What the blank ashift of an existing group means, and what zpool would choose from its sectors."""
+    if spec is None or index is None or not 0 <= index < len(spec.vdevs):
+        return ""
+    auto, source = automatic(spec.vdevs[index], spec.version)
+    alone = f"zpool alone would choose {auto} here ({source})."
+    if pool_ashift is None:
+        return f"Blank: auto, {alone[0].lower()}{alone[1:]}"
+    return f"Blank: the pool's ashift ({pool_ashift}); {alone}"
+
+
+def vdev_form(
+    doc: dict[str, Any],
+    index: int | None,
+    catalog: Any = None,
+    *,
+    spec: Design | None = None,
+    role: str | None = None,
+    typed: Mapping[str, Any] | None = None,
+    defaults_url: str = "",
+) -> VdevGroupForm:
+    """A vdev group's form: an existing group's values, or a new group with the defaults of its role.
+
+    ``role`` with ``typed`` (the form's current values): the role was just changed, so the group
+    takes that role's defaults (:func:`role_defaults`) over what was typed. ``defaults_url``: where
+    the role select asks for them.
+    """
+    groups = doc.get("vdevs") or []
+    like = next((g for g in groups if isinstance(g, dict) and g.get("role") == "data"), None)
+    tolerance = min((fault_tolerance(g) for g in spec.vdevs if g.role == "data"), default=1) if spec else 1
+    if index is None:
+        prefix, initial = "vnew", {}
+    else:
+        prefix, initial = f"v{index}", VdevGroupForm.initial_from(groups[index])
+    if typed is not None:
+        initial.update(typed)
+    if role is not None or index is None:
+        initial.update(role_defaults(role or "data", like, tolerance))
+    if catalog is None and initial.get("role") in FLASH_ROLES:
+        catalog = flash_disks()
+    ashift = pool_ashift(doc)
+    form = VdevGroupForm(
+        initial=initial,
+        catalog=catalog,
+        prefix=prefix,
+        pool_ashift=ashift,
+        ashift_help=_auto_ashift_help(spec, index, ashift),
+    )
+    if defaults_url:
+        form.fields["role"].widget.attrs.update(
+            {
+                "hx-get": defaults_url,
+                "hx-trigger": "change",
+                "hx-include": "closest form",
+                "hx-target": "closest form",
+                "hx-swap": "outerHTML",
+            }
+        )
+    return form
+
+
+def defaults_url(design: PoolDesign, index: int | None) -> str:
+    where = "new" if index is None else str(index)
+    return reverse("plans:designer-form", args=[design.pk]) + f"?section=vdevs&index={where}&defaults=1"
+
+
+def typed_vdev(data: Mapping[str, Any], prefix: str) -> dict[str, Any]:
+    """The values of a vdev form as typed (a role change keeps what its defaults do not set)."""
+    typed: dict[str, Any] = {}
+    for name in VdevGroupForm.base_fields:
+        key = f"{prefix}-{name}"
+        if key in data:
+            typed[name] = data[key]
+    typed["custom_plp"] = f"{prefix}-custom_plp" in data
+    return typed
+
+
+def dataset_form(doc: dict[str, Any], index: int | None, summary: DesignSummary | None) -> DatasetForm:
+    """A dataset's form; "inherit" says what the dataset gets (from the estimate)."""
+    if index is None:
+        return DatasetForm(prefix="dnew", initial={"name": f"{doc.get('name')}/"})
+    ds = (doc.get("datasets") or [])[index]
+    form = DatasetForm(initial=DatasetForm.initial_from(ds), prefix=f"d{index}")
+    lines = {d.name: d for d in summary.datasets} if summary else {}
+    line = lines.get(str(ds.get("name")))
+    if line is not None:
+        recordsize, compression = form.fields["recordsize"], form.fields["compression"]
+        recordsize.choices = [("", f"inherit ({line.block or '128K'})"), *recordsize.choices[1:]]
+        compression.choices = [("", f"inherit ({line.compression or 'default'})"), *compression.choices[1:]]
+    return form
+
+
+def host_form(design: PoolDesign, data: Any = None) -> HostPlanningForm:
+    """The "Host and planning" form of a design, each field saying what it inherits and from where."""
+    spec = design.to_spec()
+    estimate, _ = estimate_or_error(design)
+    planned = bool(estimate and estimate.pool.zfs_used_bytes)
+    defaults = inherited(spec, design_inputs(design, spec), planned)
+    initial = HostPlanningForm.initial_from(design.document_view(), spec)
+    return HostPlanningForm(data, initial=initial, spec=spec, defaults=defaults, prefix="host")
