@@ -77,6 +77,15 @@ def test_every_section_is_there_with_labels_in_words():
     assert "zpool create" in md.split("## Commands")[1]
 
 
+def test_the_report_gives_the_replacement_wait_the_figures_use_even_none():
+    doc = json.loads((EXAMPLES / "home-server.json").read_text())
+    doc["reliability"] = {"replacement_hours": 0}
+    design = parse_design(doc)
+    est = estimate(design)
+    assert est.reliability.assumptions.replacement_hours == 0
+    assert "| Wait before a rebuild starts | 0 h without a hot spare; none with one |" in markdown(design, est)
+
+
 @pytest.mark.parametrize("name", ["home-server.json", "draid.json"])
 def test_no_field_name_of_the_estimate_is_shown(name):
     design, est = example(name)

@@ -245,7 +245,7 @@ def markdown(
     lines += ["" if meta else "", f"Sizes are in {UNIT_WORDS.get(unit, UNIT_WORDS[DEFAULT_SIZE_UNIT])}.", ""]
     lines += ["## Summary", "", *w.summary(), ""]
     lines += w.vdevs() + w.datasets() + w.space() + w.risks()
-    lines += planning_sections(w.estimate, unit)
+    lines += planning_sections(estimate, unit)
     lines += w.md_raid() + w.expansion()
     for key, data in w.estimate.items():
         if key in KNOWN_SECTIONS or data in (None, [], {}):
