@@ -10,6 +10,7 @@ import pytest
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.risk.fixes import FIXABLE_CODES, design_fix
+from zfsplanner.core.risk.registry import Risk
 
 HDD = {"model": "ST16000NM001G", "size_bytes": 16000900661248, "logical_sector_bytes": 512,
        "physical_sector_bytes": 4096, "media": "hdd"}
@@ -25,23 +26,23 @@ def raidz2(**kw: Any) -> dict[str, Any]:
     return {"role": "data", "layout": "raidz2", "width": 8, "count": 1, "disk": HDD, **kw}
 
 
-def risks_of(document: dict[str, Any]) -> list[dict[str, Any]]:
-    return estimate(parse_design(document)).to_document()["risks"]
+def risks_of(document: dict[str, Any]) -> tuple[Risk, ...]:
+    return estimate(parse_design(document)).risks
 
 
 def fixed(document: dict[str, Any], code: str, subject: str | None = None) -> tuple[Any, dict[str, Any]]:
     """Apply the fix of the first risk ``code`` (on ``subject``); the document given is not changed."""
     before = copy.deepcopy(document)
-    risk = next(r for r in risks_of(document) if r["code"] == code and subject in (None, r["subject"]))
+    risk = next(r for r in risks_of(document) if r.code == code and subject in (None, r.subject))
     fix = design_fix(risk, document)
     assert fix is not None, risk
     assert document == before  # the caller's document is never changed
-    assert fix.subject == risk["subject"]
+    assert fix.subject == risk.subject
     return fix, fix.document
 
 
 def codes(document: dict[str, Any]) -> set[str]:
-    return {r["code"] for r in risks_of(document)}
+    return {r.code for r in risks_of(document)}
 
 
 def test_mixed_ashift_gives_every_vdev_one_ashift_through_the_pool():
@@ -54,9 +55,9 @@ def test_mixed_ashift_gives_every_vdev_one_ashift_through_the_pool():
     assert after["vdevs"][0]["ashift"] == 12  # agrees already: kept as the user wrote it
     assert "ashift" not in after["vdevs"][1] and "ashift" not in after["vdevs"][2]
     left = risks_of(after)
-    assert "mixed-ashift" not in {r["code"] for r in left}
-    (irremovable,) = [r for r in left if r["code"] == "special-vdev-irremovable"]  # the raidz2 still makes it so
-    detail = irremovable["detail"]
+    assert "mixed-ashift" not in {r.code for r in left}
+    (irremovable,) = [r for r in left if r.code == "special-vdev-irremovable"]  # the raidz2 still makes it so
+    detail = irremovable.detail
     assert "differ in ashift" not in detail and "differs from the data vdevs'" not in detail
     assert [g["ashift"] for g in estimate(parse_design(after)).to_document()["vdevs"]] == [12, 12, 12]
 
@@ -78,8 +79,8 @@ def test_ashift_below_the_physical_sector_sets_the_sector():
 def test_a_64k_sector_disk_gets_the_ashift_the_warning_names():
     big = {**HDD, "physical_sector_bytes": 65536}
     d = doc({"role": "data", "layout": "mirror", "width": 2, "disk": big})
-    risk = next(r for r in risks_of(d) if r["code"] == "ashift-below-physical-sector")
-    assert "Set ashift=16 explicitly" in risk["fix"]
+    risk = next(r for r in risks_of(d) if r.code == "ashift-below-physical-sector")
+    assert "Set ashift=16 explicitly" in risk.fix
     fix, after = fixed(d, "ashift-below-physical-sector")
     assert after["vdevs"][0]["ashift"] == 16 and fix.label == "Set ashift=16 (65536-byte sectors)"
     assert "ashift-below-physical-sector" not in codes(after)
@@ -136,7 +137,7 @@ def test_512e_disks_under_a_vm_get_an_explicit_ashift_but_4kn_disks_need_the_vm_
     assert fix.label == "Set ashift=12 explicitly" and after["vdevs"][0]["ashift"] == 12
     assert "vm-sector-size" not in codes(after)
     native = doc(raidz2(disk={**HDD, "logical_sector_bytes": 4096}), vm_passthrough=True)
-    risk = next(r for r in risks_of(native) if r["code"] == "vm-sector-size")
+    risk = next(r for r in risks_of(native) if r.code == "vm-sector-size")
     assert design_fix(risk, native) is None
 
 
@@ -192,6 +193,6 @@ def test_a_volume_on_4kn_disks_has_no_fix_in_the_design_and_breaks_nothing():
     """The same code about a volume (its subject is a dataset): there is no vdev to change."""
     vols = [{"name": f"tank/vm-{i}", "type": "volume", "volsize": "32G"} for i in range(3)]
     native = {**doc(raidz2(disk={**HDD, "logical_sector_bytes": 4096})), "datasets": vols}
-    risks = [r for r in risks_of(native) if r["code"] == "vm-sector-size"]
-    assert {r["subject"] for r in risks} == {"datasets[0]", "datasets[1]", "datasets[2]"}
+    risks = [r for r in risks_of(native) if r.code == "vm-sector-size"]
+    assert {r.subject for r in risks} == {"datasets[0]", "datasets[1]", "datasets[2]"}
     assert all(design_fix(r, native) is None for r in risks)

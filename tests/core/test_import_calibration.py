@@ -131,7 +131,7 @@ def imported(text: str) -> tuple[dict, dict]:
     result = import_pool([("paste", text)])
     assert result.questions == []
     doc = result.document
-    return doc, {r.key: r for r in compare(doc, estimate(parse_design(doc)).to_document())}
+    return doc, {r.key: r for r in compare(doc, estimate(parse_design(doc)))}
 
 
 IDS = [f"{p['layout']}-{p['disk_size_bytes'] // 2**30}G" for p in POOLS]

@@ -64,7 +64,7 @@ def test_every_json_output_together_imports_like_the_text():
     assert spare["size_source"] == "zpool list -v (partition 1)"
     datasets = {d["name"]: d for d in doc["datasets"]}
     assert datasets["tank/photos"]["recordsize"] == "1M" and datasets["tank/vm-100-disk-0"]["volsize"] == "32G"
-    rows = {r.key: r for r in compare(doc, estimate(parse_design(doc)).to_document())}
+    rows = {r.key: r for r in compare(doc, estimate(parse_design(doc)))}
     assert rows["size"].reported_bytes == estimate(parse_design(EXAMPLE)).to_document()["pool"]["zpool_size_bytes"]
     assert rows["size"].difference_bytes == 0 and rows["usable"].difference_bytes == 0
 
@@ -118,7 +118,7 @@ def test_a_draid_vdev_without_vdev_type_or_state_as_2_3_2_prints_it():
     assert [(v["layout"], v["width"], v["draid_data"], v["draid_spares"]) for v in doc["vdevs"]] == [
         ("draid2", 14, 8, 1)]
     assert result.questions == [] and doc["vdevs"][0]["disk"]["model"] == "ST18000NM000J"
-    rows = {r.key: r for r in compare(doc, estimate(parse_design(doc)).to_document())}
+    rows = {r.key: r for r in compare(doc, estimate(parse_design(doc)))}
     assert rows["size"].difference_bytes == 0 and rows["size"].reported_bytes == 233989371985920
 
 
@@ -194,7 +194,7 @@ def test_the_same_pool_as_text_and_as_json_is_one_pool():
     both = writer.outputs(design, est) + writer.outputs(design, est, status="json", listing="json")
     result = import_pool([("collected", both)])
     assert shape(result.document) == shape(import_pool([("text", writer.outputs(design, est))]).document)
-    rows = {r.key: r for r in compare(result.document, estimate(parse_design(result.document)).to_document())}
+    rows = {r.key: r for r in compare(result.document, estimate(parse_design(result.document)))}
     assert rows["size"].difference_bytes == 0
     assert result.sources[:2] == ("zpool status", "zpool list")
     assert "zpool status -j" in result.sources

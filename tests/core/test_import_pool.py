@@ -27,7 +27,7 @@ def imported(name: str, **kw):
 
 
 def rows_by_key(doc):
-    return {r.key: r for r in compare(doc, estimate(parse_design(doc)).to_document())}
+    return {r.key: r for r in compare(doc, estimate(parse_design(doc)))}
 
 
 def test_a_linux_pool_with_every_class():

@@ -18,7 +18,7 @@ from zfsplanner.core.importers.zpool_list import ZpoolListError, columns_from_op
 
 
 def rows_by_key(doc):
-    return {r.key: r for r in compare(doc, estimate(parse_design(doc)).to_document())}
+    return {r.key: r for r in compare(doc, estimate(parse_design(doc)))}
 
 
 def test_it_reads_exact_sizes_and_every_class():

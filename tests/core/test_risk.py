@@ -190,14 +190,14 @@ def test_example_and_test_designs_name_parts_in_words_not_json_paths():
     seen = set()
     for path in paths:
         doc = json.loads(path.read_text())
-        found = estimate(parse_design(doc)).to_document()["risks"]
+        found = estimate(parse_design(doc)).risks
         for r in found:
-            for key in ("title", "detail", "fix"):
-                assert not JSON_PATH.search(r[key]), (path.name, r["code"], r[key])
+            for text in (r.title, r.detail, r.fix):
+                assert not JSON_PATH.search(text), (path.name, r.code, text)
             fix = design_fix(r, doc)  # the one-click fix's button label, where there is one
             assert fix is None or not JSON_PATH.search(fix.label), (path.name, fix.label)
-            assert re.fullmatch(r"(vdevs|datasets)\[\d+\]|pool", r["subject"])  # the API field keeps the path
-            seen.add(r["code"])
+            assert re.fullmatch(r"(vdevs|datasets)\[\d+\]|pool", r.subject)  # the API field keeps the path
+            seen.add(r.code)
     assert len(paths) >= 6 and len(seen) >= 5, seen
 
 

@@ -294,7 +294,7 @@ def test_designer_figures_equal_the_api_and_the_command(design, alice, web, tmp_
 def test_fix_labels_only_for_design_changes():
     doc = design_document("tank")
     doc["vdevs"].append({**doc["vdevs"][0], "role": "special", "layout": "mirror", "width": 2})
-    risks = {r["code"]: r for r in estimate(parse_design(doc)).to_document()["risks"]}
+    risks = {r.code: r for r in estimate(parse_design(doc)).risks}
     fix = design_fix(risks["special-redundancy-below-data"], doc)
     assert fix is not None and "3-way mirror" in fix.label
     assert fix.document["vdevs"][1]["width"] == 3

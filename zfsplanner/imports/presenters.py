@@ -9,7 +9,7 @@ from typing import Any
 
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.document.parse import parse_design
-from zfsplanner.core.estimate import estimate
+from zfsplanner.core.estimate import Estimate, estimate
 from zfsplanner.core.importers.compare import Row, compare
 from zfsplanner.core.importers.members import CatalogEntry
 from zfsplanner.core.units import format_iec, format_si, parse_disk_size
@@ -67,7 +67,7 @@ class Preview:
     """The imported design, its estimate and how far the model is from the pool."""
 
     document: dict[str, Any]
-    estimate: dict[str, Any] | None
+    estimate: Estimate | None
     error: str | None
     rows: list[Row] = field(default_factory=list)
     vdevs: list[VdevLine] = field(default_factory=list)
@@ -132,7 +132,7 @@ def preview(document: dict[str, Any]) -> Preview:
         # nothing that depends on the sizes can be estimated yet: the page asks for them
         return Preview(document, None, None, vdevs=vdevs, questions=questions)
     try:
-        est = estimate(parse_design(document)).to_document()
+        est = estimate(parse_design(document))
     except InvalidDesign as exc:
         return Preview(document, None, str(exc), vdevs=vdevs)
     return Preview(document, est, None, compare(document, est), vdevs)

@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..estimate import Estimate
+
 MIN_DATASET_BYTES = 64 * 1024**2
 ROUNDING = 0.0025  # zfs_nicenum prints 3 significant digits: within 0.25 % either way of 21.8T, 1.50K, ...
 
@@ -69,50 +71,49 @@ def _fitted(document: Mapping[str, Any], what: str) -> bool:
     return any(isinstance(d, Mapping) and what in str(d.get("size_source", "")) for d in devices)
 
 
-def compare(document: Mapping[str, Any], estimate: Mapping[str, Any]) -> list[Row]:
-    """Rows of pool figure vs model figure; empty when the design was not imported."""
+def compare(document: Mapping[str, Any], estimate: Estimate) -> list[Row]:
+    """Rows of pool figure vs model figure; empty when the design was not imported.
+
+    ``document`` is the design document (what the pool reported is under ``imported``), ``estimate``
+    the estimate of that design."""
     reported = reported_of(document)
     if not reported:
         return []
-    pool = estimate.get("pool") or {}
+    pool = estimate.pool
     rows: list[Row] = []
     size = reported.get("zpool_size_bytes")
-    if isinstance(size, int) and pool.get("zpool_size_bytes") is not None:
-        rows.append(Row("size", "SIZE", "zpool list", size, int(pool["zpool_size_bytes"]),
+    if isinstance(size, int):
+        rows.append(Row("size", "SIZE", "zpool list", size, pool.zpool_size_bytes,
                         bool(reported.get("zpool_size_exact", True)), _fitted(document, "pool SIZE")))
     avail = reported.get("zfs_avail_bytes")
     used = reported.get("zfs_used_bytes")
     exact_avail = bool(reported.get("zfs_avail_exact", True))
     if isinstance(avail, int) and isinstance(used, int):
-        usable = int(pool.get("zfs_avail_bytes") or 0) + int(pool.get("initial_used_bytes") or 0)
+        usable = pool.zfs_avail_bytes + pool.initial_used_bytes
         rows.append(Row("usable", "USED + AVAIL", "zfs list POOL", used + avail, usable, exact_avail))
     if isinstance(avail, int):
-        after = pool.get("zfs_avail_after_bytes", pool.get("zfs_avail_bytes"))
-        if after is not None:
-            rows.append(Row("avail", "AVAIL", "zfs list POOL", avail, int(after), exact_avail))
+        rows.append(Row("avail", "AVAIL", "zfs list POOL", avail, pool.zfs_avail_after_bytes, exact_avail))
     alloc = reported.get("zpool_alloc_bytes")
-    if isinstance(alloc, int) and pool.get("allocated_bytes") is not None:
-        model_alloc = int(pool["allocated_bytes"]) + int(pool.get("initial_used_bytes") or 0)
+    if isinstance(alloc, int):
+        model_alloc = pool.allocated_bytes + pool.initial_used_bytes
         exact = bool(reported.get("zpool_size_exact", True))
         rows.append(Row("alloc", "ALLOC", "zpool list", alloc, model_alloc, exact))
-    vdevs = {int(v["index"]): v for v in estimate.get("vdevs") or [] if isinstance(v, Mapping) and "index" in v}
+    vdevs = {v.index: v for v in estimate.vdevs}
     for v in reported.get("vdevs") or []:
         if not isinstance(v, Mapping) or v.get("index") not in vdevs:
             continue
-        model = vdevs[int(v["index"])].get("zpool_size_bytes")
-        if model is None or not isinstance(v.get("zpool_size_bytes"), int):
+        if not isinstance(v.get("zpool_size_bytes"), int):
             continue
+        model = vdevs[int(v["index"])].zpool_size_bytes
         rows.append(Row(f"vdev-{v['index']}", f"SIZE of {v.get('name')}", "zpool list -v", int(v["zpool_size_bytes"]),
-                        int(model), bool(v.get("exact", True)), _fitted(document, f"reports for {v.get('name')}")))
-    datasets = {d.get("name"): d for d in estimate.get("datasets") or [] if isinstance(d, Mapping)}
+                        model, bool(v.get("exact", True)), _fitted(document, f"reports for {v.get('name')}")))
+    datasets = {d.name: d for d in estimate.datasets}
     for name, rep in (reported.get("datasets") or {}).items():
         est = datasets.get(name)
         if est is None or not isinstance(rep, Mapping) or not isinstance(rep.get("referenced_bytes"), int):
             continue
         if rep["referenced_bytes"] < MIN_DATASET_BYTES:
             continue  # a few hundred KiB of metadata: its difference says nothing
-        model = est.get("referenced_bytes", est.get("zfs_used_bytes"))
-        if model is None:
-            continue
-        rows.append(Row(f"dataset-{name}", f"REFER of {name}", "zfs list", int(rep["referenced_bytes"]), int(model)))
+        rows.append(Row(f"dataset-{name}", f"REFER of {name}", "zfs list", int(rep["referenced_bytes"]),
+                        est.referenced_bytes))
     return rows

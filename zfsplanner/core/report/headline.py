@@ -11,12 +11,6 @@ from ..estimate import Estimate
 from ..estimate.figures import PoolFigures
 
 SEVERITY_ORDER = ("critical", "warning", "info")
-# Estimate sections this module writes by name (or leaves out: internal tables); any other
-# section a later estimate carries is written generically, with its figures labelled in words.
-KNOWN_SECTIONS = {
-    "format", "design", "pool", "vdevs", "datasets", "risks", "units", "efficiency", "md_raid",
-    "special", "reliability", "performance", "sizing", "raidz_expansion",
-}
 CSV_COLUMNS = (
     "kind", "name", "role", "layout", "width", "count", "ashift", "fault_tolerance", "zpool_size_bytes",
     "zfs_avail_bytes", "raw_bytes", "logical_bytes", "compressratio", "data_allocated_bytes",

@@ -10,20 +10,19 @@ from typing import Any
 from ..commands.create import all_commands
 from ..design.types import Design, InvalidDesign, Role
 from ..estimate import Estimate
+from ..estimate.figures import DatasetFigures, Expansion, VdevFigures
 from ..importers.compare import compare
 from ..units import DEFAULT_SIZE_UNIT, format_size, zfs_nicenum
 from .headline import (
-    KNOWN_SECTIONS,
     PARTITIONING_WORDS,
     SEVERITY_ORDER,
     UNIT_WORDS,
     Headline,
-    as_int,
     headline,
     pool_figures,
 )
 from .planning import planning_sections
-from .tables import generic, table
+from .tables import table
 from .words import share_text
 
 # --------------------------------------------------------------------------- Markdown sections
@@ -33,10 +32,9 @@ class _Writer:
     """One report: the design, its estimate and the reader's unit."""
 
     def __init__(self, design: Design, typed: Estimate, unit: str, top: Headline) -> None:
-        estimate = typed.to_document()
-        self.design, self.estimate, self.unit, self.top = design, estimate, unit, top
-        self.typed = typed
-        self.pool: Mapping[str, Any] = estimate.get("pool") or {}
+        self.design, self.typed, self.unit, self.top = design, typed, unit, top
+        self.pool = typed.pool
+        self.estimate = typed.to_document()  # the planning sections still read the document
 
     def size(self, n: Any) -> str:
         return format_size(n, self.unit) if isinstance(n, int | float) and not isinstance(n, bool) else "–"
@@ -65,26 +63,25 @@ class _Writer:
     def vdevs(self) -> list[str]:
         rows = []
         for gi, group in enumerate(self.design.vdevs):
-            est: Mapping[str, Any] = next((v for v in self.estimate.get("vdevs") or [] if v.get("group_index") == gi),
-                                          {})
+            est: VdevFigures | None = next((v for v in self.typed.vdevs if v.group_index == gi), None)
             disks = sorted({(d.model or "", d.size_bytes) for d in group.disks})
             disk_text = "; ".join(f"{m} {format_size(s, 'TB')}".strip() for m, s in disks)
             shape = f"{group.count} × {group.layout.value}"
             if group.layout.value != "stripe":
                 shape += f" of {group.width}"
             if group.is_draid:
-                draid = est.get("draid") or {}
-                shape += f" ({draid.get('data')} data disks per row, {draid.get('spares')} distributed spares)"
+                draid = est.draid if est is not None else None
+                data, spares = (draid.data, draid.spares) if draid is not None else (None, None)
+                shape += f" ({data} data disks per row, {spares} distributed spares)"
             counted = group.role not in (Role.CACHE, Role.SPARE)
-            per_vdev = est.get("zpool_size_bytes")
             rows.append([
                 group.role.value,
                 shape,
                 disk_text,
-                str(est.get("ashift", "–")),
-                self.size(per_vdev * group.count) if per_vdev is not None and counted else "–",
-                str(est.get("fault_tolerance", "–")) if counted else "–",
-                "yes" if est.get("removable") else "no",
+                str(est.ashift) if est is not None else "–",
+                self.size(est.zpool_size_bytes * group.count) if est is not None and counted else "–",
+                str(est.fault_tolerance) if est is not None and counted else "–",
+                "yes" if est is not None and est.removable else "no",
             ])
         return [
             "## Vdevs", "",
@@ -97,21 +94,24 @@ class _Writer:
     def datasets(self) -> list[str]:
         if not self.design.datasets:
             return []
-        by_name = {d["name"]: d for d in self.estimate.get("datasets") or []}
+        by_name = {d.name: d for d in self.typed.datasets}
         rows = []
         for ds in self.design.datasets:
-            est: Mapping[str, Any] = by_name.get(ds.name, {})
-            block = est.get("block_size_bytes")
-            ratio, overhead = est.get("compressratio"), est.get("raidz_overhead_fraction")
+            est: DatasetFigures | None = by_name.get(ds.name)
+            if est is None:
+                rows.append([ds.name, ds.type.value, "–", str(ds.compression or "–"), "–", "–", "–",
+                             zfs_nicenum(0), "–"])
+                continue
+            block, ratio, overhead = est.block_size_bytes, est.compressratio, est.raidz_overhead_fraction
             rows.append([
                 ds.name,
                 ds.type.value,
                 zfs_nicenum(block) if block else "–",
-                str(est.get("compression") or ds.compression or "–"),
-                self.size(est.get("logical_bytes")),
+                str(est.compression or ds.compression or "–"),
+                self.size(est.logical_bytes),
                 f"{ratio:.2f}x" if isinstance(ratio, int | float) else "–",
-                self.size(est.get("zfs_used_bytes")),
-                zfs_nicenum(est.get("zfs_used_bytes") or 0),
+                self.size(est.zfs_used_bytes),
+                zfs_nicenum(est.zfs_used_bytes or 0),
                 f"{overhead * 100:.1f} %" if isinstance(overhead, int | float) else "–",
             ])
         return [
@@ -128,7 +128,7 @@ class _Writer:
         lines = ["## Space, figure by figure", "",
                  *table(("Figure", "Size", "zpool/zfs print", "Bytes", "What it means"), rows), "",
                  "As `zpool list` and `zfs list` will print it:", "", *self.as_printed(), ""]
-        notes = self.pool.get("notes") or []
+        notes = self.pool.notes
         return lines + ([f"- {n}" for n in notes] + [""] if notes else [])
 
     def as_printed(self) -> list[str]:
@@ -137,37 +137,35 @@ class _Writer:
             "```",
             f"$ zpool list -o name,size {name}",
             f"NAME{' ' * max(len(name) - 2, 2)}  SIZE",
-            f"{name}  {zfs_nicenum(pool['zpool_size_bytes']):>5}",
+            f"{name}  {zfs_nicenum(pool.zpool_size_bytes):>5}",
             f"$ zfs list -o name,used,avail -r {name}",
         ]
         width = max([len(name), *(len(d.name) for d in self.design.datasets), 4])
         lines.append(f"{'NAME':<{width}}   USED  AVAIL")
-        avail = pool.get("zfs_avail_after_bytes", pool.get("zfs_avail_bytes") or 0)
-        used = (pool.get("zfs_used_bytes") or 0) + (pool.get("initial_used_bytes") or 0)
+        avail = pool.zfs_avail_after_bytes
+        used = (pool.zfs_used_bytes or 0) + (pool.initial_used_bytes or 0)
         lines.append(f"{name:<{width}}  {zfs_nicenum(used):>5}  {zfs_nicenum(avail):>5}")
-        for d in self.estimate.get("datasets") or []:
-            if d["name"] != name:
-                lines.append(f"{d['name']:<{width}}  {zfs_nicenum(d.get('zfs_used_bytes') or 0):>5}  "
+        for d in self.typed.datasets:
+            if d.name != name:
+                lines.append(f"{d.name:<{width}}  {zfs_nicenum(d.zfs_used_bytes or 0):>5}  "
                              f"{zfs_nicenum(avail):>5}")
         lines.append("```")
         return lines
 
     def risks(self) -> list[str]:
-        risks = sorted(self.estimate.get("risks") or [],
-                       key=lambda r: SEVERITY_ORDER.index(r.get("severity")) if r.get("severity") in SEVERITY_ORDER
-                       else 9)
+        risks = sorted(self.typed.risks, key=lambda r: SEVERITY_ORDER.index(r.severity.value))
         out = ["## Risks", ""]
         if not risks:
             return out + ["No risks found.", ""]
         for r in risks:  # the title names what it is about in words; ``subject`` is the API's JSON path
-            out += [f"### {str(r.get('severity', '')).capitalize()}: {r.get('title')}", "",
-                    f"{r.get('detail')} (rule `{r.get('code')}`)", "", f"**Fix:** {r.get('fix')}", ""]
-            if r.get("reference"):
-                out += [f"Reference: {r['reference']}", ""]
+            out += [f"### {r.severity.value.capitalize()}: {r.title}", "",
+                    f"{r.detail} (rule `{r.code}`)", "", f"**Fix:** {r.fix}", ""]
+            if r.reference:
+                out += [f"Reference: {r.reference}", ""]
         return out
 
     def md_raid(self) -> list[str]:
-        groups = [g for g in self.estimate.get("md_raid") or [] if isinstance(g, Mapping)]
+        groups = self.typed.md_raid
         if not groups:
             return []
         out = ["## Compared with Linux md RAID", "",
@@ -175,31 +173,31 @@ class _Writer:
                "failures it survives, and what `df` would show for ext4.", ""]
         for g in groups:
             if len(groups) > 1:
-                out += [f"### Data vdev group {as_int(g.get('group_index')) + 1} ({g.get('disks')} disks)", ""]
-            rows = [[r.get("level"), r.get("disks"), self.size(r.get("usable_bytes")), r.get("fault_tolerance"),
-                     self.size(r.get("ext4_size_bytes")), self.size(r.get("ext4_avail_bytes"))]
-                    for r in g.get("rows") or []]
+                out += [f"### Data vdev group {g.group_index + 1} ({g.disks} disks)", ""]
+            rows = [[r.level.value, r.disks, self.size(r.usable_bytes), r.fault_tolerance,
+                     self.size(r.ext4_size_bytes), self.size(r.ext4_avail_bytes)]
+                    for r in g.rows]
             out += table(("md RAID level", "Disks", "Array size", "Disk failures survived", "ext4 size (df)",
                           "ext4 available (df)"), rows) + [""]
-            notes = dict.fromkeys(n for r in g.get("rows") or [] for n in r.get("notes") or [])
+            notes = dict.fromkeys(n for r in g.rows for n in r.notes)
             out += [f"- {n}" for n in notes] + ([""] if notes else [])
         return out
 
     def expansion(self) -> list[str]:
-        items = [e for e in self.estimate.get("raidz_expansion") or [] if isinstance(e, Mapping)]
         out: list[str] = []
-        for e in items:
-            title = (f"## RAIDZ expansion of vdev group {as_int(e.get('group_index')) + 1}: "
-                     f"{e.get('original_width')} → {e.get('new_width')} disks")
+        for e in self.typed.raidz_expansion:
+            r = e.report
+            title = (f"## RAIDZ expansion of vdev group {r.group_index + 1}: "
+                     f"{r.original_width} → {r.new_width} disks")
             rows = [
-                ("Usable space before the expansion", self.size(e.get("avail_before_bytes"))),
-                ("Usable space after it (as ZFS reports it)", self.size(e.get("avail_after_bytes"))),
-                (f"Usable space of a pool built {e.get('new_width')} wide from the start",
-                 self.size(e.get("fresh_avail_bytes"))),
-                ("Data written before the expansion", self.size(e.get("old_logical_bytes"))),
+                ("Usable space before the expansion", self.size(r.avail_before_bytes)),
+                ("Usable space after it (as ZFS reports it)", self.size(r.avail_after_bytes)),
+                (f"Usable space of a pool built {r.new_width} wide from the start",
+                 self.size(r.fresh_avail_bytes)),
+                ("Data written before the expansion", self.size(r.old_logical_bytes)),
                 ("Extra raw space that data keeps using at the old parity ratio",
-                 self.size(e.get("lost_to_old_ratio_bytes"))),
-                ("Usable space short of a pool built wide from the start", self.size(e.get("avail_shortfall_bytes"))),
+                 self.size(r.lost_to_old_ratio_bytes)),
+                ("Usable space short of a pool built wide from the start", self.size(r.avail_shortfall_bytes)),
             ]
             out += [title, "",
                     "RAIDZ expansion keeps the data written before it at its old ratio of data to parity until it "
@@ -208,14 +206,13 @@ class _Writer:
             out += self.expansion_datasets(e)
         return out
 
-    def expansion_datasets(self, e: Mapping[str, Any]) -> list[str]:
-        items = [d for d in e.get("datasets") or [] if isinstance(d, Mapping)]
-        if not items:
+    def expansion_datasets(self, e: Expansion) -> list[str]:
+        if not e.datasets:
             return []
-        rows = [[d.get("name"), self.size(d.get("logical_bytes_written_before")),
-                 self.size(d.get("used_written_before_bytes")), self.size(d.get("logical_bytes_written_after")),
-                 self.size(d.get("used_written_after_bytes")), self.size(d.get("zfs_used_bytes")),
-                 self.size(d.get("rewrite_frees_bytes"))] for d in items]
+        rows = [[d.name, self.size(d.logical_bytes_written_before),
+                 self.size(d.used_written_before_bytes), self.size(d.logical_bytes_written_after),
+                 self.size(d.used_written_after_bytes), self.size(d.zfs_used_bytes),
+                 self.size(d.rewrite_frees_bytes)] for d in e.datasets]
         return ["### USED of each dataset, by when its data was written", "",
                 "After the expansion, `zfs list` shows less USED than the data written: ZFS still converts every "
                 "block's raw size to USED with the ratio of the original width, so data written before keeps "
@@ -247,11 +244,7 @@ def markdown(
     lines += w.vdevs() + w.datasets() + w.space() + w.risks()
     lines += planning_sections(estimate, unit)
     lines += w.md_raid() + w.expansion()
-    for key, data in w.estimate.items():
-        if key in KNOWN_SECTIONS or data in (None, [], {}):
-            continue
-        lines += generic(key, data, unit=unit)
-    lines += _comparison(design, w.estimate, w)
+    lines += _comparison(design, estimate, w)
     try:
         commands = all_commands(design)
     except (InvalidDesign, ValueError):
@@ -263,7 +256,7 @@ def markdown(
     return re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"
 
 
-def _comparison(design: Design, estimate: Mapping[str, Any], w: _Writer) -> list[str]:
+def _comparison(design: Design, estimate: Estimate, w: _Writer) -> list[str]:
     rows = compare({"imported": design.extra.get("imported")}, estimate)
     if not rows:
         return []

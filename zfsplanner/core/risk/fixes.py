@@ -23,7 +23,7 @@ from typing import Any
 
 from ..design.types import Design, InvalidDesign
 from ..document.parse import parse_design
-from .registry import RISK_CATALOG, Doc
+from .registry import RISK_CATALOG, Doc, Risk
 
 _SUBJECT = re.compile(r"^(vdevs|datasets)\[(\d+)\]$")
 POOL = "pool"  # a risk about the whole pool: its fix gets the document itself as the item
@@ -37,8 +37,8 @@ class DesignFix:
     document: Doc
 
 
-def _subject(risk: Mapping[str, Any]) -> tuple[str, int] | None:
-    subject = str(risk.get("subject") or "")
+def _subject(risk: Risk) -> tuple[str, int] | None:
+    subject = risk.subject
     if subject == POOL:
         return POOL, -1
     match = _SUBJECT.match(subject)
@@ -51,7 +51,7 @@ rule before this module runs)."""
 
 
 def design_fix(
-    risk: Mapping[str, Any] | None,
+    risk: Risk | None,
     document: Mapping[str, Any],
     design: Design | None = None,
     validate: bool = True,
@@ -65,7 +65,7 @@ def design_fix(
     """
     if risk is None:
         return None
-    code = str(risk.get("code"))
+    code = risk.code
     spec = RISK_CATALOG.get(code)
     fix = spec.fix if spec is not None else None
     where = _subject(risk)

@@ -12,7 +12,6 @@ from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.estimate.figures import Expansion, VdevFigures
 from zfsplanner.core.naming import describe_shape, vdev_type_word
 from zfsplanner.core.risk.fixes import design_fix
-from zfsplanner.core.risk.registry import risk_to_document
 from zfsplanner.core.units import format_si, zfs_nicenum
 
 from .sizes import Size, as_int
@@ -239,7 +238,7 @@ def risk_lines(
     out = []
     for r in estimate.risks:
         # The label only: the changed document is validated when the fix is applied.
-        fix = design_fix(risk_to_document(r), document, spec, validate=False) if with_fixes else None
+        fix = design_fix(r, document, spec, validate=False) if with_fixes else None
         out.append(
             RiskLine(
                 code=r.code,

@@ -37,16 +37,16 @@ class FixRefused(Exception):
 def available_fixes(design: PoolDesign) -> list[DesignFix]:
     """The fixes of the design's current risks (``InvalidDesign`` if the stored design no longer estimates)."""
     doc = design.to_document()
-    found = (design_fix(r, doc) for r in estimate_design(design).to_document()["risks"])
+    found = (design_fix(r, doc) for r in estimate_design(design).risks)
     return [f for f in found if f is not None]
 
 
 def find_fix(design: PoolDesign, code: str, subject: str) -> DesignFix:
     """The fix of the risk ``code`` on ``subject`` (``FixUnavailable`` if there is none, ``InvalidDesign``
     if the stored design no longer estimates)."""
-    risks = estimate_design(design).to_document()["risks"]
-    risk = next((r for r in risks if r.get("code") == code and r.get("subject") == subject), None)
-    fix = design_fix(risk, design.to_document()) if risk else None
+    risks = estimate_design(design).risks
+    risk = next((r for r in risks if r.code == code and r.subject == subject), None)
+    fix = design_fix(risk, design.to_document()) if risk is not None else None
     if fix is None:
         raise FixUnavailable(code, subject)
     return fix
