@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.estimate import Estimate, estimate
 from zfsplanner.plans.presentation import charts
 
 GB = 10**9
 TB = 10**12
+DESIGN = {
+    "name": "tank",
+    "vdevs": [{"role": "data", "layout": "mirror", "width": 2, "count": 1, "disk": {"size_bytes": "8TB"}}],
+    "datasets": [{"name": "tank/photos"}, {"name": "tank/docs"}],
+}
 
 
-def _estimate(class_size: int | None = 960 * GB) -> dict:
+def _estimate(class_size: int | None = 960 * GB) -> Estimate:
     """Two datasets; the curve is of tank/photos (special_small_blocks=64K), tank/docs puts 2 GB there."""
     curve = [
         {"special_small_blocks": 0, "special_allocated_bytes": 40 * 10**6, "normal_allocated_bytes": 12 * TB},
@@ -25,10 +34,10 @@ def _estimate(class_size: int | None = 960 * GB) -> dict:
     }
     if class_size:
         special |= {"class_size_bytes": class_size, "small_blocks_stop_bytes": class_size * 3 // 4}
-    return {
-        "datasets": [{"name": "tank/photos", "special_small_blocks_curve": curve}, {"name": "tank/docs"}],
-        "special": special,
-    }
+    base = estimate(parse_design(DESIGN))
+    photos, docs = base.datasets
+    datasets = (replace(photos, special_small_blocks_curve=curve), replace(docs, special_small_blocks_curve=[]))
+    return replace(base, datasets=datasets, special=special)
 
 
 def test_the_special_chart_reads_gigabytes_and_terabytes_on_a_log_axis():
@@ -64,4 +73,4 @@ def test_without_a_special_vdev_the_chart_shows_the_recommended_size():
 def test_the_special_chart_of_an_unknown_or_curveless_dataset_is_none():
     assert charts.special_curve_chart(_estimate(), 5) is None
     assert charts.special_curve_chart(_estimate(), 1) is None  # tank/docs has no curve
-    assert charts.special_curve_chart({"datasets": []}, 0) is None
+    assert charts.special_curve_chart(replace(_estimate(), datasets=()), 0) is None

@@ -135,7 +135,7 @@ def test_reliability_assumptions_name_the_groups():
     from zfsplanner.plans.presentation.planning import planning_view
 
     doc = json.loads((Path(__file__).resolve().parents[2] / "examples" / "home-server.json").read_text())
-    view = planning_view(estimate(parse_design(doc)).to_document())
+    view = planning_view(estimate(parse_design(doc)))
     labels = [a.name for a in view.reliability.assumptions]
     assert f"Fill of {RAIDZ2} at rebuild time" in labels
     assert "Rebuild speed of the special mirror (group 2)" in labels

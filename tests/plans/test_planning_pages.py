@@ -82,7 +82,7 @@ def _attached_pool_run(team, design):
 
 
 def _render(design):
-    estimate = estimate_design(design).to_document()
+    estimate = estimate_design(design)
     ctx = {"estimate": estimate, "design": design}
     return {
         name: render_to_string(f"plans/_{name}.html", ctx) for name in ("special_sizing", "reliability", "performance")
@@ -112,17 +112,17 @@ def test_without_a_special_vdev_the_size_is_for_one_to_add(team):
     assert "does not apply" in html and "sizes are for a 1 × mirror of 2 to add" in html
 
 
-def test_an_estimate_without_the_sections_says_so(team):
+def test_without_an_estimate_the_partials_say_so(team):
     design = PoolDesignFactory(team=team)
     for name in ("special_sizing", "reliability", "performance"):
-        html = render_to_string(f"plans/_{name}.html", {"estimate": {"pool": {}}, "design": design})
+        html = render_to_string(f"plans/_{name}.html", {"estimate": None, "design": design})
         assert "Does not apply: this estimate has no" in html
 
 
 def test_shared_pages_get_share_link_chart_urls(team):
     design = PoolDesignFactory(team=team, document=_doc())
     link = create_share_link(design, None)
-    ctx = {"estimate": estimate_design(design).to_document(), "design": design, "share_token": link.token}
+    ctx = {"estimate": estimate_design(design), "design": design, "share_token": link.token}
     html = render_to_string("plans/_special_sizing.html", ctx)
     assert f"/share/{link.token}/charts/special/0/" in html and f"/designs/{design.pk}/" not in html
 
@@ -178,7 +178,7 @@ def test_an_attached_run_is_compared_with_the_prediction(client, alice, team):
     i = chart["rows"].index(seq)
     assert chart["datasets"][1]["data"][i] == pytest.approx(100 * 531_458_000 / middle, abs=0.1)
     assert "pool run: SEQ1M Q8T1 read (" in chart["labels"][i]
-    estimate = estimate_design(design).to_document()
+    estimate = estimate_design(design)
     context = {"estimate": estimate, "design": design, "measured": measured_comparisons(design)}
     html = render_to_string("plans/_performance.html", context)
     assert f"/designs/{design.pk}/charts/measured/" in html and "SEQ1M Q8T1 read" in html
@@ -189,7 +189,7 @@ def test_the_performance_partial_reads_no_database(team, django_assert_num_queri
     """The comparisons come from the view: rendering the partial runs no query."""
     design = PoolDesignFactory(team=team, document=_doc(log=True))
     _attached_pool_run(team, design)
-    estimate = estimate_design(design).to_document()
+    estimate = estimate_design(design)
     context = {"estimate": estimate, "design": design, "measured": measured_comparisons(design)}
     with django_assert_num_queries(0):
         html = render_to_string("plans/_performance.html", context)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.plans.presentation.planning import (
@@ -36,7 +38,7 @@ def test_the_view_of_an_estimate():
     doc = {"name": "tank", "vdevs": [{"role": "data", "layout": "mirror", "width": 2, "count": 2,
                                        "disk": {"size_bytes": "8TB", "media": "hdd"}}],
            "datasets": [{"name": "tank/a", "contents": {"logical_bytes": 10**12, "file_count": 10_000}}]}
-    view = planning_view(estimate(parse_design(doc)).to_document())
+    view = planning_view(estimate(parse_design(doc)))
     assert view.special is not None and view.special.hypothetical and view.special.class_size is None
     assert view.reliability is not None and [v.survives for v in view.reliability.vdevs] == [1]
     assert view.performance is not None and not view.performance.has_slog
@@ -46,8 +48,9 @@ def test_the_view_of_an_estimate():
 
 
 def test_planning_sizes_follow_the_page_unit():
-    from zfsplanner.plans.presentation.planning import planning_view
-
-    estimate = {"sizing": {"slog": {"recommended_bytes": 6 * 10**9, "cap_bytes": 8 * 2**30}, "ram": {}}}
-    assert planning_view(estimate).sizing.slog_recommended.text == "5.59 GiB"
-    assert planning_view(estimate, "TB").sizing.slog_recommended.text == "6.00 GB"
+    doc = {"name": "tank", "vdevs": [{"role": "data", "layout": "mirror", "width": 2, "count": 1,
+                                       "disk": {"size_bytes": "8TB", "media": "hdd"}}]}
+    sizing = {"slog": {"recommended_bytes": 6 * 10**9, "cap_bytes": 8 * 2**30}, "ram": {}}
+    est = replace(estimate(parse_design(doc)), sizing=sizing)
+    assert planning_view(est).sizing.slog_recommended.text == "5.59 GiB"
+    assert planning_view(est, "TB").sizing.slog_recommended.text == "6.00 GB"

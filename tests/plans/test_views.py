@@ -284,59 +284,41 @@ def test_capacity_chart_endpoint(design, bob, web):
 
 def test_efficiency_chart_endpoint_follows_the_estimate(design, alice, web):
     response = web(alice).get(f"/designs/{design.pk}/charts/efficiency/")
-    expected = charts.efficiency_chart(estimate_document(design_document("tank", description="the main pool")))
-    if expected is None:
-        assert response.status_code == 404
-    else:
-        assert response.status_code == 200
-        assert response.json() == expected
-        assert response.json()["datasets"][0]["label"] == "data raidz2 of 6"
+    expected = charts.efficiency_chart(estimate(parse_design(design_document("tank", description="the main pool"))))
+    assert expected is not None and response.status_code == 200
+    assert response.json() == expected
+    assert response.json()["datasets"][0]["label"] == "data raidz2 of 6"
 
 
-def test_efficiency_chart_from_vdev_groups():
-    est = {
-        "efficiency": [
-            {
-                "role": "data",
-                "layout": "raidz2",
-                "width": 6,
-                "rows": [{"block_size": 4096, "efficiency": 0.33}, {"block_size": 131072, "efficiency": 0.66}],
-            },
-            {"role": "special", "layout": "mirror", "width": 2, "rows": [{"block_size": 4096, "efficiency": 0.5}]},
-        ]
-    }
+def test_efficiency_chart_has_a_series_per_vdev_shape():
+    doc = design_document("tank")
+    doc["vdevs"].append({**doc["vdevs"][0], "role": "special", "layout": "mirror", "width": 2})
+    est = estimate(parse_design(doc))
     chart = charts.efficiency_chart(est)
-    assert chart["labels"] == ["4K", "128K"]
-    assert chart["datasets"] == [
-        {"label": "data raidz2 of 6", "data": [0.33, 0.66]},
-        {"label": "special mirror of 2", "data": [0.5, None]},
-    ]
-    assert chart["unit"] == "fraction"
+    blocks = [r.block_size for r in est.efficiency[0].rows]
+    assert chart["labels"] == [zfs_nicenum(b) for b in blocks] and chart["labels"][0] == "4K"
+    assert [d["label"] for d in chart["datasets"]] == ["data raidz2 of 6", "special mirror of 2"]
+    for group, series in zip(est.efficiency, chart["datasets"], strict=True):
+        by_block = {r.block_size: r.efficiency for r in group.rows}
+        assert series["data"] == [by_block.get(b) for b in blocks]  # a block size a shape lacks is a gap
+    assert chart["unit"] == "fraction" and chart["x_label"] == "block size"
 
 
-def test_capacity_chart_keeps_nulls():
-    chart = charts.capacity_chart({"pool": {"raw_bytes": 10, "zpool_size_bytes": None}, "datasets": []})
-    assert chart["labels"] == ["raw (sum of disks)", "zpool SIZE"]
-    assert chart["datasets"] == [{"label": "pool", "data": [10, None]}]
-
-
-def test_efficiency_chart_from_rows():
-    est = {
-        "efficiency": [{"block_size_bytes": 4096, "efficiency": 0.33}, {"block_size_bytes": 131072, "efficiency": 0.66}]
-    }
-    chart = charts.efficiency_chart(est)
-    assert chart["labels"] == ["4K", "128K"]
-    assert chart["datasets"] == [{"label": "efficiency", "data": [0.33, 0.66]}]
-    assert chart["unit"] == "fraction"
-
-
-def test_efficiency_chart_from_mapping():
-    chart = charts.efficiency_chart({"efficiency": {"16384": 0.5, "1048576": 0.66}})
-    assert chart["labels"] == ["16K", "1M"]
+def test_capacity_chart_leaves_the_other_series_blank():
+    est = estimate(parse_design(design_document("tank")))
+    chart = charts.capacity_chart(est)
+    pool_bars = len(charts.POOL_BARS)
+    assert chart["labels"][:2] == ["raw (sum of disks)", "zpool SIZE"]
+    assert chart["labels"][pool_bars:] == [d.name for d in est.datasets]
+    pool, used = chart["datasets"]
+    assert pool["data"][:2] == [est.pool.raw_bytes, est.pool.zpool_size_bytes]
+    assert pool["data"][pool_bars:] == [None] * len(est.datasets)
+    assert used["data"] == [None] * pool_bars + [d.zfs_used_bytes for d in est.datasets]
 
 
 def test_efficiency_chart_absent():
-    assert charts.efficiency_chart({"pool": {}}) is None
+    est = estimate(parse_design(design_document("tank")))
+    assert charts.efficiency_chart(replace(est, efficiency=())) is None
 
 
 # ------------------------------------------------------------------ a team for every new design

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.importers.compare import Row, compare
 
 from .services import attached_import
@@ -15,9 +16,9 @@ from .services import attached_import
 SHOWN = ("size", "avail", "alloc")
 
 
-def attached_pool(design: Any, estimate: Any) -> dict[str, Any] | None:
+def attached_pool(design: Any, estimate: Estimate | None) -> dict[str, Any] | None:
     """``{"record", "pool", "rows"}`` for the newest attached import, or None (nothing attached)."""
-    if design is None or not getattr(design, "pk", None) or not isinstance(estimate, dict):
+    if design is None or not getattr(design, "pk", None) or estimate is None:
         return None
     record = attached_import(design)
     if record is None:

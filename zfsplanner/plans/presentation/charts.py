@@ -1,6 +1,7 @@
 """Estimate → Chart.js JSON (``{"type", "labels", "datasets", "unit"}``), as plain dicts.
 
-Figures the estimate leaves ``null`` stay ``None`` (a gap in the chart, never a zero).
+The builders read the typed :class:`~zfsplanner.core.estimate.Estimate` by attribute. A bar a
+series does not have is ``None`` (a gap in the chart, never a zero).
 """
 
 from __future__ import annotations
@@ -8,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from zfsplanner.core.estimate import Estimate
+from zfsplanner.core.estimate.figures import EfficiencyGroup
 from zfsplanner.core.units import format_zfs_size
 
+# The pool's bars: its figure (``PoolFigures`` attribute) and the bar's label.
 POOL_BARS = (
     ("raw_bytes", "raw (sum of disks)"),
     ("zpool_size_bytes", "zpool SIZE"),
@@ -18,95 +22,53 @@ POOL_BARS = (
     ("zfs_avail_bytes", "zfs AVAIL"),
     ("allocated_bytes", "allocated by contents"),
 )
-BLOCK_KEYS = ("block_size_bytes", "block_bytes", "block_size", "recordsize", "size_bytes", "psize")
 
 
-def capacity_chart(estimate: Mapping[str, Any]) -> dict[str, Any]:
-    """The pool's capacity figures, from raw to what ``zfs list`` shows as AVAIL."""
-    pool = estimate.get("pool") or {}
-    labels = [label for key, label in POOL_BARS if key in pool]
-    data = [pool[key] for key, _ in POOL_BARS if key in pool]
-    ds_rows = [d for d in estimate.get("datasets") or [] if isinstance(d, Mapping)]
-    datasets = [{"label": "pool", "data": data + [None] * len(ds_rows)}]
-    if ds_rows:
-        labels += [str(d.get("name")) for d in ds_rows]
-        datasets.append({"label": "zfs USED", "data": [None] * len(data) + [d.get("zfs_used_bytes") for d in ds_rows]})
+def capacity_chart(estimate: Estimate) -> dict[str, Any]:
+    """The pool's capacity figures, from raw to what ``zfs list`` shows as AVAIL, then each dataset's USED."""
+    labels = [label for _, label in POOL_BARS]
+    data: list[int | None] = [getattr(estimate.pool, key) for key, _ in POOL_BARS]
+    rows = estimate.datasets
+    datasets = [{"label": "pool", "data": data + [None] * len(rows)}]
+    if rows:
+        labels += [d.name for d in rows]
+        datasets.append({"label": "zfs USED", "data": [None] * len(data) + [d.zfs_used_bytes for d in rows]})
     return {"type": "bar", "title": "Capacity", "labels": labels, "datasets": datasets, "unit": "bytes"}
 
 
-def efficiency_chart(estimate: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The estimate's ``efficiency`` table by block size, or None when the estimate has none.
-
-    Takes one series per vdev group (``[{"role", "layout", "width", "rows": [{"block_size",
-    "efficiency", ...}]}]``), or flat rows (every numeric column becomes a series), or a
-    mapping of block size to a number.
-    """
-    groups = _efficiency_groups(estimate.get("efficiency"))
+def efficiency_chart(estimate: Estimate) -> dict[str, Any] | None:
+    """The estimate's efficiency table by block size, one series per distinct vdev shape; None when the
+    estimate has none."""
+    groups = [g for g in estimate.efficiency if g.rows]
     if not groups:
         return None
-    labels: dict[Any, None] = {}
-    for _, rows in groups:
-        labels.update(dict.fromkeys(_block(r) for r in rows))
+    blocks = list(dict.fromkeys(r.block_size for g in groups for r in g.rows))
     datasets = []
-    for name, rows in groups:
-        by_block = {_block(r): r for r in rows}
-        series = ["efficiency"] if any("efficiency" in r for r in rows) else _numeric_columns(rows)
-        for col in series:
-            label = name if len(series) == 1 else f"{name} {col.replace('_', ' ')}"
-            datasets.append({"label": label, "data": [by_block.get(b, {}).get(col) for b in labels]})
-    values = [v for d in datasets for v in d["data"] if _is_number(v)]
-    if not values:
-        return None
+    for g in groups:
+        by_block = {r.block_size: r.efficiency for r in g.rows}
+        datasets.append({"label": _group_label(g), "data": [by_block.get(b) for b in blocks]})
+    values = [r.efficiency for g in groups for r in g.rows]
     return {
         "type": "bar",
         "title": "Space efficiency by block size (data / allocated)",
-        "labels": [_block_label(b) for b in labels],
+        "labels": [str(format_zfs_size(b)) for b in blocks],
         "datasets": datasets,
         "unit": "fraction" if all(0 <= v <= 1 for v in values) else "",
         "x_label": "block size",
     }
 
 
-def _efficiency_groups(table: Any) -> list[tuple[str, list[Mapping[str, Any]]]]:
-    if isinstance(table, Mapping):
-        table = [{"block": k, **(v if isinstance(v, Mapping) else {"efficiency": v})} for k, v in table.items()]
-    if not isinstance(table, list) or not table or not all(isinstance(r, Mapping) for r in table):
-        return []
-    if all(isinstance(g.get("rows"), list) for g in table):
-        return [(_group_label(g), [r for r in g["rows"] if isinstance(r, Mapping)]) for g in table]
-    return [("efficiency", table)]
-
-
-def _group_label(group: Mapping[str, Any]) -> str:
-    parts = [str(group[k]) for k in ("role", "layout") if group.get(k)]
-    if group.get("width"):
-        parts.append(f"of {group['width']}")
-    return " ".join(parts) or f"group {group.get('group_index', '')}".strip()
-
-
-def _block(row: Mapping[str, Any]) -> Any:
-    return next((row[k] for k in ("block", *BLOCK_KEYS) if k in row), None)
-
-
-def _numeric_columns(rows: list[Mapping[str, Any]]) -> list[str]:
-    keys = ("block", *BLOCK_KEYS)
-    return [k for k in rows[0] if k not in keys and _is_number(rows[0][k])] if rows else []
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
-
-
-def _block_label(v: Any) -> str:
-    if isinstance(v, str) and v.isdigit():
-        v = int(v)
-    return str(format_zfs_size(v)) if isinstance(v, int) else str(v)
+def _group_label(group: EfficiencyGroup) -> str:
+    parts = [p for p in (group.role, group.layout) if p]
+    if group.width:
+        parts.append(f"of {group.width}")
+    return " ".join(parts) or f"group {group.group_index}"
 
 
 # --------------------------------------------------------------------------- planning
 
 
-def special_curve_chart(estimate: Mapping[str, Any], index: int) -> dict[str, Any] | None:
+def special_curve_chart(estimate: Estimate, index: int) -> dict[str, Any] | None:
     """The ``special_small_blocks`` knee of dataset ``index``: special-class use of the pool (this
     dataset at each threshold, the others as set) and the dataset's bytes left on the data vdevs,
     with the special class's 75 % point and size as lines. None for an unknown dataset.
@@ -116,14 +78,13 @@ def special_curve_chart(estimate: Mapping[str, Any], index: int) -> dict[str, An
     (nothing left on the data vdevs) has no place on a log axis and stays a gap (``None``). The
     category of the dataset's own setting is marked "(set)".
     """
-    datasets = [d for d in estimate.get("datasets") or [] if isinstance(d, Mapping)]
-    special = estimate.get("special")
-    if not 0 <= index < len(datasets) or not isinstance(special, Mapping):
+    datasets, special = estimate.datasets, estimate.special
+    if not 0 <= index < len(datasets):
         return None
-    curve = [p for p in datasets[index].get("special_small_blocks_curve") or [] if isinstance(p, Mapping)]
+    curve = [p for p in datasets[index].special_small_blocks_curve or [] if isinstance(p, Mapping)]
     if not curve:
         return None
-    name = datasets[index].get("name")
+    name = datasets[index].name
     mine = next((d for d in special.get("datasets") or [] if isinstance(d, Mapping) and d.get("name") == name), {})
     others = max(int(special.get("demand_bytes") or 0) - int(mine.get("demand_bytes") or 0), 0)
     setting = mine.get("special_small_blocks")

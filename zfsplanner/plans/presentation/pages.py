@@ -61,11 +61,10 @@ def design_context(
 ) -> dict[str, Any]:
     """What the design page and the shared page both show: summary, estimate, risks, commands, charts;
     sizes in ``unit`` (``request_unit``: ``?unit=``, else the reader's preference)."""
-    typed, estimate_error = estimate_or_error(design)
-    estimate = typed.to_document() if typed is not None else None
+    estimate, estimate_error = estimate_or_error(design)
     summary = None
-    if typed is not None:
-        summary = summarize(typed, design.to_document(), catalog_prices(), spec=design.to_spec(), unit=unit)
+    if estimate is not None:
+        summary = summarize(estimate, design.to_document(), catalog_prices(), spec=design.to_spec(), unit=unit)
     return {
         "design": design,
         "estimate": estimate,
@@ -74,7 +73,7 @@ def design_context(
         "render_stamp": f"{design.updated.timestamp() if design.updated else 0}-{planning_stamp()}-{unit}",
         "estimate_error": estimate_error,
         "commands": commands_or_none(design),
-        "has_efficiency": bool(estimate and charts.efficiency_chart(estimate)),
+        "has_efficiency": estimate is not None and charts.efficiency_chart(estimate) is not None,
         "capacity_chart_url": reverse(capacity_url, args=[key]),
         "efficiency_chart_url": reverse(efficiency_url, args=[key]),
         "measured": measured_comparisons(design),
@@ -86,12 +85,12 @@ def capacity_chart_response(design: PoolDesign) -> JsonResponse:
     estimate, error = estimate_or_error(design)
     if estimate is None:
         return JsonResponse({"detail": error}, status=UNPROCESSABLE)
-    return JsonResponse(charts.capacity_chart(estimate.to_document()))
+    return JsonResponse(charts.capacity_chart(estimate))
 
 
 def efficiency_chart_response(design: PoolDesign) -> JsonResponse:
     estimate, _ = estimate_or_error(design)
-    chart = charts.efficiency_chart(estimate.to_document()) if estimate else None
+    chart = charts.efficiency_chart(estimate) if estimate is not None else None
     if chart is None:
         return JsonResponse({"detail": "The estimate has no efficiency table for this design."}, status=404)
     return JsonResponse(chart)

@@ -1,10 +1,10 @@
 """Typed views of the estimate's planning sections for the page partials.
 
-``planning_view(estimate)`` reads the ``special``, ``reliability``, ``performance`` and
-``sizing`` sections once and gives the templates attributes with plain-language text
-(``"1 in 2,300"``, ``"14 h"``, ``"80–180 IOPS"``); templates never format by key. A
-section the estimate does not have (an estimate from before it existed) is ``None``, and
-the partials say the figure does not apply.
+``planning_view(estimate)`` reads the typed estimate's ``special``, ``reliability``,
+``performance`` and ``sizing`` sections once and gives the templates attributes with
+plain-language text (``"1 in 2,300"``, ``"14 h"``, ``"80–180 IOPS"``); templates never format
+by key. Without an estimate (the design no longer estimates) every view is ``None``, and the
+partials say the figure does not apply.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zfsplanner.core.estimate import Estimate
+from zfsplanner.core.estimate.figures import DatasetFigures
 from zfsplanner.core.naming import element_label, group_labels
 from zfsplanner.core.report.words import duration_text, iops_text, odds_text, probability_text, rate_text, years_text
 from zfsplanner.core.report.words import scientific as _scientific
@@ -172,12 +174,12 @@ def _threshold(v: int) -> str:
     return "off (metadata only)" if not v else zfs_nicenum(v)
 
 
-def _special(s: Mapping[str, Any], datasets: Sequence[Mapping[str, Any]], unit: str) -> SpecialView:
+def _special(s: Mapping[str, Any], datasets: Sequence[DatasetFigures], unit: str) -> SpecialView:
     layout = s.get("layout") or {}
     shape = f"{layout.get('count', 1)} × {layout.get('layout', 'mirror')} of {layout.get('width', 2)}"
     rows = []
     for i, d in enumerate(s.get("datasets") or []):
-        curve = datasets[i].get("special_small_blocks_curve") if i < len(datasets) else None
+        curve = datasets[i].special_small_blocks_curve if i < len(datasets) else None
         rows.append(
             SpecialDataset(
                 i, d["name"], _threshold(d["special_small_blocks"]), Size(d["demand_bytes"], unit),
@@ -344,21 +346,16 @@ def _sizing(s: Mapping[str, Any], unit: str) -> SizingView:
     )
 
 
-def planning_view(estimate: Mapping[str, Any] | None, unit: str = DEFAULT_SIZE_UNIT) -> PlanningView:
-    """The four planning sections of ``estimate`` as typed views (``None`` where absent); ``size.text``
-    is in ``unit``, the page's (``summary.unit``)."""
-    if not isinstance(estimate, Mapping):
+def planning_view(estimate: Estimate | None, unit: str = DEFAULT_SIZE_UNIT) -> PlanningView:
+    """The four planning sections of ``estimate`` as typed views (all ``None`` without an estimate);
+    ``size.text`` is in ``unit``, the page's (``summary.unit``)."""
+    if estimate is None:
         return PlanningView(None, None, None, None)
-    datasets = [d for d in estimate.get("datasets") or [] if isinstance(d, Mapping)]
-    special = estimate.get("special")
-    reliability = estimate.get("reliability")
-    performance = estimate.get("performance")
-    sizing = estimate.get("sizing")
     return PlanningView(
-        _special(special, datasets, unit) if isinstance(special, Mapping) else None,
-        _reliability(reliability, unit) if isinstance(reliability, Mapping) else None,
-        _performance(performance) if isinstance(performance, Mapping) else None,
-        _sizing(sizing, unit) if isinstance(sizing, Mapping) else None,
+        _special(estimate.special, estimate.datasets, unit),
+        _reliability(estimate.reliability, unit),
+        _performance(estimate.performance),
+        _sizing(estimate.sizing, unit),
     )
 
 

@@ -52,7 +52,7 @@ class QuickCost:
 @dataclass(frozen=True)
 class QuickAnswer:
     document: dict[str, Any]
-    estimate: dict[str, Any]
+    estimate: Estimate
     commands: dict[str, list[str]]
     summary: DesignSummary
     cost: QuickCost | None
@@ -115,7 +115,7 @@ def answer(form: QuickPlanForm) -> QuickAnswer:
         total = price * disks
         usable_tb = Decimal(summary.usable.bytes) / Decimal(10**12)
         cost = QuickCost(price, disks, total, total / usable_tb if usable_tb else None, source)
-    return QuickAnswer(doc, estimate.to_document(), commands, summary, cost)
+    return QuickAnswer(doc, estimate, commands, summary, cost)
 
 
 def _wants_partial(request: HttpRequest) -> bool:

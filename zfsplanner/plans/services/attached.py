@@ -9,13 +9,15 @@ puts each answer in the context under its name (the design page and the shared p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from zfsplanner.core.estimate import Estimate
 
 if TYPE_CHECKING:
     from ..models import PoolDesign
 
-DesignAddition = Callable[["PoolDesign", Mapping[str, Any] | None], Any]
+DesignAddition = Callable[["PoolDesign", Estimate | None], Any]
 
 _additions: dict[str, DesignAddition] = {}
 
@@ -25,6 +27,6 @@ def register_design_addition(name: str, compute: DesignAddition) -> None:
     _additions[name] = compute
 
 
-def design_additions(design: PoolDesign, estimate: Mapping[str, Any] | None) -> dict[str, Any]:
+def design_additions(design: PoolDesign, estimate: Estimate | None) -> dict[str, Any]:
     """Every registered addition for this design and estimate, by context name."""
     return {name: compute(design, estimate) for name, compute in _additions.items()}

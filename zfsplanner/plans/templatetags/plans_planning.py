@@ -10,6 +10,7 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
+from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.units import SIZE_UNITS
 
 from ..presentation.planning import PlanningView, planning_view
@@ -18,10 +19,12 @@ register = template.Library()
 
 
 @register.simple_tag
-def planning(estimate: Any, unit: Any = None) -> PlanningView:
+def planning(value: Any, unit: Any = None) -> PlanningView:
     """``{% planning estimate summary.unit as p %}``: ``p.special``, ``p.reliability``, ``p.performance``,
-    ``p.sizing``; their sizes' ``text`` in the page's unit (TiB without one)."""
-    return planning_view(estimate, unit) if unit in SIZE_UNITS else planning_view(estimate)
+    ``p.sizing``; their sizes' ``text`` in the page's unit (TiB without one). A context without the typed
+    estimate (the design no longer estimates) gives views that are all ``None``."""
+    typed = value if isinstance(value, Estimate) else None
+    return planning_view(typed, unit) if unit in SIZE_UNITS else planning_view(typed)
 
 
 @register.simple_tag

@@ -149,7 +149,7 @@ def special_chart_response(design: PoolDesign, index: int) -> JsonResponse:
     estimate, error = estimate_or_error(design)
     if estimate is None:
         return JsonResponse({"detail": error}, status=UNPROCESSABLE)
-    chart = charts.special_curve_chart(estimate.to_document(), index)
+    chart = charts.special_curve_chart(estimate, index)
     if chart is None:
         return JsonResponse({"detail": f"The design has no dataset number {index}."}, status=404)
     return JsonResponse(chart)

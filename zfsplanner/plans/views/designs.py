@@ -30,6 +30,7 @@ from zfsplanner.accounts.models import Team, request_unit
 from zfsplanner.accounts.services import TeamError, create_team, personal_team, personal_team_name
 from zfsplanner.core.compression.rules import default_compression
 from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_zfs_size
 from zfsplanner.page_cache import PAGE_CACHE_SECONDS, render_cached
 from zfsplanner.throttling import page_throttled
@@ -75,11 +76,10 @@ NEW_DESIGN_TEMPLATE = {
 DESIGNS_PER_PAGE = 50
 
 
-def _list_estimate(design: PoolDesign) -> dict[str, Any] | None:
+def _list_estimate(design: PoolDesign) -> Estimate | None:
     """The row's estimate, or None: one design that cannot be estimated never breaks the list."""
     try:
-        est = estimate_or_error(design)[0]
-        return est.to_document() if est is not None else None
+        return estimate_or_error(design)[0]
     except Exception:
         logger.exception("design %s: the estimate failed; listed without its figures", design.pk)
         return None
