@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.estimate import estimate
 from zfsplanner.core.naming import dataset_label, describe_group, element_label, group_labels, vdev_label
 
 HDD = {"size_bytes": "16TB", "logical_sector_bytes": 512, "physical_sector_bytes": 4096, "media": "hdd"}
@@ -107,13 +108,14 @@ def test_describe_group_keeps_the_draid_word():
 
 
 def test_group_labels_from_estimate_rows():
-    rows = [
-        {"group_index": 0, "role": "data", "layout": "raidz2", "width": 8, "count": 1},
-        {"group_index": 2, "role": "special", "layout": "mirror", "width": 2, "count": 1},
-        {"role": "data"},
-    ]
-    assert group_labels(rows) == {
+    doc = {"name": "tank", "vdevs": [
+        {"role": "data", "layout": "raidz2", "width": 8, "count": 1, "disk": {"size_bytes": "8TB"}},
+        {"role": "log", "layout": "mirror", "width": 2, "count": 1, "disk": {"size_bytes": "480GB", "media": "ssd"}},
+        {"role": "special", "layout": "mirror", "width": 2, "count": 1, "disk": {"size_bytes": "1TB", "media": "ssd"}},
+    ]}
+    groups = estimate(parse_design(doc)).reliability.groups
+    assert group_labels(groups) == {
         "vdevs[0]": "the data vdev (group 1: 8-wide raidz2)",
         "vdevs[2]": "the special mirror (group 3)",
     }
-    assert group_labels(None) == {}
+    assert group_labels(()) == {}

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from zfsplanner.core.datasets.special import CurvePoint
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import Estimate, estimate
+from zfsplanner.core.planning.figures import SpecialDatasetFigures
 from zfsplanner.plans.presentation import charts
 
 GB = 10**9
@@ -19,24 +21,25 @@ DESIGN = {
 
 def _estimate(class_size: int | None = 960 * GB) -> Estimate:
     """Two datasets; the curve is of tank/photos (special_small_blocks=64K), tank/docs puts 2 GB there."""
-    curve = [
-        {"special_small_blocks": 0, "special_allocated_bytes": 40 * 10**6, "normal_allocated_bytes": 12 * TB},
-        {"special_small_blocks": 65536, "special_allocated_bytes": 3 * GB, "normal_allocated_bytes": 11 * TB},
-        {"special_small_blocks": 1 << 20, "special_allocated_bytes": 12 * TB, "normal_allocated_bytes": 0},
-    ]
-    special = {
-        "demand_bytes": 5 * GB,  # 3 GB of tank/photos at its 64K, 2 GB of tank/docs
-        "datasets": [
-            {"name": "tank/photos", "special_small_blocks": 65536, "demand_bytes": 3 * GB},
-            {"name": "tank/docs", "special_small_blocks": 0, "demand_bytes": 2 * GB},
-        ],
-        "recommended_bytes": 9 * GB,
-    }
-    if class_size:
-        special |= {"class_size_bytes": class_size, "small_blocks_stop_bytes": class_size * 3 // 4}
+    curve = (
+        CurvePoint(0, special_allocated_bytes=40 * 10**6, normal_allocated_bytes=12 * TB),
+        CurvePoint(65536, special_allocated_bytes=3 * GB, normal_allocated_bytes=11 * TB),
+        CurvePoint(1 << 20, special_allocated_bytes=12 * TB, normal_allocated_bytes=0),
+    )
     base = estimate(parse_design(DESIGN))
+    special = replace(
+        base.special,
+        demand_bytes=5 * GB,  # 3 GB of tank/photos at its 64K, 2 GB of tank/docs
+        datasets=(
+            SpecialDatasetFigures("tank/photos", special_small_blocks=65536, demand_bytes=3 * GB, metadata_bytes=0),
+            SpecialDatasetFigures("tank/docs", special_small_blocks=0, demand_bytes=2 * GB, metadata_bytes=0),
+        ),
+        recommended_bytes=9 * GB,
+        class_size_bytes=class_size or 0,
+        small_blocks_stop_bytes=class_size * 3 // 4 if class_size else None,
+    )
     photos, docs = base.datasets
-    datasets = (replace(photos, special_small_blocks_curve=curve), replace(docs, special_small_blocks_curve=[]))
+    datasets = (replace(photos, special_small_blocks_curve=curve), replace(docs, special_small_blocks_curve=()))
     return replace(base, datasets=datasets, special=special)
 
 

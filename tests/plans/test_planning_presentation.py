@@ -50,7 +50,8 @@ def test_the_view_of_an_estimate():
 def test_planning_sizes_follow_the_page_unit():
     doc = {"name": "tank", "vdevs": [{"role": "data", "layout": "mirror", "width": 2, "count": 1,
                                        "disk": {"size_bytes": "8TB", "media": "hdd"}}]}
-    sizing = {"slog": {"recommended_bytes": 6 * 10**9, "cap_bytes": 8 * 2**30}, "ram": {}}
-    est = replace(estimate(parse_design(doc)), sizing=sizing)
+    est = estimate(parse_design(doc))
+    slog = replace(est.sizing.slog, recommended_bytes=6 * 10**9, cap_bytes=8 * 2**30)
+    est = replace(est, sizing=replace(est.sizing, slog=slog))
     assert planning_view(est).sizing.slog_recommended.text == "5.59 GiB"
     assert planning_view(est, "TB").sizing.slog_recommended.text == "6.00 GB"

@@ -12,8 +12,8 @@ parse still gets names for its error messages), or nothing at all.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from .design.types import Dataset, DatasetType, Design, Layout, Role, VdevGroup
 from .geometry.draid import draid_data_disks
@@ -144,20 +144,30 @@ def vdev_label(design: Design, index: int) -> str:
     return group_label(index + 1, g.role.value, g.layout.value, g.width, g.count, describe_group(g))
 
 
-def group_labels(rows: Any) -> dict[str, str]:
-    """``{"vdevs[i]": "the special mirror (group 2)", ...}`` from rows of an estimate that describe vdev
-    groups (``group_index``, ``role``, ``layout``, ``width``, ``count``: the reliability section's
-    ``groups``), for the figures the estimate keys by path (``fill_fraction_by_vdev``...)."""
-    names: dict[str, str] = {}
-    for g in rows if isinstance(rows, list | tuple) else ():
-        if not (isinstance(g, Mapping) and isinstance(g.get("group_index"), int) and isinstance(g.get("width"), int)):
-            continue
-        i, layout, width = g["group_index"], str(g.get("layout")), g["width"]
-        count = g["count"] if isinstance(g.get("count"), int) else 1
-        names[f"vdevs[{i}]"] = group_label(
-            i + 1, str(g.get("role")), layout, width, count, describe_shape(layout, width, count)
+class GroupShape(Protocol):
+    """A vdev group as an estimate describes it (the reliability section's ``groups``)."""
+
+    @property
+    def group_index(self) -> int: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def layout(self) -> str: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def count(self) -> int: ...
+
+
+def group_labels(groups: Iterable[GroupShape]) -> dict[str, str]:
+    """``{"vdevs[i]": "the special mirror (group 2)", ...}`` for the vdev groups an estimate describes,
+    for the figures it keys by path (a group's fill and rebuild speed)."""
+    return {
+        f"vdevs[{g.group_index}]": group_label(
+            g.group_index + 1, g.role, g.layout, g.width, g.count, describe_shape(g.layout, g.width, g.count)
         )
-    return names
+        for g in groups
+    }
 
 
 def dataset_label(dataset: Dataset) -> str:

@@ -81,34 +81,34 @@ def special_curve_chart(estimate: Estimate, index: int) -> dict[str, Any] | None
     datasets, special = estimate.datasets, estimate.special
     if not 0 <= index < len(datasets):
         return None
-    curve = [p for p in datasets[index].special_small_blocks_curve or [] if isinstance(p, Mapping)]
+    curve = datasets[index].special_small_blocks_curve
     if not curve:
         return None
     name = datasets[index].name
-    mine = next((d for d in special.get("datasets") or [] if isinstance(d, Mapping) and d.get("name") == name), {})
-    others = max(int(special.get("demand_bytes") or 0) - int(mine.get("demand_bytes") or 0), 0)
-    setting = mine.get("special_small_blocks")
+    mine = next((d for d in special.datasets if d.name == name), None)
+    others = max(special.demand_bytes - (mine.demand_bytes if mine is not None else 0), 0)
+    setting = mine.special_small_blocks if mine is not None else None
     labels = []
     for p in curve:
-        t = p["special_small_blocks"]
+        t = p.special_small_blocks
         text = str(format_zfs_size(t)) if t else "0 (metadata only)"
         labels.append(f"{text} (set)" if t == setting else text)
     series: list[dict[str, Any]] = [
         {"label": "special class, whole pool", "key": "special_used",
-         "data": [_positive(others + p["special_allocated_bytes"]) for p in curve]},
+         "data": [_positive(others + p.special_allocated_bytes) for p in curve]},
         {"label": f"{name} on the data vdevs", "key": "data",
-         "data": [_positive(p["normal_allocated_bytes"]) for p in curve]},
+         "data": [_positive(p.normal_allocated_bytes) for p in curve]},
     ]
-    size = special.get("class_size_bytes") or 0
-    stop = special.get("small_blocks_stop_bytes")
+    size = special.class_size_bytes
     if size:
         series.append({"label": "small blocks stop (75 % full)", "key": "special_stop",
-                       "data": [_positive(stop)] * len(curve), "borderDash": [6, 4], "pointRadius": 0})
+                       "data": [_positive(special.small_blocks_stop_bytes)] * len(curve), "borderDash": [6, 4],
+                       "pointRadius": 0})
         series.append({"label": "special vdev size", "key": "special_size", "data": [_positive(size)] * len(curve),
                        "borderDash": [2, 3], "pointRadius": 0})
     else:
         series.append({"label": "recommended special size", "key": "special_size",
-                       "data": [_positive(special.get("recommended_bytes"))] * len(curve), "borderDash": [6, 4],
+                       "data": [_positive(special.recommended_bytes)] * len(curve), "borderDash": [6, 4],
                        "pointRadius": 0})
     return {
         "type": "line",
@@ -122,9 +122,9 @@ def special_curve_chart(estimate: Estimate, index: int) -> dict[str, Any] | None
     }
 
 
-def _positive(v: Any) -> int | None:
+def _positive(v: int | None) -> int | None:
     """A byte count for a logarithmic axis: a positive number, else a gap."""
-    return int(v) if isinstance(v, int | float) and not isinstance(v, bool) and v > 0 else None
+    return v if v is not None and v > 0 else None
 
 
 def measured_chart(rows: list[Mapping[str, Any]], metric: str | None = None) -> dict[str, Any]:

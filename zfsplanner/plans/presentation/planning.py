@@ -9,13 +9,22 @@ partials say the figure does not apply.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.estimate.figures import DatasetFigures
 from zfsplanner.core.naming import element_label, group_labels
+from zfsplanner.core.planning.figures import (
+    DiskPerformance,
+    PerformanceFigures,
+    ReliabilityFigures,
+    ReliabilityGroup,
+    SizingFigures,
+    SpecialFigures,
+)
+from zfsplanner.core.planning.performance import Range
 from zfsplanner.core.report.words import duration_text, iops_text, odds_text, probability_text, rate_text, years_text
 from zfsplanner.core.report.words import scientific as _scientific
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_si, zfs_nicenum
@@ -23,10 +32,10 @@ from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_si, zfs_
 from .summary import Size
 
 
-def _range(r: Any, fmt: Any, unit: str = "") -> str:
-    if not isinstance(r, Mapping) or r.get("low") is None:
+def _range(r: Range | None, fmt: Callable[[float], str], unit: str = "") -> str:
+    if r is None:
         return "does not apply"
-    lo, hi = fmt(r["low"]), fmt(r["high"])
+    lo, hi = fmt(r.low), fmt(r.high)
     text = lo if lo == hi else f"{lo} – {hi}"
     return f"{text}{unit}"
 
@@ -174,175 +183,167 @@ def _threshold(v: int) -> str:
     return "off (metadata only)" if not v else zfs_nicenum(v)
 
 
-def _special(s: Mapping[str, Any], datasets: Sequence[DatasetFigures], unit: str) -> SpecialView:
-    layout = s.get("layout") or {}
-    shape = f"{layout.get('count', 1)} × {layout.get('layout', 'mirror')} of {layout.get('width', 2)}"
+def _special(s: SpecialFigures, datasets: Sequence[DatasetFigures], unit: str) -> SpecialView:
+    layout = s.layout
     rows = []
-    for i, d in enumerate(s.get("datasets") or []):
-        curve = datasets[i].special_small_blocks_curve if i < len(datasets) else None
+    for i, d in enumerate(s.datasets):
+        curve = datasets[i].special_small_blocks_curve if i < len(datasets) else ()
         rows.append(
             SpecialDataset(
-                i, d["name"], _threshold(d["special_small_blocks"]), Size(d["demand_bytes"], unit),
-                Size(d["metadata_bytes"], unit), len(curve or []),
+                i, d.name, _threshold(d.special_small_blocks), Size(d.demand_bytes, unit),
+                Size(d.metadata_bytes, unit), len(curve),
             )
         )
-    size = _size(s.get("class_size_bytes"), unit) if s.get("class_size_bytes") else None
     return SpecialView(
-        hypothetical=bool(s.get("hypothetical")),
-        layout=shape,
-        class_size=size,
-        allocated=Size(int(s.get("allocated_bytes") or 0), unit),
-        demand=Size(int(s.get("demand_bytes") or 0), unit),
-        metadata=Size(int(s.get("metadata_bytes") or 0), unit),
-        small_blocks=Size(int(s.get("small_blocks_bytes") or 0), unit),
-        stop_at=_size(s.get("small_blocks_stop_bytes"), unit),
-        stop_percent=f"{100 * float(s.get('small_blocks_stop_fraction') or 0.75):.0f} %",
-        reserve_pct=int(s.get("reserve_pct") or 25),
-        headroom_percent=f"{100 * float(s.get('headroom_fraction') or 0):.0f} %",
-        recommended=Size(int(s.get("recommended_bytes") or 0), unit),
-        recommended_disk=format_si(s.get("recommended_disk_bytes") or 0),
-        fits=s.get("fits"),
-        fill_percent=_pct(s.get("fill_fraction"), 2),
+        hypothetical=s.hypothetical,
+        layout=f"{layout.count} × {layout.layout} of {layout.width}",
+        class_size=_size(s.class_size_bytes, unit) if s.class_size_bytes else None,
+        allocated=Size(s.allocated_bytes, unit),
+        demand=Size(s.demand_bytes, unit),
+        metadata=Size(s.metadata_bytes, unit),
+        small_blocks=Size(s.small_blocks_bytes, unit),
+        stop_at=_size(s.small_blocks_stop_bytes, unit),
+        stop_percent=f"{100 * s.small_blocks_stop_fraction:.0f} %",
+        reserve_pct=s.reserve_pct,
+        headroom_percent=f"{100 * s.headroom_fraction:.0f} %",
+        recommended=Size(s.recommended_bytes, unit),
+        recommended_disk=format_si(s.recommended_disk_bytes),
+        fits=s.fits,
+        fill_percent=_pct(s.fill_fraction, 2),
         datasets=tuple(rows),
-        notes=tuple(s.get("notes") or ()),
+        notes=s.notes,
     )
 
 
-def _reliability(r: Mapping[str, Any], unit: str) -> ReliabilityView:
-    a = r.get("assumptions") or {}
-    names = group_labels(r.get("groups"))
-    vdevs = []
-    for g in r.get("groups") or []:
-        label = f"{g['role']} {g['count']} × {g['layout']} of {g['width']}"
-        exposed = g.get("exposure_hours")
-        vdevs.append(
-            VdevRisk(
-                label=label,
-                role=g["role"],
-                survives=g["fault_tolerance"],
-                fill_percent=_pct(g.get("fill_fraction")),
-                per_disk=Size(int(g.get("allocated_per_disk_bytes") or 0), unit),
-                rebuild={"healing": "resilver", "sequential": "sequential rebuild to a distributed spare"}.get(
-                    g.get("rebuild"), "none: no redundancy"
-                ),
-                resilver=duration_text(g.get("resilver_seconds")),
-                exposure=duration_text(exposed * 3600) if exposed is not None else "does not apply",
-                another_failure=probability_text(g.get("another_failure_probability")),
-                read_error=probability_text(g.get("ure_during_rebuild_probability")),
-                afr_percent=_pct(g.get("afr"), 2),
-                loss_5y=probability_text((g.get("data_loss_probability") or {}).get("5y")),
-                pool_loss_5y=probability_text((g.get("pool_loss_probability") or {}).get("5y")),
-            )
-        )
-    assumptions = [
-        Assumption(f"Annualized failure rate, {disk}", _pct(v, 2), (a.get("afr_source") or {}).get(disk, ""))
-        for disk, v in (a.get("afr") or {}).items()
-    ]
-    assumptions += [
+REBUILD_WORDS = {"healing": "resilver", "sequential": "sequential rebuild to a distributed spare"}
+
+
+def _vdev_risk(g: ReliabilityGroup, unit: str) -> VdevRisk:
+    exposed = g.exposure_hours
+    return VdevRisk(
+        label=f"{g.role} {g.count} × {g.layout} of {g.width}",
+        role=g.role,
+        survives=g.fault_tolerance,
+        fill_percent=_pct(g.fill_fraction),
+        per_disk=Size(g.allocated_per_disk_bytes, unit),
+        rebuild=REBUILD_WORDS.get(g.rebuild, "none: no redundancy"),
+        resilver=duration_text(g.resilver_seconds),
+        exposure=duration_text(exposed * 3600) if exposed is not None else "does not apply",
+        another_failure=probability_text(g.another_failure_probability),
+        read_error=probability_text(g.ure_during_rebuild_probability),
+        afr_percent=_pct(g.afr, 2),
+        loss_5y=probability_text(g.data_loss_probability.five_years),
+        pool_loss_5y=probability_text(g.pool_loss_probability.five_years),
+    )
+
+
+def _assumptions(r: ReliabilityFigures) -> list[Assumption]:
+    a = r.assumptions
+    names = group_labels(r.groups)
+    out = [Assumption(f"Annualized failure rate, {d.drive}", _pct(d.afr, 2), d.source) for d in a.afr]
+    out += [
         Assumption(
-            f"Unrecoverable read errors, {media}",
-            f"1 per {_scientific(1 / v)} bits read" if v else "none",
-            (a.get("ure_source") or {}).get(media, ""),
+            f"Unrecoverable read errors, {u.media}",
+            f"1 per {_scientific(1 / u.per_bit)} bits read" if u.per_bit else "none",
+            u.source,
         )
-        for media, v in (a.get("ure_per_bit") or {}).items()
+        for u in a.ure
     ]
-    for key, fill in (a.get("fill_fraction_by_vdev") or {}).items():
-        name = names.get(key) or element_label(None, key)
-        assumptions.append(Assumption(f"Fill of {name} at rebuild time", _pct(fill), a.get("fill_source", "")))
-    for key, speed in (a.get("rebuild_bytes_per_s") or {}).items():
-        source = (a.get("rebuild_source") or {}).get(key, "")
-        name = names.get(key) or element_label(None, key)
-        assumptions.append(Assumption(f"Rebuild speed of {name}", rate_text(speed), source))
-    spares = a.get("hot_spares") or []
-    assumptions.append(
+    for g in a.groups:
+        name = names.get(g.key) or element_label(None, g.key)
+        out.append(Assumption(f"Fill of {name} at rebuild time", _pct(g.fill_fraction), a.fill_source))
+    for g in a.groups:
+        name = names.get(g.key) or element_label(None, g.key)
+        out.append(Assumption(f"Rebuild speed of {name}", rate_text(g.rebuild_bytes_per_s), g.rebuild_source))
+    spares = a.hot_spares
+    out.append(
         Assumption(
             "Wait before a resilver starts",
-            f"{a.get('replacement_hours', 24):g} h without a hot spare; none with one",
+            f"{a.replacement_hours:g} h without a hot spare; none with one",
             f"hot spares for: {', '.join(spares)}" if spares else "the design has no hot spare",
         )
     )
-    loss = r.get("data_loss_probability") or {}
-    pool = r.get("pool_loss_probability") or {}
-    longest = max((g.get("resilver_seconds") or 0 for g in r.get("groups") or []), default=0)
+    return out
+
+
+def _reliability(r: ReliabilityFigures, unit: str) -> ReliabilityView:
+    loss, pool = r.data_loss_probability, r.pool_loss_probability
+    longest = max((g.resilver_seconds or 0 for g in r.groups), default=0)
     return ReliabilityView(
-        loss_1y=probability_text(loss.get("1y")),
-        loss_5y=probability_text(loss.get("5y")),
-        pool_loss_1y=probability_text(pool.get("1y")),
-        pool_loss_5y=probability_text(pool.get("5y")),
-        loss_5y_value=float(loss.get("5y") or 0),
-        mttdl=years_text(r.get("mttdl_hours")),
+        loss_1y=probability_text(loss.one_year),
+        loss_5y=probability_text(loss.five_years),
+        pool_loss_1y=probability_text(pool.one_year),
+        pool_loss_5y=probability_text(pool.five_years),
+        loss_5y_value=loss.five_years,
+        mttdl=years_text(r.mttdl_hours),
         longest_resilver=duration_text(longest) if longest else "does not apply",
-        vdevs=tuple(vdevs),
-        assumptions=tuple(assumptions),
-        model=str(r.get("model") or ""),
+        vdevs=tuple(_vdev_risk(g, unit) for g in r.groups),
+        assumptions=tuple(_assumptions(r)),
+        model=r.model,
     )
 
 
-def _performance(p: Mapping[str, Any]) -> PerformanceView:
-    disks = []
-    for name, f in ((p.get("assumptions") or {}).get("disk") or {}).items():
-        disks.append(
-            DiskFigures(
-                disk=name,
-                random_read=f"{iops_text(f.get('random_read_iops_qd1'))} – {iops_text(f.get('random_read_iops'))}",
-                random_write=f"{iops_text(f.get('random_write_iops_qd1'))} – {iops_text(f.get('random_write_iops'))}",
-                seq_read=rate_text(f.get("seq_read_bytes_per_s")),
-                seq_write=rate_text(f.get("seq_write_bytes_per_s")),
-                sync_write=iops_text(f.get("sync_write_iops")),
-                source=str(f.get("source") or ""),
-            )
-        )
-    latency = p.get("sync_write_latency_us") or {}
+def _latency(us: float | None) -> str:
+    if us is None:
+        return "does not apply"
+    return f"{us / 1000:.1f} ms" if us >= 1000 else f"{us:.0f} µs"
 
-    def lat(v: Any) -> str:
-        if v is None:
-            return "does not apply"
-        return f"{v / 1000:.1f} ms" if v >= 1000 else f"{v:.0f} µs"
 
-    with_slog = p.get("sync_write_iops_with_slog")
+def _disk_figures(d: DiskPerformance) -> DiskFigures:
+    f = d.figures
+    return DiskFigures(
+        disk=d.name,
+        random_read=f"{iops_text(f.random_read_iops_qd1)} – {iops_text(f.random_read_iops)}",
+        random_write=f"{iops_text(f.random_write_iops_qd1)} – {iops_text(f.random_write_iops)}",
+        seq_read=rate_text(f.seq_read_bytes_per_s),
+        seq_write=rate_text(f.seq_write_bytes_per_s),
+        sync_write=iops_text(f.sync_write_iops),
+        source=f.source or "",
+    )
+
+
+def _performance(p: PerformanceFigures) -> PerformanceView:
+    with_slog = p.sync_write_iops_with_slog
     return PerformanceView(
-        random_read=_range(p.get("random_read_iops"), iops_text, " IOPS"),
-        random_write=_range(p.get("random_write_iops"), iops_text, " IOPS"),
-        seq_read=_range(p.get("seq_read_bytes_per_s"), rate_text),
-        seq_write=_range(p.get("seq_write_bytes_per_s"), rate_text),
-        sync_without_slog=_range(p.get("sync_write_iops_without_slog"), iops_text, " IOPS"),
+        random_read=_range(p.random_read_iops, iops_text, " IOPS"),
+        random_write=_range(p.random_write_iops, iops_text, " IOPS"),
+        seq_read=_range(p.seq_read_bytes_per_s, rate_text),
+        seq_write=_range(p.seq_write_bytes_per_s, rate_text),
+        sync_without_slog=_range(p.sync_write_iops_without_slog, iops_text, " IOPS"),
         sync_with_slog=_range(with_slog, iops_text, " IOPS"),
         has_slog=with_slog is not None,
-        latency_without_slog=lat(latency.get("without_slog")),
-        latency_with_slog=lat(latency.get("with_slog")),
-        top_level_vdevs=int(p.get("top_level_vdevs") or 0),
-        disks=tuple(disks),
-        notes=tuple(p.get("notes") or ()),
-        model=str(p.get("model") or ""),
+        latency_without_slog=_latency(p.sync_write_latency_us.without_slog),
+        latency_with_slog=_latency(p.sync_write_latency_us.with_slog),
+        top_level_vdevs=p.top_level_vdevs,
+        disks=tuple(_disk_figures(d) for d in p.disks),
+        notes=p.notes,
+        model=p.model,
     )
 
 
-def _sizing(s: Mapping[str, Any], unit: str) -> SizingView:
-    slog = s.get("slog") or {}
-    ram = s.get("ram") or {}
-    table = s.get("dedup_table") or {}
-    home = s.get("dedup_table_home") or {}
+def _sizing(s: SizingFigures, unit: str) -> SizingView:
+    slog, ram, table, home = s.slog, s.ram, s.dedup_table, s.dedup_table_home
     return SizingView(
-        slog_applies=bool(slog.get("applies")),
-        slog_recommended=Size(int(slog.get("recommended_bytes") or 0), unit),
-        slog_size=_size(slog.get("log_size_bytes"), unit),
-        slog_fits=slog.get("fits"),
-        slog_rate=rate_text(slog.get("sync_bytes_per_s")),
-        slog_rate_source=str(slog.get("sync_rate_source") or ""),
-        slog_cap=Size(int(slog.get("cap_bytes") or 0), unit),
-        ram_known=bool(slog.get("ram_known")),
-        ram=_size(ram.get("ram_bytes"), unit),
-        ram_share=_pct(ram.get("ram_share")),
-        arc=Size(int(ram.get("arc_bytes") or 0), unit),
-        metadata=Size(int(ram.get("metadata_bytes") or 0), unit),
-        ddt=_size(table.get("in_core_bytes"), unit) if table else None,
-        ddt_on_disk=_size(table.get("on_disk_bytes"), unit) if table else None,
-        ddt_entries=f"{int(table.get('entries') or 0):,}",
-        ddt_fast=bool(table.get("fast_dedup")),
-        ddt_where=str(home.get("where") or ""),
-        ddt_fits=home.get("fits") if table else None,
-        l2arc_headers=_size(ram.get("l2arc_header_bytes"), unit) if ram.get("cache_size_bytes") else None,
-        l2arc_block=format_iec(ram.get("l2arc_average_block_bytes") or 0),
+        slog_applies=slog.applies,
+        slog_recommended=Size(slog.recommended_bytes, unit),
+        slog_size=_size(slog.log_size_bytes, unit),
+        slog_fits=slog.fits,
+        slog_rate=rate_text(slog.sync_bytes_per_s),
+        slog_rate_source=slog.sync_rate_source,
+        slog_cap=Size(slog.cap_bytes, unit),
+        ram_known=slog.ram_known,
+        ram=_size(ram.ram_bytes, unit),
+        ram_share=_pct(ram.ram_share),
+        arc=Size(ram.arc_bytes, unit),
+        metadata=Size(ram.metadata_bytes, unit),
+        ddt=_size(table.in_core_bytes, unit) if table is not None else None,
+        ddt_on_disk=_size(table.on_disk_bytes, unit) if table is not None else None,
+        ddt_entries=f"{table.entries if table is not None else 0:,}",
+        ddt_fast=table is not None and table.fast_dedup,
+        ddt_where=home.where if home is not None else "",
+        ddt_fits=home.fits if table is not None and home is not None else None,
+        l2arc_headers=_size(ram.l2arc_header_bytes, unit) if ram.cache_size_bytes else None,
+        l2arc_block=format_iec(ram.l2arc_average_block_bytes or 0),
     )
 
 
