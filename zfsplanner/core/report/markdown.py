@@ -34,7 +34,6 @@ class _Writer:
     def __init__(self, design: Design, typed: Estimate, unit: str, top: Headline) -> None:
         self.design, self.typed, self.unit, self.top = design, typed, unit, top
         self.pool = typed.pool
-        self.estimate = typed.to_document()  # the planning sections still read the document
 
     def size(self, n: Any) -> str:
         return format_size(n, self.unit) if isinstance(n, int | float) and not isinstance(n, bool) else "–"
