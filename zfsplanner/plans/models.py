@@ -4,7 +4,8 @@ A :class:`PoolDesign` holds one ``zfsplanner.design/1`` document split into rows
 (vdev groups, datasets) so it can be queried, with the document's unknown keys kept
 in ``extra`` at every level. ``PoolDesign.to_document()`` writes the document back
 (catalog references inlined) and ``to_spec()`` gives the core's ``Design``.
-Writing goes through ``services.save_design_document`` only.
+Writing goes through ``services.save_design_document`` only, which writes the rows from the
+parsed ``Design`` and leaves the saved instance its ``Design`` and document (no parse, no read back).
 """
 
 from __future__ import annotations
@@ -145,6 +146,11 @@ class PoolDesign(models.Model):
         null=True, blank=True, help_text="The pool's ashift (zpool create -o ashift); blank: chosen per vdev group."
     )
     extra = models.JSONField(default=dict, blank=True, help_text="Top-level document keys zfsplanner doesn't know.")
+    features = models.JSONField(
+        null=True,
+        blank=True,
+        help_text='The pool features the document sets ({"fast_dedup": false}); blank: what zpool create enables.',
+    )
     revision = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -183,9 +189,12 @@ class PoolDesign(models.Model):
         """The same document, not copied: for callers that only read it (pages, the revision row)."""
         return self._document()
 
-    def remember_spec(self, spec: core.Design) -> None:
-        """The parsed document of the current revision, from whoever just validated it (saves a parse)."""
-        self._spec_memo = ((self.pk, self.revision, self.updated), spec)
+    def remember_saved(self, spec: core.Design, document: dict[str, Any]) -> None:
+        """The ``Design`` and document of the revision just saved (what ``to_spec`` and
+        ``document_view`` give until the next one), so neither is parsed or read back."""
+        key = (self.pk, self.revision, self.updated)
+        self._spec_memo = (key, spec)
+        self._document_memo = (key, document)
 
     def _document(self) -> dict[str, Any]:
         key = (self.pk, self.revision, self.updated)
@@ -200,6 +209,8 @@ class PoolDesign(models.Model):
             out["disk_partitioning"] = self.disk_partitioning
         if self.ashift is not None:
             out["ashift"] = self.ashift
+        if self.features is not None:
+            out["features"] = dict(self.features)
         groups = list(self.vdevs.select_related("catalog_disk"))
         refs = {
             d["catalog"] for g in groups for d in g.disks if isinstance(d, dict) and isinstance(d.get("catalog"), str)
@@ -240,7 +251,8 @@ def _put(out: dict[str, Any], key: str, value: Any) -> None:
 def inline_disk(disk: Any, catalog: dict[str, CatalogDisk]) -> Any:
     """A disk object with a ``{"catalog": MODEL}`` reference filled in from the catalog.
 
-    Keys given in the document win over the catalog's. Unknown models are left as
+    Keys given in the document win over the catalog's; a key given as null is not given (as
+    everywhere in the format), so the catalog's value stands. Unknown models are left as
     they are (``services.resolve_catalog`` reports them before anything is saved).
     """
     if not isinstance(disk, dict) or not isinstance(disk.get("catalog"), str):
@@ -248,7 +260,8 @@ def inline_disk(disk: Any, catalog: dict[str, CatalogDisk]) -> Any:
     entry = catalog.get(disk["catalog"])
     if entry is None:
         return disk
-    return {**entry.to_disk_document(), **disk}
+    listed = entry.to_disk_document()
+    return {**listed, **{k: v for k, v in disk.items() if v is not None or k not in listed}}
 
 
 class VdevGroup(models.Model):

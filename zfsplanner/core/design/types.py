@@ -105,6 +105,9 @@ class Disk:
     plp: bool | None = None
     catalog: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # the size as the document spelled it ("960GB", as on the drive label), written back as given;
+    # None when it was a byte count. Not part of the disk's identity: "16TB" is 16_000_000_000_000.
+    size_text: str | None = field(default=None, compare=False)
 
     @property
     def physical_sector(self) -> int:

@@ -12,9 +12,10 @@ from ..units import format_zfs_size
 
 
 def disk_to_document(disk: Disk) -> dict[str, Any]:
-    out: dict[str, Any] = {"size_bytes": disk.size_bytes}
+    """The disk object; its size as the document wrote it ("960GB") or in bytes."""
+    out: dict[str, Any] = {"size_bytes": disk.size_bytes if disk.size_text is None else disk.size_text}
     for f in fields(Disk):
-        if f.name not in ("size_bytes", "extra"):
+        if f.name not in ("size_bytes", "extra", "size_text"):
             put_optional(out, f.name, getattr(disk, f.name))
     out.update(disk.extra)
     return out

@@ -74,6 +74,7 @@ def _read_disk(r: Reader, value: Any, path: str) -> Disk | None:
         plp=plp,
         catalog=r.string(d, "catalog", path),
         extra=extra(d, DISK_KEYS),
+        size_text=d["size_bytes"] if isinstance(d["size_bytes"], str) else None,
     )
 
 
@@ -352,8 +353,11 @@ def read_dataset(r: Reader, value: Any, path: str, pool: str | None) -> Dataset 
         elif volsize == 0:  # module/zfs/zvol.c zvol_check_volsize: EINVAL
             r.err(join(path, "volsize"), "must be larger than zero; ZFS refuses an empty volume")
         elif volblocksize is not None and volsize % volblocksize:  # zvol_check_volsize: EINVAL
-            r.err(join(path, "volsize"), f"({volsize:,} bytes) must be a whole number of volblocksize blocks "
-                                          f"({volblocksize:,} bytes); ZFS refuses a volume that ends inside one")
+            r.err(
+                join(path, "volsize"),
+                f"({volsize:,} bytes) must be a whole number of volblocksize blocks "
+                f"({volblocksize:,} bytes); ZFS refuses a volume that ends inside one",
+            )
         if recordsize is not None:
             r.err(join(path, "recordsize"), "does not apply to a volume; use volblocksize")
     else:

@@ -2,8 +2,9 @@
 
 * ``resolve_catalog(doc)``: fill ``{"catalog": MODEL}`` disk references from the catalog.
 * ``validate_document(doc)``: catalog references + ``parse_design``; raises ``InvalidDesign``.
-* ``save_design_document(team, doc, user, instance=None)``: validate first, then write
-  the design, its vdev groups and datasets in one transaction.
+* ``save_design_document(team, doc, user, instance=None)``: validate first (one parse), then
+  write the design, its vdev groups, datasets and revision document from that ``Design`` in one
+  transaction.
 * ``walk_revisions`` (undo/redo), ``duplicate_design`` (a variant), ``export_filename``.
 * ``apply_measured_ratio(...)``: store a measured compression ratio on one dataset.
 
@@ -14,16 +15,17 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
 
 from zfsplanner.accounts.models import Team
-from zfsplanner.core.design.types import Design, InvalidDesign, Role
+from zfsplanner.core.design.types import Dataset, Design, Disk, InvalidDesign, Role
 from zfsplanner.core.design.types import VdevGroup as GroupSpec
+from zfsplanner.core.document.export import contents_to_document, design_to_document, disk_to_document
 from zfsplanner.core.document.parse import parse_design
-from zfsplanner.core.document.parts import DATASET_KEYS, VDEV_KEYS
 from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT, written_ashift
 from zfsplanner.core.units import format_zfs_size
 
@@ -69,15 +71,17 @@ def catalog_for(doc: Mapping[str, Any]) -> dict[str, CatalogDisk]:
     return {c.model: c for c in CatalogDisk.objects.filter(model__in=models)} if models else {}
 
 
-def resolve_catalog(doc: Any) -> Any:
+def resolve_catalog(doc: Any, catalog: dict[str, CatalogDisk] | None = None) -> Any:
     """The document with every catalog reference inlined; ``InvalidDesign`` for unknown models.
 
     A reference only needs to be known when the disk doesn't give its own ``size_bytes``
-    (an exported file carries both the link and the inlined values).
+    (an exported file carries both the link and the inlined values). ``catalog``: the
+    document's ``catalog_for``, when the caller has it already.
     """
     if not isinstance(doc, dict):
         return doc
-    catalog = catalog_for(doc)
+    if catalog is None:
+        catalog = catalog_for(doc)
     errors = []
     for path, disk in _disk_refs(doc):
         ref = disk.get("catalog")
@@ -103,13 +107,13 @@ def resolve_catalog(doc: Any) -> Any:
     return {**doc, "vdevs": vdevs}
 
 
-def validate_document(doc: Any) -> Design:
+def validate_document(doc: Any, catalog: dict[str, CatalogDisk] | None = None) -> Design:
     """The core ``Design`` of a document that may reference catalog disks (``InvalidDesign`` otherwise)."""
     if isinstance(doc, dict):
         stray = [k for k in META_KEYS if k in doc]
         if stray:
             raise InvalidDesign([(k, "belongs next to the document, not in it") for k in stray])
-    return parse_design(resolve_catalog(doc))
+    return parse_design(resolve_catalog(doc, catalog))
 
 
 class EditConflict(Exception):
@@ -140,9 +144,13 @@ def save_design_document(
     vdev groups and datasets, increments ``revision`` and records the new revision's
     document (for undo/redo). ``expected_revision``: the revision the change was made
     on; ``EditConflict`` if another one was saved meanwhile.
+
+    The document is parsed once: the rows and the revision's document (the core's
+    ``design_to_document``) are written from that ``Design``, and the returned design
+    keeps both, so ``to_spec()`` and ``document_view()`` need no parse and no query.
     """
-    spec = validate_document(doc)
-    catalog = catalog_for(doc)
+    catalog = catalog_for(doc) if isinstance(doc, dict) else {}
+    spec = as_stored(validate_document(doc, catalog))
     user = user if getattr(user, "is_authenticated", False) else None
     design = instance or PoolDesign(team=team, created_by=user)
     previous: int | None = None
@@ -162,23 +170,22 @@ def save_design_document(
     design.disk_partitioning = spec.disk_partitioning.value if spec.disk_partitioning else ""
     design.ashift = spec.ashift
     design.extra = dict(spec.extra)
+    design.features = None if spec.features is None else dict(spec.features)
     design.updated_by = user
     design.save()
     VdevGroup.objects.bulk_create(
         [
-            _vdev_row(design, i, raw, catalog, group)
-            for i, (raw, group) in enumerate(zip(doc["vdevs"], spec.vdevs, strict=True))
+            _vdev_row(design, i, group, raw, catalog)
+            for i, (group, raw) in enumerate(zip(spec.vdevs, doc["vdevs"], strict=True))
         ]
     )
-    raw_datasets = doc.get("datasets") or []
-    DatasetPlan.objects.bulk_create(
-        [_dataset_row(design, i, raw, ds) for i, (raw, ds) in enumerate(zip(raw_datasets, spec.datasets, strict=True))]
-    )
-    design.remember_spec(spec)
+    DatasetPlan.objects.bulk_create([_dataset_row(design, i, ds) for i, ds in enumerate(spec.datasets)])
+    document = design_to_document(spec)
+    design.remember_saved(spec, document)
     DesignRevision.objects.create(
         design=design,
         number=design.revision,
-        document=_stored_document(design),
+        document=document,
         kind=RevisionKind.CREATE if instance is None else kind,
         summary=summary[:200],
         undo_to=previous if undo_to is _Auto else undo_to,
@@ -187,21 +194,23 @@ def save_design_document(
     )
     if instance is not None:
         instance.refresh_from_db()
-        instance.remember_spec(spec)
-        instance._document_memo = design._document_memo  # built for the revision row just now
+        instance.remember_saved(spec, document)
         return instance
     return design
 
 
-def _stored_document(design: PoolDesign) -> dict[str, Any]:
-    return design.document_view()
+def as_stored(spec: Design) -> Design:
+    """The design as a revision keeps it: its OpenZFS release written out (a later default does
+    not change a saved design) and an empty description left out. Its document is what
+    ``PoolDesign.document_view()`` gives back from the rows."""
+    return replace(spec, openzfs_version=spec.version, description=spec.description or None)
 
 
 def _ensure_revision_row(design: PoolDesign) -> None:
     """Designs saved before revisions were recorded get a row for their current revision first."""
     if not DesignRevision.objects.filter(design=design, number=design.revision).exists():
         DesignRevision.objects.create(
-            design=design, number=design.revision, document=_stored_document(design), kind=RevisionKind.EDIT
+            design=design, number=design.revision, document=design.document_view(), kind=RevisionKind.EDIT
         )
 
 
@@ -272,34 +281,41 @@ _VDEV_FIELDS = (
     "reserved_per_disk_bytes",
     "expanded_from_width",
     "logical_bytes_written_before",
+    "price_per_disk",
 )
 
 
 def _vdev_row(
-    design: PoolDesign, position: int, raw: Mapping[str, Any], catalog: dict[str, CatalogDisk], group: GroupSpec
+    design: PoolDesign, position: int, group: GroupSpec, raw: Mapping[str, Any], catalog: dict[str, CatalogDisk]
 ) -> VdevGroup:
-    """A vdev group row from the document's (already validated) vdev object and its parsed ``group``."""
-    single = "disks" not in raw
-    disks = [raw["disk"]] if single else list(raw["disks"])
-    refs = [d["catalog"] for d in disks if isinstance(d, dict) and d.get("catalog") in catalog]
+    """A vdev group row from its parsed ``group``; ``raw``, its object in the document, only says
+    which keys each disk gave (``_disk_row``)."""
+    given = [raw["disk"]] if group.single_disk else raw["disks"]
+    refs = [d.catalog for d in group.disks if d.catalog in catalog]
     return VdevGroup(
         design=design,
         position=position,
-        role=raw["role"],
-        layout=raw["layout"],
-        width=raw["width"],
-        count=raw.get("count") if raw.get("count") is not None else 1,
-        disk_partitioning=raw.get("disk_partitioning") or "",
+        role=group.role.value,
+        layout=group.layout.value,
+        width=group.width,
+        count=group.count,
+        disk_partitioning=group.disk_partitioning.value if group.disk_partitioning else "",
         catalog_disk=catalog[refs[0]] if refs else None,
-        disks=disks,
-        single_disk=single,
-        extra={k: v for k, v in raw.items() if k not in VDEV_KEYS},
-        price_per_disk=group.price_per_disk,
-        **{f: raw.get(f) for f in _VDEV_FIELDS},
+        disks=[_disk_row(d, g) for d, g in zip(group.disks[: len(given)], given, strict=True)],
+        single_disk=group.single_disk,
+        extra=dict(group.extra),
+        **{f: getattr(group, f) for f in _VDEV_FIELDS},
     )
 
 
-def _dataset_row(design: PoolDesign, position: int, raw: Mapping[str, Any], ds: Any) -> DatasetPlan:
+def _disk_row(disk: Disk, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The disk as the core writes it, with the keys the document gave: a key a catalog
+    reference fills in is not stored, so the disk keeps following its catalog entry
+    (``models.inline_disk`` fills it in again when the document is read)."""
+    return {k: v for k, v in disk_to_document(disk).items() if k in given}
+
+
+def _dataset_row(design: PoolDesign, position: int, ds: Dataset) -> DatasetPlan:
     return DatasetPlan(
         design=design,
         position=position,
@@ -313,8 +329,8 @@ def _dataset_row(design: PoolDesign, position: int, raw: Mapping[str, Any], ds: 
         compression=ds.compression or "",
         copies=ds.copies,
         sync=ds.sync.value if ds.sync else "",
-        contents=raw.get("contents"),
-        extra={k: v for k, v in raw.items() if k not in DATASET_KEYS},
+        contents=None if ds.contents is None else contents_to_document(ds.contents),
+        extra=dict(ds.extra),
     )
 
 
