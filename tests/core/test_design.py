@@ -71,6 +71,16 @@ def test_mixed_member_disks_round_trip():
     assert parse_design(design_to_document(d)) == d
 
 
+def test_a_disk_size_is_written_back_as_the_document_spells_it():
+    doc = {"name": "p", "vdevs": [{"role": "data", "layout": "mirror", "width": 2,
+                                   "disks": [{"size_bytes": "1.92TB"}, {"size_bytes": 1_920_000_000_000}]}]}
+    d = parse_design(doc)
+    out = design_to_document(d)
+    assert [x["size_bytes"] for x in out["vdevs"][0]["disks"]] == ["1.92TB", 1_920_000_000_000]
+    # the spelling is not part of the disk: both members are the same disk
+    assert d.vdevs[0].disks[0] == d.vdevs[0].disks[1]
+
+
 @pytest.mark.parametrize(
     "mutate,field,fragment",
     [
