@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from zfsplanner.core.datasets import blockhist
 from zfsplanner.core.datasets.measure import Setting, measure_bytes
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.document.export import design_to_document
@@ -73,3 +74,43 @@ def test_the_histogram_round_trips_through_the_document():
     doc = design_to_document(d)
     assert doc["datasets"][0]["contents"]["block_size_histogram"] == hist
     assert parse_design(doc) == d
+
+
+def test_a_document_with_a_bad_histogram_is_refused_when_read_with_the_entry_in_the_path():
+    with pytest.raises(InvalidDesign) as exc:
+        design("mirror", 2, {"logical_bytes": 1 << 20, "block_size_histogram": [[4096, 1], [4096, -1]]})
+    assert exc.value.errors == [
+        (
+            "datasets[0].contents.block_size_histogram[1]",
+            "must be a [psize_bytes, count] pair of non-negative integers, not [4096, -1]",
+        )
+    ]
+
+
+def test_a_histogram_that_counts_no_blocks_is_refused_when_read():
+    with pytest.raises(InvalidDesign) as exc:
+        design("mirror", 2, {"logical_bytes": 1 << 20, "block_size_histogram": [[4096, 0]]})
+    assert exc.value.errors == [("datasets[0].contents.block_size_histogram", "counts no blocks")]
+
+
+def test_file_and_block_histograms_are_checked_by_one_rule():
+    contents = {"file_size_histogram": [[4096, "3"]], "block_size_histogram": [[4096, "3"]]}
+    with pytest.raises(InvalidDesign) as exc:
+        design("mirror", 2, contents)
+    messages = dict(exc.value.errors)
+    assert messages["datasets[0].contents.file_size_histogram[0]"] == (
+        "must be a [size_bytes, count] pair of non-negative integers, not [4096, '3']"
+    )
+    assert messages["datasets[0].contents.block_size_histogram[0]"] == (
+        "must be a [psize_bytes, count] pair of non-negative integers, not [4096, '3']"
+    )
+
+
+def test_a_histogram_the_estimate_cannot_use_is_named_in_words_with_its_path_apart():
+    with pytest.raises(blockhist.BlockHistogramError) as exc:
+        blockhist.read({"block_size_histogram": [[512, 1], [512, True]]})
+    assert exc.value.path == "contents.block_size_histogram[1]"
+    assert str(exc.value) == (
+        "entry 2 of the block size histogram must be a [psize_bytes, count] pair of non-negative integers, "
+        "not [512, True]"
+    )

@@ -21,39 +21,34 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..compression.rules import roundup_alloc_size
-
-KEY = "block_size_histogram"
-MAX_BUCKETS = 100_000
+from ..document.parts import BLOCK_HISTOGRAM_KEY as KEY
+from ..document.parts import read_block_histogram
+from ..document.reader import Reader
+from ..naming import element_label
 
 
 class BlockHistogramError(ValueError):
-    """A histogram that cannot be used; the message names the entry."""
+    """A histogram that cannot be used: the message in words, the entry's JSON path in ``path``."""
+
+    def __init__(self, path: str, message: str) -> None:
+        field, _, entry = path.partition("[")
+        words = f"the {element_label(None, field)}"
+        super().__init__(f"entry {int(entry.rstrip(']')) + 1} of {words} {message}" if entry else f"{words} {message}")
+        self.path = path
+        self.message = message
 
 
 def read(extra: Mapping[str, Any]) -> tuple[tuple[int, int], ...] | None:
-    """The histogram a dataset's ``contents`` carries (under :data:`KEY`), validated; None if absent."""
+    """The histogram a dataset's ``contents`` carries (under :data:`KEY`), checked by the rule a design
+    document is read with (``document.parts.read_block_histogram``); None if absent."""
     raw = extra.get(KEY)
     if raw is None:
         return None
-    if not isinstance(raw, list | tuple):
-        raise BlockHistogramError(f"contents.{KEY} must be a list of [psize_bytes, count] pairs")
-    if len(raw) > MAX_BUCKETS:
-        raise BlockHistogramError(f"contents.{KEY} has {len(raw)} entries; at most {MAX_BUCKETS}")
-    pairs = []
-    for i, pair in enumerate(raw):
-        ok = (
-            isinstance(pair, list | tuple)
-            and len(pair) == 2
-            and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in pair)
-        )
-        if not ok:
-            raise BlockHistogramError(
-                f"contents.{KEY}[{i}] must be a [psize_bytes, count] pair of non-negative integers, not {pair!r}"
-            )
-        pairs.append((int(pair[0]), int(pair[1])))
-    if not any(n for _, n in pairs):
-        raise BlockHistogramError(f"contents.{KEY} counts no blocks")
-    return tuple(pairs)
+    r = Reader()
+    pairs = read_block_histogram(r, raw, f"contents.{KEY}")
+    if pairs is None:
+        raise BlockHistogramError(*r.errors[0])
+    return pairs
 
 
 @dataclass(frozen=True)

@@ -102,8 +102,6 @@ MIN_WIDTH = {
     Layout.RAIDZ2: 3,
     Layout.RAIDZ3: 4,
 }
-RAIDZ_MAX_WIDTH = 255
-DRAID_MAX_CHILDREN = 255
 DRAID_MAX_SPARES = 100
 
 
@@ -187,13 +185,10 @@ def _check_shape(
         r.err(wpath, f"a stripe vdev is a single disk, so width must be 1 (got {width}); use count for more")
     elif layout in MIN_WIDTH and width < MIN_WIDTH[layout]:
         r.err(wpath, f"{layout.value} needs at least {MIN_WIDTH[layout]} disks (got {width})")
-    elif layout in RAIDZ_LAYOUTS and width > RAIDZ_MAX_WIDTH:
-        r.err(wpath, f"{layout.value} can have at most {RAIDZ_MAX_WIDTH} disks (got {width})")
+    # the widest raidz and dRAID: limits.structure_errors, before the document is read
     if layout in DRAID_LAYOUTS:
         p = PARITY[layout]
         spares = draid_spares or 0
-        if width > DRAID_MAX_CHILDREN:
-            r.err(wpath, f"dRAID can have at most {DRAID_MAX_CHILDREN} children (got {width})")
         data = draid_data if draid_data is not None else draid_default_data(width, spares, p)
         if data < 1:
             r.err(wpath, f"{layout.value} with {spares} spares needs more than {p + spares} children (got {width})")
@@ -235,6 +230,42 @@ CONTENTS_KEYS = (
     "dedup_ratio",
 )
 COMPRESSIBILITY_KEYS = ("profile", "ratio", "algorithm", "recordsize")
+BLOCK_HISTOGRAM_KEY = "block_size_histogram"  # kept in the contents' extra keys (core/datasets/blockhist.py)
+
+
+def read_histogram(
+    r: Reader, value: Any, path: str, size_name: str, *, max_count: int | None = None
+) -> tuple[tuple[int, int], ...] | None:
+    """A histogram a design gives (``file_size_histogram``, ``block_size_histogram``): a list of
+    ``[size, count]`` pairs of non-negative integers, ``size_name`` naming the size in the messages,
+    each count at most ``max_count``. Every bad pair is an error at its own path; None if any is."""
+    if not isinstance(value, list | tuple):
+        r.err(path, f"must be a list of [{size_name}, count] pairs")
+        return None
+    n_err = len(r.errors)
+    pairs = []
+    for i, pair in enumerate(value):
+        ok = (
+            isinstance(pair, list | tuple)
+            and len(pair) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in pair)
+            and (max_count is None or pair[1] <= max_count)
+        )
+        if not ok:
+            r.err(f"{path}[{i}]", f"must be a [{size_name}, count] pair of non-negative integers, not {pair!r}")
+        else:
+            pairs.append((int(pair[0]), int(pair[1])))
+    return tuple(pairs) if len(r.errors) == n_err else None
+
+
+def read_block_histogram(r: Reader, value: Any, path: str) -> tuple[tuple[int, int], ...] | None:
+    """``contents.block_size_histogram``: ``[psize_bytes, count]`` pairs that count at least one block.
+    (How many entries a document may give is a limit of :mod:`.limits`, checked before this.)"""
+    pairs = read_histogram(r, value, path, "psize_bytes")
+    if pairs is not None and not any(n for _, n in pairs):
+        r.err(path, "counts no blocks")
+        return None
+    return pairs
 
 
 def _dedup_ratio(r: Reader, value: Any, path: str) -> float | None:
@@ -250,26 +281,12 @@ def _read_contents(r: Reader, value: Any, path: str) -> Contents | None:
     d = r.obj(value, path)
     if d is None:
         return None
-    hist: tuple[tuple[int, int], ...] | None = None
+    hist = None
     if d.get("file_size_histogram") is not None:
-        raw = d["file_size_histogram"]
         hpath = join(path, "file_size_histogram")
-        if not isinstance(raw, list):
-            r.err(hpath, "must be a list of [size_bytes, count] pairs")
-        else:
-            pairs = []
-            for i, pair in enumerate(raw):
-                ok = (
-                    isinstance(pair, list | tuple)
-                    and len(pair) == 2
-                    and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in pair)
-                    and pair[1] <= MAX_FILES
-                )
-                if not ok:
-                    r.err(f"{hpath}[{i}]", f"must be a [size_bytes, count] pair of non-negative integers, not {pair!r}")
-                else:
-                    pairs.append((int(pair[0]), int(pair[1])))
-            hist = tuple(pairs)
+        hist = read_histogram(r, d["file_size_histogram"], hpath, "size_bytes", max_count=MAX_FILES)
+    if d.get(BLOCK_HISTOGRAM_KEY) is not None:  # checked here, kept as given for the estimate
+        read_block_histogram(r, d[BLOCK_HISTOGRAM_KEY], join(path, BLOCK_HISTOGRAM_KEY))
     comp = None
     if d.get("compressibility") is not None:
         cpath = join(path, "compressibility")
@@ -341,11 +358,10 @@ def read_dataset(r: Reader, value: Any, path: str, pool: str | None) -> Dataset 
             r.err(join(path, "name"), f"{name!r} must start with the pool name {pool!r}")
     dtype = r.choice(d, "type", path, DatasetType) or DatasetType.FILESYSTEM
     recordsize = r.zfs_size(d, "recordsize", path)
-    if recordsize is not None and (not is_power_of_two(recordsize) or not 512 <= recordsize <= 16 * 1024**2):
-        r.err(join(path, "recordsize"), "must be a power of two from 512 to 16M")
     volblocksize = r.zfs_size(d, "volblocksize", path)
-    if volblocksize is not None and (not is_power_of_two(volblocksize) or not 512 <= volblocksize <= 16 * 1024**2):
-        r.err(join(path, "volblocksize"), "must be a power of two from 512 to 16M")
+    for key, block in (("recordsize", recordsize), ("volblocksize", volblocksize)):
+        if block is not None and (not is_power_of_two(block) or not 512 <= block <= 16 * 1024**2):
+            r.err(join(path, key), "must be a power of two from 512 to 16M")
     volsize = r.zfs_size(d, "volsize", path)
     if dtype == DatasetType.VOLUME:
         if volsize is None:

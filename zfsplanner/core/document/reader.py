@@ -29,10 +29,16 @@ class Reader:
             return None
         return value
 
+    def given(self, d: Mapping[str, Any], key: str, path: str, *, required: bool = False) -> bool:
+        """Whether ``d`` gives ``key`` a value (null is no value); "is required" when it must and doesn't."""
+        if key in d and d[key] is not None:
+            return True
+        if required:
+            self.err(join(path, key), "is required")
+        return False
+
     def string(self, d: Mapping[str, Any], key: str, path: str, *, required: bool = False) -> str | None:
-        if key not in d or d[key] is None:
-            if required:
-                self.err(join(path, key), "is required")
+        if not self.given(d, key, path, required=required):
             return None
         v = d[key]
         if not isinstance(v, str):
@@ -50,9 +56,7 @@ class Reader:
         lo: int | None = None,
         hi: int | None = None,
     ) -> int | None:
-        if key not in d or d[key] is None:
-            if required:
-                self.err(join(path, key), "is required")
+        if not self.given(d, key, path, required=required):
             return None
         v = d[key]
         if isinstance(v, bool) or not isinstance(v, int):
@@ -78,7 +82,7 @@ class Reader:
             return None
 
     def zfs_size(self, d: Mapping[str, Any], key: str, path: str) -> int | None:
-        if key not in d or d[key] is None:
+        if not self.given(d, key, path):
             return None
         try:
             return self._addressable(parse_zfs_size(d[key]), join(path, key))
@@ -87,9 +91,7 @@ class Reader:
             return None
 
     def disk_size(self, d: Mapping[str, Any], key: str, path: str, *, required: bool = False) -> int | None:
-        if key not in d or d[key] is None:
-            if required:
-                self.err(join(path, key), "is required")
+        if not self.given(d, key, path, required=required):
             return None
         try:
             return self._addressable(parse_disk_size(d[key]), join(path, key))
@@ -99,7 +101,7 @@ class Reader:
 
     def price(self, d: Mapping[str, Any], key: str, path: str) -> Decimal | None:
         """A price: a decimal string (``"249.99"``) or a JSON number, zero or more."""
-        if key not in d or d[key] is None:
+        if not self.given(d, key, path):
             return None
         v = d[key]
         if isinstance(v, bool) or not isinstance(v, int | float | str):
