@@ -176,6 +176,19 @@ def test_the_api_names_each_bad_field(alice, client_for):
     assert r.status_code == 400 and r.json()["errors"][0]["field"] == "candidates[0].disk.size_bytes"
 
 
+def test_the_api_reads_a_file_size_histogram_by_the_design_formats_rule(alice, client_for):
+    """The same rule as a design's contents.file_size_histogram: each bad pair named at its own path,
+    counts up to the design's file limit; a good histogram plans the data."""
+    base = {"candidates": [{"catalog": MODEL, "count": 6}], "options": {}, "sort": "usable_bytes"}
+    bad = {"logical_bytes": "10TB", "file_size_histogram": [[4096, 10], [4096, -1], "x", [1, 2**49]]}
+    r = client_for(alice).post("/api/advisor/", {**base, "data": bad}, format="json")
+    assert r.status_code == 400
+    fields = [e["field"] for e in r.json()["errors"]]
+    assert fields == ["data.file_size_histogram[1]", "data.file_size_histogram[2]", "data.file_size_histogram[3]"]
+    good = {"logical_bytes": "10TB", "file_size_histogram": [[4096, 1000], [1 << 20, 1000]], "file_count": 2**40}
+    assert client_for(alice).post("/api/advisor/", {**base, "data": good}, format="json").status_code == 200
+
+
 def test_the_api_needs_authentication(api_client):
     assert api_client.post("/api/advisor/", {}, format="json").status_code in (401, 403)
 

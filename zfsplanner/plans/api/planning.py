@@ -18,6 +18,9 @@ from rest_framework.views import APIView
 
 from zfsplanner.core import advisor
 from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, OPENZFS_VERSIONS, InvalidDesign
+from zfsplanner.core.document.limits import MAX_FILES
+from zfsplanner.core.document.parts import read_histogram
+from zfsplanner.core.document.reader import Reader
 from zfsplanner.core.units import UnitError, parse_disk_size, parse_zfs_size
 
 from ..models import CatalogDisk, PoolDesign
@@ -57,10 +60,6 @@ def _integer(value: Any, path: str, errors: list[tuple[str, str]], *, lo: int, h
     return value
 
 
-def _count(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
-
-
 def _candidates(raw: Any, errors: list[tuple[str, str]]) -> tuple[list[advisor.Candidate], set[str]]:
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_CANDIDATES:
         errors.append(("candidates", f"must be a list of 1 to {MAX_CANDIDATES} disks"))
@@ -88,8 +87,11 @@ def _candidates(raw: Any, errors: list[tuple[str, str]]) -> tuple[list[advisor.C
                 errors.append((f"{path}.catalog", f"{c['catalog']!r} is not a disk in the catalog"))
             elif count is not None:
                 candidate = catalog_candidate(disk, count, price)
-                out.append(candidate if not currency else advisor.Candidate(
-                    candidate.disk, count, candidate.price, currency, candidate.label))
+                out.append(
+                    candidate
+                    if not currency
+                    else advisor.Candidate(candidate.disk, count, candidate.price, currency, candidate.label)
+                )
                 models.add(disk.model)
         elif isinstance(c.get("disk"), Mapping):
             if count is not None:
@@ -119,19 +121,16 @@ def _needs(raw: Any, errors: list[tuple[str, str]]) -> advisor.DataNeeds | None:
             recordsize = parse_zfs_size(raw["recordsize"])
         except (UnitError, TypeError, ValueError) as exc:
             errors.append(("data.recordsize", str(exc)))
-    hist = raw.get("file_size_histogram")
     pairs: tuple[tuple[int, int], ...] | None = None
-    if hist is not None:
-        ok = isinstance(hist, list) and all(
-            isinstance(p, list) and len(p) == 2 and all(_count(x) for x in p) for p in hist
+    if raw.get("file_size_histogram") is not None:  # the design format's rule for the same histogram
+        reader = Reader()
+        pairs = read_histogram(
+            reader, raw["file_size_histogram"], "data.file_size_histogram", "size_bytes", max_count=MAX_FILES
         )
-        if not ok:
-            errors.append(("data.file_size_histogram", "must be a list of [size_bytes, count] pairs"))
-        else:
-            pairs = tuple((int(s), int(n)) for s, n in hist)
+        errors.extend(reader.errors)
     file_count = None
     if raw.get("file_count") is not None:
-        file_count = _integer(raw["file_count"], "data.file_count", errors, lo=0, hi=10**12)
+        file_count = _integer(raw["file_count"], "data.file_count", errors, lo=0, hi=MAX_FILES)
     compression = raw.get("compression", "lz4")
     if not isinstance(compression, str):
         errors.append(("data.compression", "must be a ZFS compression value such as lz4"))
@@ -216,7 +215,10 @@ class AdvisorView(APIView):
 @extend_schema(
     parameters=[
         OpenApiParameter(
-            "metric", str, OpenApiParameter.QUERY, enum=["iops", "bandwidth"],
+            "metric",
+            str,
+            OpenApiParameter.QUERY,
+            enum=["iops", "bandwidth"],
             description="Compare this figure for every test (default: IOPS for random tests, bandwidth for "
             "sequential ones; the chart then shows percentages of the prediction).",
         )
