@@ -208,6 +208,8 @@ MEDIA_URL = "media/"
 BENCHMARK_UPLOAD_MAX_BYTES = env.int("BENCHMARK_UPLOAD_MAX_BYTES", default=200 * 1000 * 1000)
 # Histogram inputs (find/du listings, zdb dumps), streamed to disk and bucketed by a worker.
 IMPORT_UPLOAD_MAX_BYTES = env.int("IMPORT_UPLOAD_MAX_BYTES", default=4 * 1000 * 1000 * 1000)
+# Pool outputs (zpool status & co.) of one import: each file, and all of them together.
+POOL_IMPORT_MAX_BYTES = env.int("POOL_IMPORT_MAX_BYTES", default=4 * 1024 * 1024)
 # Largest sample file accepted for measuring compression (kept in memory while measured).
 COMPRESSION_SAMPLE_MAX_BYTES = env.int("COMPRESSION_SAMPLE_MAX_BYTES", default=64 * 1024 * 1024)
 # Measured compression (zfsplanner.compression): samples up to the inline size are measured while the

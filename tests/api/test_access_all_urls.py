@@ -213,6 +213,7 @@ ACCESS: dict[str, list[Cell]] = {
     "imports:pool-import-detail": [Cell("get", "/imports/pool/{import_}/", PAGE_OWN)],
     "imports:pool-import-save": [Cell("post", "/imports/pool/{import_}/save/", PAGE_OWN)],
     "imports:pool-import-answer": [Cell("post", "/imports/pool/{import_}/sizes/", PAGE_OWN)],
+    "imports:pool-import-retry": [Cell("post", "/imports/pool/{import_}/retry/", PAGE_OWN)],
     "imports:histogram-list": [Cell("get", DESIGN + "histograms/", PAGE_READ)],
     "imports:histogram-upload": [Cell("post", DESIGN + "histograms/upload/", PAGE_WRITE)],
     "imports:histogram-status": [Cell("get", "/histograms/{histogram}/status/", PAGE_READ)],
@@ -223,6 +224,8 @@ ACCESS: dict[str, list[Cell]] = {
     ],
     "imports-api:pool-import-detail": [Cell("get", "/api/pool-imports/{import_}/", API_OWN, api=True)],
     "imports-api:pool-import-save": [Cell("post", "/api/pool-imports/{import_}/save/", API_OWN, {}, api=True)],
+    "imports-api:pool-import-sizes": [Cell("post", "/api/pool-imports/{import_}/sizes/", API_OWN, {}, api=True)],
+    "imports-api:pool-import-retry": [Cell("post", "/api/pool-imports/{import_}/retry/", API_OWN, api=True)],
     "imports-api:histogram-upload-list": [Cell("get", "/api/histogram-uploads/", API_LIST, api=True)],
     "imports-api:histogram-upload-detail": [Cell("get", "/api/histogram-uploads/{histogram}/", API_READ, api=True)],
     "imports-api:histogram-upload-retry": [

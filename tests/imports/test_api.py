@@ -37,9 +37,12 @@ def test_an_unreadable_output_is_a_400_naming_the_line(client_for, erin):
     bad = "$ zpool list -p\nNAME SIZE ALLOC\ntank 12x 3\n"
     r = client_for(erin).post("/api/pool-imports/", {"sources": [{"name": "list.txt", "text": bad}]}, format="json")
     assert r.status_code == 400
+    record = PoolImport.objects.get()  # the outputs are kept, with the reason
     assert r.json() == {"detail": "list.txt: line 3: zpool list: SIZE '12x' is not a size", "line": 3,
-                        "source": "list.txt", "format": "zpool list"}
-    assert PoolImport.objects.count() == 0
+                        "source": "list.txt", "format": "zpool list", "id": record.pk,
+                        "url": f"/imports/pool/{record.pk}/"}
+    assert record.status == "failed" and record.sources == [{"name": "list.txt", "text": bad}]
+    assert record.error_line == 3 and record.error_source == "list.txt" and record.document == {}
 
 
 def test_nothing_given_is_a_400(client_for, erin):

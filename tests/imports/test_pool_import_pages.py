@@ -55,7 +55,9 @@ def test_unreadable_output_names_the_line(client, erin):
     page = r.content.decode()
     assert "pasted text: line 12: zpool status: expected a vdev row" in page
     assert "BROKEN" in page  # the paste is kept
-    assert PoolImport.objects.count() == 0
+    record = PoolImport.objects.get()  # and stored, with the reason
+    assert record.status == "failed" and "line 12: zpool status: expected a vdev row" in record.error
+    assert f'href="/imports/pool/{record.pk}/"' in page
 
 
 def test_an_empty_form_is_refused(client, erin):

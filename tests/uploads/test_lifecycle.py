@@ -1,5 +1,5 @@
 """One upload lifecycle for every kind: the same claim, retry policy, retry and sweep for benchmark
-logs, file listings and compression samples (zfsplanner/uploads). Tasks run in-process here; the
+logs, file listings, compression samples and pool outputs (zfsplanner/uploads). Tasks run in-process here; the
 services suite (tests/*/test_services_worker.py, tests/benchmarks/test_faults.py) runs them on a
 real worker."""
 
@@ -13,17 +13,18 @@ from django.utils import timezone
 from benchmarks.models import BENCHMARK_LOGS
 from tests.benchmarks.conftest import CDM_WD
 from tests.compression.conftest import text_sample, upload
+from tests.core.import_samples import text
 from tests.factories import BenchRunFactory, PoolDesignFactory, design_document
 from zfsplanner.celery import app
 from zfsplanner.compression import services as compression_services
 from zfsplanner.compression.models import COMPRESSION_SAMPLES
 from zfsplanner.imports import services as import_services
-from zfsplanner.imports.models import FILE_LISTINGS
+from zfsplanner.imports.models import FILE_LISTINGS, POOL_OUTPUTS, PoolImport
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.kinds import KINDS
 from zfsplanner.uploads.tasks import sweep_uploads_task
 
-ALL_KINDS = [BENCHMARK_LOGS, FILE_LISTINGS, COMPRESSION_SAMPLES]
+ALL_KINDS = [BENCHMARK_LOGS, FILE_LISTINGS, COMPRESSION_SAMPLES, POOL_OUTPUTS]
 
 
 @pytest.fixture
@@ -43,6 +44,9 @@ def _stored(kind, team, user, django_capture_on_commit_callbacks):
             return import_services.store_histogram(
                 design=design, dataset="tank/data", user=user, file=b"4096\n8192\n", name="sizes.txt"
             )
+        if kind is POOL_OUTPUTS:  # stored by a request that died before reading them
+            outputs = [{"name": "status.txt", "text": text("freebsd-2.2-raidz1-gptid.txt")}]
+            return PoolImport.objects.create(created_by=user, sources=outputs)
         options = compression_services.parse_options("lz4")
         return compression_services.store_sample(user, upload(text_sample(5000)), options)
 
@@ -53,12 +57,13 @@ def _reload(upload):
 
 
 def test_every_kind_is_read_by_one_task_with_the_same_policy():
-    assert set(KINDS) == set(ALL_KINDS) and len(KINDS) == 3
+    assert set(KINDS) == set(ALL_KINDS) and len(KINDS) == 4
     names = {k.task.name for k in KINDS}
     assert names == {
         "benchmarks.tasks.parse_upload_task",
         "zfsplanner.imports.tasks.bucket_histogram_task",
         "zfsplanner.compression.tasks.measure_sample",
+        "zfsplanner.imports.tasks.read_pool_import_task",
     }
     for kind in KINDS:
         task = kind.task

@@ -5,8 +5,9 @@ from .models import HistogramUpload, PoolImport
 
 @admin.register(PoolImport)
 class PoolImportAdmin(admin.ModelAdmin):
-    list_display = ("pk", "created_by", "pool", "design", "created")
-    readonly_fields = ("created",)
+    list_display = ("pk", "created_by", "pool", "status", "design", "created")
+    list_filter = ("status",)
+    readonly_fields = ("created", "updated", "started", "finished")
 
 
 @admin.register(HistogramUpload)

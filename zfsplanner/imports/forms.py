@@ -8,8 +8,6 @@ from zfsplanner.accounts.models import Team
 
 from .models import HistogramFormat
 
-POOL_IMPORT_MAX_BYTES = 4 * 1024 * 1024
-
 
 class MultipleFileInput(forms.ClearableFileInput):
     allow_multiple_selected = True
@@ -25,6 +23,17 @@ class MultipleFileField(forms.FileField):
         if isinstance(data, list | tuple):
             return [single(d, initial) for d in data]
         return [single(data, initial)] if data else []
+
+
+def read_files(files: list[Any]) -> list[tuple[str, str]]:
+    """``(name, text)`` of uploaded outputs; each spooled file is removed once read (the text is what is stored)."""
+    out = []
+    for f in files:
+        try:
+            out.append((f.name, f.read().decode("utf-8", "replace")))
+        finally:
+            f.close()
+    return out
 
 
 class PoolImportForm(forms.Form):
@@ -46,18 +55,12 @@ class PoolImportForm(forms.Form):
         out = []
         if self.cleaned_data.get("text", "").strip():
             out.append(("pasted text", self.cleaned_data["text"]))
-        for f in self.cleaned_data.get("files") or []:
-            out.append((f.name, f.read().decode("utf-8", "replace")))
-        return out
+        return out + read_files(self.cleaned_data.get("files") or [])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not (data.get("text") or "").strip() and not data.get("files"):
             raise forms.ValidationError("Paste the outputs or choose files that hold them.")
-        too_big = [f.name for f in data.get("files") or [] if f.size > POOL_IMPORT_MAX_BYTES]
-        if too_big:
-            raise forms.ValidationError(f"{too_big[0]} is larger than {POOL_IMPORT_MAX_BYTES:,} bytes: "
-                                        "these outputs are a few kilobytes; is it the right file?")
         return data
 
 

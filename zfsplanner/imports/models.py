@@ -2,7 +2,10 @@
 
 * :class:`PoolImport`: the outputs of ``zpool status`` & co. pasted or uploaded, the design
   the importer made of them (with what the pool reported), and the design it was saved as.
-  These inputs are small, so they are read while the user waits.
+  The outputs are stored on the row first, then read while the user waits (they are small,
+  and the preview is needed at once); outputs that cannot be read stay stored with the reason
+  (failed) and are read again on request. The lifecycle is the uploads' (kind ``POOL_OUTPUTS``):
+  an import whose request died before it was read is read by a worker after the sweep.
 * :class:`HistogramUpload`: a file listing (``find``, ``du -ab``, ``size,count`` CSV) or a
   ``zdb -Lbbbs`` dump for one dataset of a design. It can be hundreds of megabytes, so it
   is stored byte for byte first and bucketed by a Celery worker (pending -> parsing ->
@@ -31,13 +34,26 @@ class PoolImportQuerySet(models.QuerySet["PoolImport"]):
         return self.filter(created_by=user)
 
 
-class PoolImport(models.Model):
+class PoolImportStatus(models.TextChoices):
+    PENDING = "pending", "Stored, not read yet"
+    PARSING = "parsing", "Reading"
+    DONE = "done", "Read"
+    FAILED = "failed", "Could not be read"
+
+
+class PoolImport(UploadLifecycle):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     sources = models.JSONField(default=list, help_text='[{"name": ..., "text": ...}]: what was pasted or uploaded.')
     pool = models.CharField(max_length=255, blank=True, help_text="The pool to import when the outputs show several.")
-    document = models.JSONField(help_text="The design the importer made (zfsplanner.design/1, with 'imported').")
+    status = models.CharField(max_length=10, choices=PoolImportStatus.choices, default=PoolImportStatus.PENDING)
+    document = models.JSONField(
+        default=dict, blank=True,
+        help_text="The design the importer made (zfsplanner.design/1, with 'imported'); empty until read.",
+    )
+    error_line = models.PositiveIntegerField(null=True, blank=True)
+    error_source = models.CharField(max_length=255, blank=True, help_text="The output (file or paste) the error is in.")
+    error_format = models.CharField(max_length=32, blank=True, help_text="What it was read as (zpool status, ...).")
     design = models.ForeignKey(PoolDesign, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    created = models.DateTimeField(auto_now_add=True)
 
     objects = PoolImportQuerySet.as_manager()
 
@@ -45,7 +61,16 @@ class PoolImport(models.Model):
         ordering = ["-created", "-pk"]
 
     def __str__(self) -> str:
-        return f"import {self.pk}: {self.document.get('name')}"
+        return f"import {self.pk}: {self.document.get('name') or self.pool or 'pool'} ({self.status})"
+
+    @property
+    def is_read(self) -> bool:
+        """The outputs were read: the preview holds the design."""
+        return self.status == PoolImportStatus.DONE
+
+    @classmethod
+    def failed(cls, pk: int) -> None:
+        cls.objects.filter(pk=pk).update(document={})  # a design from an earlier read is no longer what they say
 
 
 class HistogramStatus(models.TextChoices):
@@ -125,4 +150,23 @@ FILE_LISTINGS = UploadKind(
     verb="bucketing",
     done="bucketed",
     reset=(("error_line", None),),
+)
+
+
+# Pool outputs are stored on the import row and read while the request waits (a worker reads
+# one whose request died); each file streams in up to POOL_IMPORT_MAX_BYTES, and so do all of them.
+POOL_OUTPUTS = UploadKind(
+    name="pool outputs",
+    model=PoolImport,
+    setting="POOL_IMPORT_MAX_BYTES",
+    default_max_bytes=4 * 1024 * 1024,
+    spool_subdir="pool-imports",
+    prefix="outputs-",
+    chunk_size=64 * 1024,
+    running=PoolImportStatus.PARSING,
+    noun="import",
+    verb="reading the outputs",
+    done="read",
+    reset=(("error_line", None), ("error_source", ""), ("error_format", "")),
+    too_large_hint="The outputs of a pool are a few kilobytes to a few megabytes: is it the right file?",
 )

@@ -14,6 +14,8 @@ from zfsplanner.core.importers.compare import Row, compare
 from zfsplanner.core.importers.members import CatalogEntry
 from zfsplanner.core.units import format_iec, format_si, parse_disk_size
 
+from .catalog import catalog_entries
+
 
 @dataclass(frozen=True)
 class VdevLine:
@@ -84,7 +86,7 @@ class Preview:
         if not any(not q.partition for q in self.questions):
             return []
         return [(c.model, f"{c.vendor or ''} {c.model}: {format_si(c.size_bytes)} ({format_iec(c.size_bytes)})".strip())
-                for c in sorted(_catalog(), key=lambda c: (c.size_bytes, c.model))]
+                for c in sorted(catalog_entries(), key=lambda c: (c.size_bytes, c.model))]
 
     @property
     def headline(self) -> list[Row]:
@@ -138,12 +140,6 @@ def preview(document: dict[str, Any]) -> Preview:
     return Preview(document, est, None, compare(document, est), vdevs)
 
 
-def _catalog() -> list[CatalogEntry]:
-    from .services import catalog_entries
-
-    return catalog_entries()
-
-
 def with_answers(document: dict[str, Any], data: Mapping[str, Any]) -> list[SizeQuestion]:
     """The open questions with what the user typed or chose (to show them again next to the error)."""
     return [replace(q, typed=str(data.get(q.field) or ""), chosen=str(data.get(q.catalog_field) or ""))
@@ -162,7 +158,7 @@ def answers_from(data: Mapping[str, Any], document: dict[str, Any]) -> dict[str,
         model = str(data.get(q.catalog_field) or "").strip()
         typed = str(data.get(q.field) or "").strip()
         if model and not q.partition:
-            catalog = catalog if catalog is not None else {c.model: c for c in _catalog()}
+            catalog = catalog if catalog is not None else {c.model: c for c in catalog_entries()}
             if model not in catalog:
                 raise ValueError(f"{q.label}: {model!r} is not in the disk catalog")
             out[q.id] = catalog[model]

@@ -1,7 +1,11 @@
 """The functions that touch the database around the importers and the histogram bucketing.
 
-* ``create_pool_import(user, sources, pool)``: run the importer on pasted/uploaded outputs
-  (the catalog from the database), keep the preview, errors and all;
+* ``create_pool_import(user, sources, pool)``: store pasted/uploaded outputs, then read them
+  while the request waits (``read_pool_import``, the catalog from the database): the preview,
+  or the reason they cannot be read, kept with them; ``read_again`` reads stored outputs again
+  (after an update); the lifecycle around them is :mod:`zfsplanner.uploads`, kind ``POOL_OUTPUTS``;
+* ``answer_questions(document, data)`` / ``answer_pool_import(record, data)``: the sizes the
+  preview asks (the page, the API and ``manage.py import_pool --size``);
 * ``save_pool_import(pool_import, team, user, name)``: store the previewed design through
   ``plans.services.save_design_document`` (validated first, never half-saved);
 * ``store_histogram(...)``: keep a listing byte for byte (streamed, hashed, size-checked) and
@@ -13,7 +17,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from django.db import OperationalError, transaction
@@ -21,58 +26,108 @@ from django.db import OperationalError, transaction
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.importers import import_pool
+from zfsplanner.core.importers.answers import answer_sizes
 from zfsplanner.core.importers.common import UnreadableOutput
 from zfsplanner.core.importers.listings import bucket_stream
-from zfsplanner.core.importers.members import CatalogEntry
+from zfsplanner.core.importers.pool_import import ImportProblem
 from zfsplanner.core.importers.pool_import import PoolImport as ImportedPool
 from zfsplanner.core.importers.size_buckets import HistogramError, HistogramResult, merge_contents
-from zfsplanner.plans.models import CatalogDisk, PoolDesign
+from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import planning_figures_changed, save_design_document
 from zfsplanner.uploads import lifecycle
-from zfsplanner.uploads.handler import discard, spool
+from zfsplanner.uploads.handler import UploadTooLarge, discard, spool
 
-from .models import FILE_LISTINGS, HistogramUpload, PoolImport, histogram_path
+from .catalog import catalog_entries
+from .models import FILE_LISTINGS, POOL_OUTPUTS, HistogramUpload, PoolImport, PoolImportStatus, histogram_path
+from .presenters import answers_from
 
 logger = logging.getLogger(__name__)
 
-POOL_IMPORT_MAX_CHARS = 4 * 1024 * 1024
 READ_CHUNK = 1024 * 1024
 
 
 # --------------------------------------------------------------------------- pool imports
 
 
-def catalog_entries() -> list[CatalogEntry]:
-    return [
-        CatalogEntry(
-            model=c.model,
-            size_bytes=c.capacity_bytes,
-            logical_sector_bytes=c.logical_sector_bytes,
-            physical_sector_bytes=c.physical_sector_bytes,
-            media=c.media,
-            vendor=c.vendor,
-            rpm=c.rpm,
-            plp=c.plp,
-        )
-        for c in CatalogDisk.objects.all()
-    ]
+def check_size(sources: Sequence[tuple[str, str]]) -> None:
+    """Refuse outputs larger than one import reads (``UploadTooLarge``), before anything reads them."""
+    total = sum(len(t.encode()) for _, t in sources)
+    if total > POOL_OUTPUTS.max_bytes():
+        raise UploadTooLarge(POOL_OUTPUTS, "The outputs together", total)
 
 
 def run_import(sources: Sequence[tuple[str, str]], pool: str = "") -> ImportedPool:
     """The importer over ``(name, text)`` pairs, with the disk catalog; raises ``UnreadableOutput``."""
-    total = sum(len(t) for _, t in sources)
-    if total > POOL_IMPORT_MAX_CHARS:
-        raise UnreadableOutput(None, f"{total:,} characters is more than the {POOL_IMPORT_MAX_CHARS:,} the import "
-                                     "reads; paste the outputs of one pool")
+    check_size(sources)
     return import_pool(sources, pool=pool or None, catalog=catalog_entries())
 
 
 def create_pool_import(user: Any, sources: Sequence[tuple[str, str]], pool: str = "") -> PoolImport:
-    """Import and keep the preview; ``UnreadableOutput`` (naming the line) if the outputs cannot be read."""
-    result = run_import(sources, pool)
-    return PoolImport.objects.create(
-        created_by=user, sources=[{"name": n, "text": t} for n, t in sources], pool=pool, document=result.document
+    """Store the outputs, then read them now: the import comes back read (the preview) or failed (its
+    ``error`` names the line); either way the outputs are kept and can be read again."""
+    check_size(sources)
+    record = PoolImport.objects.create(
+        created_by=user, sources=[{"name": n, "text": t} for n, t in sources], pool=pool
     )
+    return _read_now(record)
+
+
+def read_again(record: PoolImport) -> bool:
+    """Read the stored outputs again now (after an update); False while they are being read."""
+    if not lifecycle.retry(POOL_OUTPUTS, record, queue=False):
+        return False
+    _read_now(record)
+    return True
+
+
+def _read_now(record: PoolImport) -> PoolImport:
+    if lifecycle.claim(POOL_OUTPUTS, record.pk, f"inline-{uuid.uuid4().hex}"):
+        read_pool_import(PoolImport.objects.get(pk=record.pk))
+    record.refresh_from_db()
+    return record
+
+
+def read_pool_import(record: PoolImport) -> None:
+    """Read a claimed import's stored outputs: done with the design, or failed naming the line."""
+    sources = [(s["name"], s["text"]) for s in record.sources]
+    try:
+        result = import_pool(sources, pool=record.pool or None, catalog=catalog_entries())
+    except UnreadableOutput as exc:
+        lifecycle.fail(POOL_OUTPUTS, record.pk, str(exc), token=record.task_id, error_line=exc.line,
+                       error_source=(exc.source or "")[:255], error_format=exc.format[:32])
+        return
+    except OperationalError:
+        raise
+    except Exception as exc:  # a bug must not lose the outputs nor leave the import being read
+        logger.exception("reading pool import %s crashed", record.pk)
+        lifecycle.fail(POOL_OUTPUTS, record.pk, f"reading stopped unexpectedly ({type(exc).__name__}: {exc}); the "
+                       "outputs are kept: read them again after an update", token=record.task_id)
+        return
+    lifecycle.finish(POOL_OUTPUTS, record.pk, token=record.task_id, document=result.document)
+
+
+def answer_questions(document: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    """``document`` with the sizes its preview asks, given as the page's fields give them: ``size-q1``
+    typed (16 TB, 14.55 TiB or bytes) or ``catalog-q1`` (a disk model of the catalog).
+
+    ``ValueError`` in words for an answer that is no size, an unknown model or a size too small for
+    ZFS (``InvalidDesign``); ``ImportProblem`` for an answer to no open question.
+    """
+    asked = {q["id"] for q in (document.get("imported") or {}).get("questions") or []}
+    given = {key.split("-", 1)[1] for key in data if key.startswith(("size-", "catalog-"))}
+    unknown = sorted(given - asked)
+    if unknown:
+        raise ImportProblem(None, f"no open question {unknown[0]!r}"
+                                  + (f" (the preview asks {', '.join(sorted(asked))})" if asked else ""))
+    return answer_sizes(document, answers_from(data, document))
+
+
+def answer_pool_import(record: PoolImport, data: Mapping[str, Any]) -> PoolImport:
+    """Keep the answers to the preview's size questions (see :func:`answer_questions`)."""
+    document = answer_questions(record.document, data)
+    PoolImport.objects.filter(pk=record.pk).update(document=document)
+    record.document = document
+    return record
 
 
 def save_pool_import(record: PoolImport, team: Team, user: Any, name: str | None = None) -> PoolDesign:
@@ -100,8 +155,8 @@ def attach_pool_import(record: PoolImport, design: PoolDesign) -> PoolImport:
 
 
 def attached_import(design: PoolDesign) -> PoolImport | None:
-    """The newest import attached to (or saved as) ``design``, or None."""
-    return PoolImport.objects.filter(design=design).order_by("-created", "-pk").first()
+    """The newest read import attached to (or saved as) ``design``, or None."""
+    return PoolImport.objects.filter(design=design, status=PoolImportStatus.DONE).order_by("-created", "-pk").first()
 
 
 # --------------------------------------------------------------------------- histogram uploads

@@ -11,6 +11,7 @@ urlpatterns = [
     path("imports/pool/<int:pk>/", views.pool_import_detail, name="pool-import-detail"),
     path("imports/pool/<int:pk>/sizes/", views.pool_import_answer, name="pool-import-answer"),
     path("imports/pool/<int:pk>/save/", views.pool_import_save, name="pool-import-save"),
+    path("imports/pool/<int:pk>/retry/", views.pool_import_retry, name="pool-import-retry"),
     path("designs/<int:pk>/histograms/", views.histogram_list, name="histogram-list"),
     path("designs/<int:pk>/histograms/upload/", views.histogram_upload, name="histogram-upload"),
     path("histograms/<int:upload_id>/status/", views.histogram_status, name="histogram-status"),

@@ -1,7 +1,8 @@
 """Pages: import a pool from its outputs (preview, model vs pool, save), and file-size histograms of datasets.
 
-A pool import is read while the user waits; the preview is kept (``PoolImport``) so it can
-be saved for any team the user writes to. Histogram listings are stored first and bucketed
+A pool import is stored, then read while the user waits; the preview is kept (``PoolImport``)
+so it can be saved for any team the user writes to. Outputs that cannot be read stay stored with
+the reason, and "Read again" reads them after an update. Histogram listings are stored first and bucketed
 by a worker; their rows poll themselves until done (htmx, 286 stops the polling).
 """
 
@@ -18,8 +19,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseStopPolling
 
 from zfsplanner.core.design.types import InvalidDesign
-from zfsplanner.core.importers.answers import answer_sizes
-from zfsplanner.core.importers.common import UnreadableOutput
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import error_text, get_design_for_user, writable_teams
 from zfsplanner.uploads import lifecycle
@@ -27,8 +26,8 @@ from zfsplanner.uploads.handler import UploadTooLarge, check_content_length, ins
 
 from . import services
 from .forms import HistogramForm, PoolImportForm, SaveImportForm
-from .models import FILE_LISTINGS, HistogramUpload, PoolImport
-from .presenters import answer_error, answers_from, preview, with_answers
+from .models import FILE_LISTINGS, POOL_OUTPUTS, HistogramUpload, PoolImport
+from .presenters import answer_error, preview, with_answers
 
 UNPROCESSABLE = 422
 
@@ -41,19 +40,32 @@ def _partial(request: HttpRequest) -> bool:
 # --------------------------------------------------------------------------- pool imports
 
 
+@csrf_exempt
 @login_required
 @require_http_methods(["GET", "POST"])
 def pool_import_new(request: HttpRequest) -> HttpResponse:
-    form = PoolImportForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            record = services.create_pool_import(request.user, form.sources(), form.cleaned_data.get("pool", ""))
-        except UnreadableOutput as exc:
-            context = {"form": form, "import_error": exc}
-            return render(request, "imports/pool_import_new.html", context, status=UNPROCESSABLE)
-        return redirect("imports:pool-import-detail", pk=record.pk)
-    status = UNPROCESSABLE if request.method == "POST" else 200
-    return render(request, "imports/pool_import_new.html", {"form": form}, status=status)
+    if request.method != "POST":
+        return render(request, "imports/pool_import_new.html", {"form": PoolImportForm()})
+    # The streaming handler must be in place before anything (CSRF included) reads the body.
+    install_upload_handler(request, POOL_OUTPUTS)
+    try:
+        check_content_length(request, POOL_OUTPUTS)
+        return _pool_import_create(request)
+    except UploadTooLarge as exc:  # a form error (422, which htmx swaps), nothing stored
+        context = {"form": PoolImportForm(), "upload_error": str(exc.detail)}
+        return render(request, "imports/pool_import_new.html", context, status=UNPROCESSABLE)
+
+
+@csrf_protect
+def _pool_import_create(request: HttpRequest) -> HttpResponse:
+    form = PoolImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return render(request, "imports/pool_import_new.html", {"form": form}, status=UNPROCESSABLE)
+    record = services.create_pool_import(request.user, form.sources(), form.cleaned_data.get("pool", ""))
+    if not record.is_read:  # stored with the reason: the form again with the paste, and the way to read it again
+        context = {"form": form, "import_error": record.error, "record": record}
+        return render(request, "imports/pool_import_new.html", context, status=UNPROCESSABLE)
+    return redirect("imports:pool-import-detail", pk=record.pk)
 
 
 def _own_import(request: HttpRequest, pk: int) -> PoolImport:
@@ -62,11 +74,21 @@ def _own_import(request: HttpRequest, pk: int) -> PoolImport:
 
 def _preview_response(request: HttpRequest, record: PoolImport, form: SaveImportForm | None = None,
                       status: int = 200, **extra: Any) -> HttpResponse:
+    if not record.is_read:  # stored outputs that could not be read (yet): the reason and "Read again"
+        return render(request, "imports/pool_import_unread.html", {"record": record} | extra, status=status)
     teams = writable_teams(request.user)
     if form is None:
         form = SaveImportForm(teams=teams, initial={"name": record.document.get("name"), "team": teams.first()})
     context = {"record": record, "preview": preview(record.document), "form": form, "can_save": teams.exists()}
     return render(request, "imports/pool_import_detail.html", context | extra, status=status)
+
+
+def _read_import(request: HttpRequest, pk: int) -> PoolImport:
+    """The user's import whose outputs were read (asking sizes or saving needs the preview)."""
+    record = _own_import(request, pk)
+    if not record.is_read:
+        raise Http404("The outputs of this import are not read.")
+    return record
 
 
 @login_required
@@ -77,22 +99,31 @@ def pool_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def pool_import_retry(request: HttpRequest, pk: int) -> HttpResponse:
+    """Read the stored outputs again (after an update)."""
+    record = _own_import(request, pk)
+    if not services.read_again(record):
+        return _preview_response(request, record, status=409, retry_error="The outputs are being read right now.")
+    return redirect("imports:pool-import-detail", pk=record.pk)
+
+
+@login_required
+@require_POST
 def pool_import_answer(request: HttpRequest, pk: int) -> HttpResponse:
     """The member sizes the preview asked for (zpool status alone): typed or chosen from the catalog."""
-    record = _own_import(request, pk)
+    record = _read_import(request, pk)
     try:
-        document = answer_sizes(record.document, answers_from(request.POST, record.document))
-    except (ValueError, UnreadableOutput) as exc:  # InvalidDesign is a ValueError: a size too small for ZFS
+        services.answer_pool_import(record, request.POST)
+    except ValueError as exc:  # UnreadableOutput and InvalidDesign (a size too small for ZFS) are ValueErrors
         return _preview_response(request, record, status=UNPROCESSABLE, answer_error=answer_error(exc, record.document),
                                  asked=with_answers(record.document, request.POST))
-    PoolImport.objects.filter(pk=record.pk).update(document=document)
     return redirect("imports:pool-import-detail", pk=record.pk)
 
 
 @login_required
 @require_POST
 def pool_import_save(request: HttpRequest, pk: int) -> HttpResponse:
-    record = _own_import(request, pk)
+    record = _read_import(request, pk)
     form = SaveImportForm(request.POST, teams=writable_teams(request.user))
     if not form.is_valid():
         return _preview_response(request, record, form, UNPROCESSABLE)

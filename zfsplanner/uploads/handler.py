@@ -55,7 +55,7 @@ class UploadTooLarge(APIException):
         seen = f" ({size:,} bytes)" if size is not None else ""
         super().__init__(
             f"{what}{seen} is larger than the upload limit of {kind.max_bytes():,} bytes "
-            f"({kind.setting}); nothing was stored."
+            f"({kind.setting}); nothing was stored." + (f" {kind.too_large_hint}" if kind.too_large_hint else "")
         )
 
 

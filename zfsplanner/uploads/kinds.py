@@ -37,6 +37,7 @@ class UploadKind:
     done: str = "parsed"  # what its task returns when it has finished one
     time_limit: int | None = None  # the task's hard limit in seconds; None: CELERY_TASK_TIME_LIMIT
     reset: tuple[tuple[str, Any], ...] = ()  # more fields a claim and a retry set back: (("error_line", None),)
+    too_large_hint: str = ""  # a sentence added to the refusal of a file past the limit
     _task: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

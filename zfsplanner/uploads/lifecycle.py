@@ -217,12 +217,13 @@ def is_running(kind: UploadKind, upload: UploadLifecycle) -> bool:
     return active is not None and upload.task_id in active
 
 
-def retry(kind: UploadKind, upload: UploadLifecycle) -> bool:
+def retry(kind: UploadKind, upload: UploadLifecycle, queue: bool = True) -> bool:
     """Queue the stored bytes again, from any state but a running task.
 
     Failed and done uploads are read again (after a parser update); a pending one is queued
     once more; one left running by a worker that died is taken back. False when a live task
-    holds it right now.
+    holds it right now. With ``queue`` false the upload is only put back to pending, for the
+    caller to claim and read while its request waits (as :func:`keep` does).
     """
     upload.refresh_from_db()
     if is_running(kind, upload):
@@ -233,7 +234,7 @@ def retry(kind: UploadKind, upload: UploadLifecycle) -> bool:
     reset = held.update(
         status=PENDING, progress=0, error="", task_id="", finished=None, updated=timezone.now(), **dict(kind.reset)
     )
-    if reset:
+    if reset and queue:
         enqueue(kind, upload.pk)
     upload.refresh_from_db()
     return bool(reset)

@@ -9,7 +9,7 @@ from zfsplanner.accounts.models import Team
 from zfsplanner.api_fields import VisibleObjectField
 from zfsplanner.plans.models import PoolDesign
 
-from ..forms import POOL_IMPORT_MAX_BYTES
+from ..forms import read_files
 from ..models import HistogramFormat, HistogramUpload, PoolImport
 from ..presenters import preview
 
@@ -32,9 +32,6 @@ class PoolImportRequestSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs.get("text") and not attrs.get("sources") and not attrs.get("files"):
             raise serializers.ValidationError({"text": "give the outputs as text, sources or files"})
-        too_big = [f.name for f in attrs.get("files") or [] if f.size > POOL_IMPORT_MAX_BYTES]
-        if too_big:
-            raise serializers.ValidationError({"files": f"{too_big[0]} is larger than {POOL_IMPORT_MAX_BYTES:,} bytes"})
         return attrs
 
     def source_pairs(self) -> list[tuple[str, str]]:
@@ -43,28 +40,55 @@ class PoolImportRequestSerializer(serializers.Serializer):
         if d.get("text"):
             out.append(("pasted text", d["text"]))
         out += [(s["name"], s["text"]) for s in d.get("sources") or []]
-        out += [(f.name, f.read().decode("utf-8", "replace")) for f in d.get("files") or []]
-        return out
+        return out + read_files(d.get("files") or [])
 
 
 class PoolImportSerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
     comparison = serializers.SerializerMethodField()
     notes = serializers.SerializerMethodField()
+    questions = serializers.SerializerMethodField()
     design = serializers.PrimaryKeyRelatedField(read_only=True)
 
     class Meta:
         model = PoolImport
-        fields = ("id", "url", "pool", "document", "comparison", "notes", "design", "created")
+        fields = ("id", "url", "status", "pool", "document", "questions", "comparison", "notes", "error",
+                  "error_line", "error_source", "error_format", "attempts", "design", "created", "finished")
 
     def get_url(self, obj: PoolImport) -> str:
         return reverse("imports:pool-import-detail", args=[obj.pk])
 
     def get_comparison(self, obj: PoolImport) -> list[dict[str, Any]]:
-        return [r.to_dict() for r in preview(obj.document).rows]
+        return [r.to_dict() for r in preview(obj.document).rows] if obj.is_read else []
 
     def get_notes(self, obj: PoolImport) -> list[str]:
         return list((obj.document.get("imported") or {}).get("notes") or [])
+
+    def get_questions(self, obj: PoolImport) -> list[dict[str, Any]]:
+        """The sizes the preview asks (answer them with ``POST sizes/``); empty when none is open."""
+        return list((obj.document.get("imported") or {}).get("questions") or [])
+
+
+class PoolImportSizesSerializer(serializers.Serializer):
+    """Answers to the preview's size questions, by question id: typed sizes or catalog models."""
+
+    sizes = serializers.DictField(
+        child=serializers.CharField(max_length=64), required=False,
+        help_text='{"q1": "16 TB"}: a size as on the label (TB), as ZFS prints it (TiB), or bytes.')
+    catalog = serializers.DictField(
+        child=serializers.CharField(max_length=255), required=False,
+        help_text='{"q1": "ST16000NM001G"}: a whole disk of the catalog (its size, sectors and media).')
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("sizes") and not attrs.get("catalog"):
+            raise serializers.ValidationError({"sizes": ["give at least one size (sizes or catalog)"]})
+        return attrs
+
+    def fields_data(self) -> dict[str, str]:
+        """The answers as the preview page's fields name them (``size-q1``, ``catalog-q1``)."""
+        d = self.validated_data
+        return ({f"size-{q}": v for q, v in (d.get("sizes") or {}).items()}
+                | {f"catalog-{q}": v for q, v in (d.get("catalog") or {}).items()})
 
 
 class SaveImportSerializer(serializers.Serializer):

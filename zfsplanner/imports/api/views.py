@@ -1,4 +1,5 @@
-"""REST API: pool imports (preview, then save as a design) and histogram uploads (stored, bucketed by a worker)."""
+"""REST API: pool imports (stored, read at once: the preview; sizes asked; save as a design) and histogram uploads
+(stored, bucketed by a worker)."""
 
 from __future__ import annotations
 
@@ -9,37 +10,62 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from zfsplanner.accounts.tokens import upload_only_team
-from zfsplanner.api_parsers import limited_json_parser
+from zfsplanner.api_parsers import LimitedJSONParser
 from zfsplanner.core.design.types import InvalidDesign
-from zfsplanner.core.importers.common import UnreadableOutput
 from zfsplanner.uploads import lifecycle
-from zfsplanner.uploads.handler import check_content_length, install_upload_handler
+from zfsplanner.uploads.handler import FORM_OVERHEAD_BYTES, check_content_length, install_upload_handler
 
 from .. import services
-from ..forms import POOL_IMPORT_MAX_BYTES
-from ..models import FILE_LISTINGS, HistogramUpload, PoolImport
+from ..models import FILE_LISTINGS, POOL_OUTPUTS, HistogramUpload, PoolImport
+from ..presenters import answer_error
 from .serializers import (
     HistogramUploadCreateSerializer,
     HistogramUploadSerializer,
     PoolImportRequestSerializer,
     PoolImportSerializer,
+    PoolImportSizesSerializer,
     SaveImportSerializer,
 )
 
-# Pasted outputs and listings are larger than a design: JSON-escaped, the import's 4 MiB of text
-# may take twice that, plus room for the rest of the body. Larger listings go as a file.
-ImportJSONParser = limited_json_parser(2 * POOL_IMPORT_MAX_BYTES + 1024 * 1024)
+
+class ImportJSONParser(LimitedJSONParser):
+    """Pasted outputs and listings are larger than a design: JSON-escaped, an import's text (at most
+    POOL_IMPORT_MAX_BYTES) may take twice that, plus room for the rest of the body. Larger listings
+    go as a file."""
+
+    def limit(self) -> int:
+        return 2 * POOL_OUTPUTS.max_bytes() + FORM_OVERHEAD_BYTES
 
 
-def _error(exc: UnreadableOutput) -> Response:
-    body = {"detail": str(exc), "line": exc.line, "source": exc.source, "format": exc.format}
+def _read(record: PoolImport, created: bool) -> Response:
+    """The import once read (201 new, 200 read again); outputs that cannot be read are a 400 naming
+    the line, with where the stored outputs are (``id``, ``url``) to read them again after an update."""
+    if record.is_read:
+        return Response(PoolImportSerializer(record).data, status=status.HTTP_201_CREATED if created else 200)
+    body = {"detail": record.error, "line": record.error_line, "source": record.error_source or None,
+            "format": record.error_format or None, "id": record.pk, "url": PoolImportSerializer(record).data["url"]}
     return Response(body, status=status.HTTP_400_BAD_REQUEST)
+
+
+def _must_be_read(record: PoolImport) -> None:
+    if record.is_read:
+        return
+    retry = f"POST /api/pool-imports/{record.pk}/retry/"
+    if record.error:
+        raise Conflict(f"the outputs of import {record.pk} could not be read ({record.error}); read them again "
+                       f"after an update ({retry})")
+    raise Conflict(f"the outputs of import {record.pk} are not read yet; read them now with {retry}")
+
+
+class Conflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
 
 
 @extend_schema_view(
@@ -47,8 +73,11 @@ def _error(exc: UnreadableOutput) -> Response:
         request={"application/json": PoolImportRequestSerializer, "multipart/form-data": PoolImportRequestSerializer},
         responses={201: PoolImportSerializer,
                    400: OpenApiResponse(OpenApiTypes.OBJECT, description=(
-                       'Unreadable output: {"detail", "line", "source", "format"} naming the line '
-                       "; a missing or malformed field: {field: [messages]}."))},
+                       'Unreadable output: {"detail", "line", "source", "format", "id", "url"} naming the line; '
+                       "the outputs are stored as import id (POST retry/ reads them again). A missing or malformed "
+                       "field: {field: [messages]}.")),
+                   413: OpenApiResponse(OpenApiTypes.OBJECT, description="A file or the outputs together are "
+                                        "larger than POOL_IMPORT_MAX_BYTES; nothing was stored.")},
     ),
 )
 class PoolImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
@@ -63,7 +92,14 @@ class PoolImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
     def get_queryset(self) -> QuerySet[PoolImport]:
         return PoolImport.objects.for_user(self.request.user)
 
+    def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
+        if request.method == "POST" and request.content_type.startswith("multipart/"):
+            install_upload_handler(request, POOL_OUTPUTS)  # before authentication reads the body
+        return super().initialize_request(request, *args, **kwargs)
+
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if request.content_type.startswith("multipart/"):
+            check_content_length(request, POOL_OUTPUTS)
         data = request.data
         if hasattr(data, "getlist") and request.FILES:
             data = {**{k: data.get(k) for k in data if k != "files"}, "files": request.FILES.getlist("files")}
@@ -76,19 +112,46 @@ class PoolImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
                 raise ValidationError({"design": [f"design {design.pk} belongs to another team than this token's"]})
             if not design.team.can_write(request.user):
                 raise PermissionDenied("Only owners and editors of the design's team can attach an import to it.")
-        try:
-            record = services.create_pool_import(request.user, req.source_pairs(), req.validated_data.get("pool", ""))
-        except UnreadableOutput as exc:
-            return _error(exc)
+        record = services.create_pool_import(request.user, req.source_pairs(), req.validated_data.get("pool", ""))
         if design is not None:
             record = services.attach_pool_import(record, design)
-        return Response(PoolImportSerializer(record).data, status=status.HTTP_201_CREATED)
+        return _read(record, created=True)
+
+    @extend_schema(request=None, responses={
+        200: PoolImportSerializer,
+        400: OpenApiResponse(OpenApiTypes.OBJECT, description="Still unreadable: as for create."),
+        409: OpenApiResponse(description="Being read right now: nothing to retry.")})
+    @action(detail=True, methods=["post"])
+    def retry(self, request: Request, pk: str | None = None) -> Response:
+        """Read the stored outputs again (after an update); answered sizes are asked again."""
+        record = self.get_object()
+        if not services.read_again(record):
+            raise Conflict(f"import {record.pk} is being read right now; nothing to retry")
+        return _read(record, created=False)
+
+    @extend_schema(request=PoolImportSizesSerializer, responses={
+        200: PoolImportSerializer,
+        400: OpenApiResponse(OpenApiTypes.OBJECT, description='{"sizes": [message naming the question]}'),
+        409: OpenApiResponse(description="The outputs could not be read: nothing is asked.")})
+    @action(detail=True, methods=["post"])
+    def sizes(self, request: Request, pk: str | None = None) -> Response:
+        """Answer the sizes the preview asks (``questions``), as the preview page does."""
+        record = self.get_object()
+        _must_be_read(record)
+        ser = PoolImportSizesSerializer(data=request.data, context={"request": request})
+        ser.is_valid(raise_exception=True)
+        try:
+            record = services.answer_pool_import(record, ser.fields_data())
+        except ValueError as exc:  # UnreadableOutput and InvalidDesign are ValueErrors
+            raise ValidationError({"sizes": [answer_error(exc, record.document)]}) from exc
+        return Response(PoolImportSerializer(record).data)
 
     @extend_schema(request=SaveImportSerializer,
                    responses={201: OpenApiResponse(description='{"design": id, "url": "/designs/<id>/"}')})
     @action(detail=True, methods=["post"])
     def save(self, request: Request, pk: str | None = None) -> Response:
         record = self.get_object()
+        _must_be_read(record)
         ser = SaveImportSerializer(data=request.data, context={"request": request})
         ser.is_valid(raise_exception=True)
         team = ser.validated_data["team"]

@@ -19,10 +19,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from zfsplanner.core.importers.answers import answer_sizes
 from zfsplanner.core.importers.common import UnreadableOutput
-from zfsplanner.core.units import parse_disk_size
-from zfsplanner.imports.services import run_import
+from zfsplanner.imports.services import answer_questions, run_import
+from zfsplanner.uploads.handler import UploadTooLarge
 
 EXIT_INVALID = 2
 
@@ -55,13 +54,15 @@ class Command(BaseCommand):
             result = run_import(sources, options["pool"])
             document = result.document
             if options["size"]:
-                answers: dict[str, int] = {}
-                for item in options["size"]:
-                    qid, _, size = item.partition("=")
-                    answers[qid.strip()] = parse_disk_size(size.strip())
-                document = answer_sizes(document, answers)
+                # the same answers as the preview page's fields: size-q1=16TB
+                answers = {f"size-{qid.strip()}": size.strip()
+                           for qid, _, size in (item.partition("=") for item in options["size"])}
+                document = answer_questions(document, answers)
         except (UnreadableOutput, ValueError) as exc:
             self.stderr.write(str(exc))
+            sys.exit(EXIT_INVALID)
+        except UploadTooLarge as exc:
+            self.stderr.write(str(exc.detail))
             sys.exit(EXIT_INVALID)
         for note in result.notes:
             self.stderr.write(f"note: {note}")
