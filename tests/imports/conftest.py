@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rest_framework.test import APIClient
 
 from tests.core.import_samples import text
 from tests.factories import PoolDesignFactory, design_document
+from zfsplanner.accounts.tokens import issue_token
 
 LINUX = "linux-2.3-raidz2-special-log-cache-spare.txt"
 
@@ -26,3 +28,16 @@ def pool_outputs() -> str:
 @pytest.fixture
 def design(team):
     return PoolDesignFactory(team=team, name="tank", document=design_document("tank"))
+
+
+@pytest.fixture
+def token_client():
+    """token_client(user) -> an APIClient sending a fresh API token of that user (no session)."""
+
+    def make(user) -> APIClient:
+        _token, key = issue_token(user, "test", 1)
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        return client
+
+    return make

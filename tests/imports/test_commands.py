@@ -43,6 +43,19 @@ def test_import_pool_asks_the_sizes_zpool_status_alone_does_not_give(capsys):
     assert doc["vdevs"][0]["disk"] == {"size_bytes": 4 * 10**12} and "questions" not in doc["imported"]
 
 
+@pytest.mark.parametrize(
+    ("size", "message"),
+    [("q1=4XB", "Size of each data disk: '4XB' is not a size"),
+     ("q9=4TB", "import: no open question 'q9' (the preview asks q1, q2)")],
+    ids=["not-a-size", "unknown-question"],
+)
+def test_import_pool_refuses_an_answer_as_the_page_and_the_api_do(capsys, size, message):
+    with pytest.raises(SystemExit) as exc:
+        call_command("import_pool", str(SAMPLES / "manpage-zpool8-example15.txt"), "--size", size)
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == "" and message in err
+
+
 def test_import_pool_exits_2_naming_the_line(capsys, tmp_path):
     path = tmp_path / "status.txt"
     path.write_text((SAMPLES / "manpage-zpool8-example15.txt").read_text().replace("sdc     ONLINE", "sdc  BROKEN"))

@@ -8,20 +8,13 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.core.import_samples import text
-from zfsplanner.accounts.tokens import issue_token, issue_upload_token
+from zfsplanner.accounts.tokens import issue_upload_token
 from zfsplanner.imports.models import PoolImport
 from zfsplanner.plans.models import PoolDesign
 
 pytestmark = pytest.mark.django_db
 
 STATUS_ONLY = text("manpage-zpool8-example15.txt")  # kernel names: no model, no size
-
-
-def token_client(user) -> APIClient:
-    _token, key = issue_token(user, "test", 1)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
-    return client
 
 
 @pytest.fixture
@@ -34,7 +27,7 @@ def browser(erin):
     return c
 
 
-def test_a_token_answers_the_sizes_and_saves_the_design(erin, team):
+def test_a_token_answers_the_sizes_and_saves_the_design(erin, team, token_client):
     api = token_client(erin)
     created = api.post("/api/pool-imports/", {"text": STATUS_ONLY}, format="json").json()
     assert [q["id"] for q in created["questions"]] == ["q1", "q2"] and created["comparison"] == []
@@ -79,7 +72,7 @@ def test_a_browser_session_answers_with_its_csrf_token_and_a_catalog_disk(browse
     ],
     ids=["not-a-size", "too-small", "unknown-model", "unknown-question", "nothing"],
 )
-def test_a_refused_answer_names_the_question_and_changes_nothing(erin, answers, message):
+def test_a_refused_answer_names_the_question_and_changes_nothing(erin, answers, message, token_client):
     api = token_client(erin)
     pid = api.post("/api/pool-imports/", {"text": STATUS_ONLY}, format="json").json()["id"]
     r = api.post(f"/api/pool-imports/{pid}/sizes/", answers, format="json")
@@ -87,7 +80,7 @@ def test_a_refused_answer_names_the_question_and_changes_nothing(erin, answers, 
     assert len(PoolImport.objects.get(pk=pid).document["imported"]["questions"]) == 2
 
 
-def test_only_the_owner_answers_and_an_upload_token_cannot(erin, alice, team):
+def test_only_the_owner_answers_and_an_upload_token_cannot(erin, alice, team, token_client):
     pid = token_client(erin).post("/api/pool-imports/", {"text": STATUS_ONLY}, format="json").json()["id"]
     r = token_client(alice).post(f"/api/pool-imports/{pid}/sizes/", {"sizes": {"q1": "4TB"}}, format="json")
     assert r.status_code == 404

@@ -10,10 +10,8 @@ from datetime import timedelta
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from tests.core.import_samples import text
-from zfsplanner.accounts.tokens import issue_token
 from zfsplanner.imports import services
 from zfsplanner.imports.models import POOL_OUTPUTS, PoolImport, PoolImportStatus
 from zfsplanner.uploads import lifecycle
@@ -34,19 +32,12 @@ def broken_importer(monkeypatch):
     return monkeypatch
 
 
-def token_client(user) -> APIClient:
-    _token, key = issue_token(user, "test", 1)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
-    return client
-
-
 def spooled_files(media_root) -> list[str]:
     folder = media_root / "pool-imports" / "tmp"
     return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
 
 
-def test_outputs_an_importer_bug_cannot_read_are_kept_and_read_after_the_fix(erin, broken_importer):
+def test_outputs_an_importer_bug_cannot_read_are_kept_and_read_after_the_fix(erin, broken_importer, token_client):
     api = token_client(erin)
     r = api.post("/api/pool-imports/", {"sources": [{"name": "status.txt", "text": text(FREEBSD)}]}, format="json")
     assert r.status_code == 400
@@ -98,14 +89,14 @@ def test_the_page_shows_why_and_reads_again(web, erin, broken_importer):
     assert "Imported pool: backup" in page and 'id="save-import-form"' in page
 
 
-def test_nobody_else_reads_an_import_again(web, erin, alice, broken_importer):
+def test_nobody_else_reads_an_import_again(web, erin, alice, broken_importer, token_client):
     web(erin).post("/imports/pool/", {"text": text(FREEBSD)})
     record = PoolImport.objects.get()
     assert web(alice).post(f"/imports/pool/{record.pk}/retry/").status_code == 404
     assert token_client(alice).post(f"/api/pool-imports/{record.pk}/retry/").status_code == 404
 
 
-def test_a_file_past_the_limit_is_refused_in_words_and_leaves_nothing(settings, media_root, web, erin):
+def test_a_file_past_the_limit_is_refused_in_words_and_leaves_nothing(settings, media_root, web, erin, token_client):
     settings.POOL_IMPORT_MAX_BYTES = 10_000
     files = [SimpleUploadedFile("status.txt", text(FREEBSD).encode()),
              SimpleUploadedFile("disk.img", b"\0" * 10_001)]
@@ -130,7 +121,7 @@ def test_outputs_past_the_limit_together_are_refused_before_anything_is_stored(s
     assert PoolImport.objects.count() == 0
 
 
-def test_an_announced_absurd_body_is_refused_before_it_is_read(erin):
+def test_an_announced_absurd_body_is_refused_before_it_is_read(erin, token_client):
     api = token_client(erin)
     f = SimpleUploadedFile("status.txt", text(FREEBSD).encode())
     r = api.post("/api/pool-imports/", {"files": [f]}, format="multipart", CONTENT_LENGTH=str(10**12))
