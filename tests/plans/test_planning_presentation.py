@@ -44,7 +44,6 @@ def test_the_view_of_an_estimate():
     assert view.performance is not None and not view.performance.has_slog
     assert view.performance.sync_with_slog == "does not apply"
     assert view.sizing is not None and view.sizing.ddt is None and view.sizing.l2arc_headers is None
-    assert planning_view(None).special is None
 
 
 def test_planning_sizes_follow_the_page_unit():

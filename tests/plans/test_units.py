@@ -129,3 +129,34 @@ def test_the_report_page_carries_the_unit_to_its_links(web, alice, design):
     assert f'href="/designs/{design.pk}/?unit=TB">Back to the design' in page
     plain = web(alice).get(f"/designs/{design.pk}/report/").content.decode()
     assert f'href="/api/designs/{design.pk}/report.md"' in plain
+
+
+def _values(html: str, ident: str) -> str:
+    """The figures (value cells, per-disk notes and captions) of the card section ``ident``; a disk's
+    label size ("disks of at least 166.00 MB") is SI by nature and not among them."""
+    body = html.split(f'id="{ident}"', 1)[1].split("</section>", 1)[0]
+    figure = r'class="(?:value[^"]*|explain)">(.*?)</(?:div|span)>|<figcaption>(.*?)</figcaption>'
+    cells = re.findall(figure, body, re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", a or b) for a, b in cells)
+
+
+def test_the_planning_cards_follow_the_unit_too(web, alice, design):
+    """Special vdev size, the per-disk rebuild figure and the SLOG size: the reader's unit, as the
+    summary cards (RAM keeps GiB: memory is bought in binary units)."""
+    client = web(alice)
+    for query, family in (("", {"TiB", "GiB", "MiB"}), ("?unit=TB", {"TB", "GB", "MB"})):
+        html = client.get(f"/designs/{design.pk}/{query}").content.decode()
+        special, reliability = _values(html, "special-sizing"), _values(html, "reliability")
+        assert _units_in(special) and _units_in(special) <= family, (query, special)
+        assert _units_in(reliability) and _units_in(reliability) <= family, (query, reliability)
+        slog = html.split('id="slog-size"', 1)[1].split("</div>", 2)[1]
+        assert _units_in(slog) <= family, (query, slog)
+
+
+def test_the_designer_shows_the_planning_cards(web, alice, design):
+    """The designer's fold holds the same cards as the design page, not "does not apply"."""
+    html = web(alice).get(f"/designs/{design.pk}/designer/?unit=TB").content.decode()
+    fold = html.split('id="planning-answers"', 1)[1].split("</aside>", 1)[0]
+    assert "this estimate has no special vdev sizing" not in fold
+    assert "Special class size to aim for" in fold and 'id="reliability"' in fold
+    assert _units_in(_values(fold, "special-sizing")) <= {"TB", "GB", "MB"}

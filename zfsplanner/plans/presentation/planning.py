@@ -29,7 +29,7 @@ from zfsplanner.core.report.words import duration_text, iops_text, odds_text, pr
 from zfsplanner.core.report.words import scientific as _scientific
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_si, zfs_nicenum
 
-from .summary import Size
+from .sizes import Size
 
 
 def _range(r: Range | None, fmt: Callable[[float], str], unit: str = "") -> str:
@@ -347,11 +347,9 @@ def _sizing(s: SizingFigures, unit: str) -> SizingView:
     )
 
 
-def planning_view(estimate: Estimate | None, unit: str = DEFAULT_SIZE_UNIT) -> PlanningView:
-    """The four planning sections of ``estimate`` as typed views (all ``None`` without an estimate);
-    ``size.text`` is in ``unit``, the page's (``summary.unit``)."""
-    if estimate is None:
-        return PlanningView(None, None, None, None)
+def planning_view(estimate: Estimate, unit: str = DEFAULT_SIZE_UNIT) -> PlanningView:
+    """The four planning sections of ``estimate`` as typed views; ``size.text`` is in ``unit``, the
+    page's (``summary.unit``)."""
     return PlanningView(
         _special(estimate.special, estimate.datasets, unit),
         _reliability(estimate.reliability, unit),

@@ -33,6 +33,7 @@ from .lines import (
     risk_lines,
     vdev_lines,
 )
+from .planning import PlanningView, planning_view
 from .sizes import Size, as_int
 
 UNIT_EXPLAIN = {
@@ -88,6 +89,7 @@ class DesignSummary:
     avail_after: Size | None = None
     md_raid: tuple[MdRaidGroup, ...] = ()
     expansions: tuple[Section, ...] = ()
+    planning: PlanningView | None = None  # special vdev size, reliability, performance, SLOG and RAM
 
     @property
     def risk_total(self) -> int:
@@ -261,6 +263,7 @@ def summarize(
         avail_after=Size(top.avail_after_bytes, unit) if top.avail_after_bytes is not None else None,
         md_raid=md_raid_groups(estimate, unit),
         expansions=expansion_sections(estimate, unit),
+        planning=planning_view(estimate, unit),
     )
 
 

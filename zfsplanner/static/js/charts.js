@@ -173,10 +173,18 @@
       });
   }
 
+  // A chart inside a closed <details> is fetched when the reader opens it, not with every swap.
   function drawAll(root) {
-    (root || document).querySelectorAll("canvas[data-chart-url]").forEach(draw);
+    (root || document).querySelectorAll("canvas[data-chart-url]").forEach(function (canvas) {
+      const fold = canvas.closest("details");
+      if (fold && !fold.open) return;
+      draw(canvas);
+    });
   }
 
   document.addEventListener("DOMContentLoaded", function () { drawAll(document); });
   document.addEventListener("htmx:afterSwap", function (e) { drawAll(e.target); });
+  document.addEventListener("toggle", function (e) {
+    if (e.target.tagName === "DETAILS" && e.target.open) drawAll(e.target);
+  }, true);
 })();
