@@ -4,6 +4,7 @@ from hypothesis import strategies as st
 
 from zfsplanner.core.units import (
     UnitError,
+    format_disk_size,
     format_iec,
     format_si,
     format_zfs_size,
@@ -64,3 +65,17 @@ def test_zfs_size_round_trips(n):
 def test_roundup_is_the_smallest_multiple_not_below(x, m):
     r = roundup(x, m)
     assert r % m == 0 and r >= x and r - x < m
+
+
+@pytest.mark.parametrize(
+    "n,text",
+    [(8 * 10**12, "8TB"), (100 * 2**30, "100GiB"), (2**40, "1TiB"), (1536 * 2**30, "1536GiB"), (123, "123B"),
+     (14000519643137, "14000519643137B"), (0, "0B")],
+)
+def test_a_disk_size_is_written_in_its_shortest_exact_unit(n, text):
+    assert format_disk_size(n) == text
+
+
+@given(st.integers(min_value=1, max_value=2**62))
+def test_parse_of_format_disk_size_gives_the_bytes_back(n):
+    assert parse_disk_size(format_disk_size(n)) == n

@@ -107,6 +107,16 @@ def parse_disk_size(value: int | str) -> int:
     raise UnitError(f"{value!r}: unknown unit {unit!r} (use e.g. TB or TiB)")
 
 
+def format_disk_size(n: int) -> str:
+    """The shortest exact spelling of ``n`` bytes that :func:`parse_disk_size` reads back: ``8TB``,
+    ``100GiB``, else the bytes themselves (``123B``), so a size shown in a form is saved unchanged."""
+    spellings = [f"{n}B"]
+    if n > 0:
+        units = [(k, v) for k, v in _DECIMAL_UNITS.items()] + [(k[0] + "iB", v) for k, v in _BINARY_UNITS.items()]
+        spellings += [f"{n // unit}{name}" for name, unit in units if n % unit == 0]
+    return min(spellings, key=len)
+
+
 def format_zfs_size(n: int) -> str | int:
     """The shortest exact ZFS property spelling of ``n`` (``131072 -> '128K'``), else ``n``."""
     if n <= 0:

@@ -8,14 +8,17 @@ onto these fields by :func:`field_for_path`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
 
 from zfsplanner.accounts.services import MAX_TEAM_NAME, TeamError, clean_team_name
-from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, COMPRESSION_VALUES
+from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, COMPRESSION_VALUES, DEFAULT_OPENZFS_VERSION
+from zfsplanner.core.document.parse import POOL_FEATURES
 from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT
-from zfsplanner.core.units import format_zfs_size, parse_disk_size
+from zfsplanner.core.units import format_disk_size, format_zfs_size, parse_disk_size
+from zfsplanner.core.versions import supports
 
 from ..choices import DatasetType, OpenZFSVersion, Partitioning, Sync
 from ..models import CatalogDisk
@@ -29,6 +32,15 @@ SSB_VALUES = [0] + [p for p in POWERS if 4096 <= p <= 16 * 1024 * 1024]
 
 def _size_choices(values: list[int], inherit: str) -> list[tuple[str, str]]:
     return [("", inherit)] + [(str(format_zfs_size(v)), str(format_zfs_size(v))) for v in values]
+
+
+FAST_DEDUP = [("on", "on"), ("off", "off")]
+
+
+def pool_ashift(doc: Mapping[str, Any]) -> int | None:
+    """The pool's ashift as the document sets it (None: each group's own, or auto)."""
+    value = doc.get("ashift")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class PoolForm(forms.Form):
@@ -46,17 +58,58 @@ class PoolForm(forms.Form):
         empty_value=None,
         help_text="As zpool create -o ashift=N gives it to every vdev; a vdev group may set its own.",
     )
+    fast_dedup = forms.ChoiceField(
+        label="Fast dedup",
+        choices=[("", "release default"), *FAST_DEDUP],
+        required=False,
+        help_text="The dedup table format of OpenZFS 2.3 and later (zpool feature fast_dedup): it only matters "
+        "for datasets with dedup on. The default is what zpool create enables on the chosen release: on from 2.3.",
+    )
     revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
-    def to_document(self) -> dict[str, Any]:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        version = self.data.get(self.add_prefix("openzfs_version")) or self.initial.get("openzfs_version")
+        version = str(version or DEFAULT_OPENZFS_VERSION)
+        try:
+            default = "on" if supports(version, POOL_FEATURES["fast_dedup"]) else "off"
+        except ValueError:  # a version the form refuses anyway
+            return
+        self.fields["fast_dedup"].choices = [("", f"{default} (default of {version})"), *FAST_DEDUP]
+
+    def to_document(self, old: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The pool's keys; ``features`` keeps what ``old`` (the document) sets besides fast dedup."""
         d = self.cleaned_data
+        features = dict((old or {}).get("features") or {})
+        features.pop("fast_dedup", None)
+        if d["fast_dedup"]:
+            features["fast_dedup"] = d["fast_dedup"] == "on"
         return {
             "name": d["name"].strip(),
             "description": d["description"].strip() or None,
             "openzfs_version": d["openzfs_version"],
             "disk_partitioning": d["disk_partitioning"] or None,
             "ashift": d["ashift"],
+            "features": features or None,
         }
+
+    @staticmethod
+    def initial_from(doc: dict[str, Any]) -> dict[str, Any]:
+        features = doc.get("features") if isinstance(doc.get("features"), dict) else {}
+        fast = features.get("fast_dedup")
+        return {
+            "name": doc.get("name"),
+            "description": doc.get("description") or "",
+            "openzfs_version": doc.get("openzfs_version"),
+            "disk_partitioning": doc.get("disk_partitioning") or "",
+            "ashift": pool_ashift(doc),
+            "fast_dedup": "" if not isinstance(fast, bool) else "on" if fast else "off",
+        }
+
+    def field_for(self, path: str) -> str | None:
+        """The field an error path of the core names (``features.fast_dedup`` → ``fast_dedup``), or None."""
+        key = path.rsplit(".", 1)[-1] if path.startswith("features.") else path
+        return key if key in self.fields else None
 
 
 COMPRESSION_CHOICES = [("", "inherit")] + [(c, c) for c in COMPRESSION_VALUES]
@@ -93,15 +146,44 @@ class DatasetForm(forms.Form):
         required=False,
         help_text="How well it compresses: a profile, unless a measured ratio is set.",
     )
+    written_before = forms.CharField(
+        label="Written before expansion",
+        required=False,
+        max_length=40,
+        help_text="How much of the data to store was already written when the RAIDZ vdev was widened, "
+        'e.g. "6TB": it keeps the old ratio of data to parity until it is rewritten. Blank: none.',
+    )
+    dedup_ratio = forms.FloatField(
+        label="Dedup ratio",
+        required=False,
+        min_value=1.0,
+        max_value=1_000_000,
+        error_messages={
+            "min_value": "The dedup ratio is at least 1.00 (1.00: no block repeats).",
+            "max_value": "The dedup ratio is at most 1,000,000.",
+            "invalid": "Enter the dedup ratio as a number, e.g. 1.5 (as zpool list prints DEDUP).",
+        },
+        help_text="This dataset's data over its unique data, as zpool list prints DEDUP, e.g. 1.5; "
+        "it sizes the dedup table. Blank: every block unique, the largest table.",
+    )
     revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, expanded: bool = True, dedup: bool = True, **kwargs: Any) -> None:
+        """``expanded``: offer "data written before the expansion" (the pool has a widened RAIDZ vdev);
+        ``dedup``: offer the dedup ratio (dedup is on for the dataset). A field left out keeps its value."""
+        super().__init__(*args, **kwargs)
+        for name, shown in (("written_before", expanded), ("dedup_ratio", dedup)):
+            if not shown:
+                del self.fields[name]
 
     def clean(self) -> dict[str, Any]:
         d = super().clean()
-        if d.get("logical_size"):
-            try:
-                d["logical_bytes"] = parse_disk_size(d["logical_size"])
-            except ValueError as exc:
-                self.add_error("logical_size", str(exc))
+        for text, key in (("logical_size", "logical_bytes"), ("written_before", "logical_bytes_written_before")):
+            if d.get(text):
+                try:
+                    d[key] = parse_disk_size(d[text])
+                except ValueError as exc:
+                    self.add_error(text, str(exc))
         return d
 
     def to_document(self, old: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -130,13 +212,16 @@ class DatasetForm(forms.Form):
             "file_count": d["file_count"],
             "compressibility": compressibility,
         }
+        if "written_before" in self.fields:
+            out["contents"]["logical_bytes_written_before"] = d.get("logical_bytes_written_before")
+        if "dedup_ratio" in self.fields:
+            out["contents"]["dedup_ratio"] = d["dedup_ratio"]
         return out
 
     @staticmethod
     def initial_from(ds: dict[str, Any]) -> dict[str, Any]:
         contents = ds.get("contents") or {}
         comp = contents.get("compressibility") if isinstance(contents.get("compressibility"), dict) else {}
-        logical = contents.get("logical_bytes")
         return {
             "name": ds.get("name"),
             "type": ds.get("type", DatasetType.FILESYSTEM),
@@ -147,10 +232,17 @@ class DatasetForm(forms.Form):
             "special_small_blocks": _size_text(ds.get("special_small_blocks")),
             "copies": str(ds["copies"]) if ds.get("copies") else "",
             "sync": ds.get("sync", ""),
-            "logical_size": f"{logical}B" if isinstance(logical, int) else (logical or ""),
+            "logical_size": _bytes_text(contents.get("logical_bytes")),
             "file_count": contents.get("file_count"),
             "profile": comp.get("profile", "") if comp else "",
+            "written_before": _bytes_text(contents.get("logical_bytes_written_before")),
+            "dedup_ratio": contents.get("dedup_ratio"),
         }
+
+
+def _bytes_text(value: Any) -> str:
+    """A byte count of the contents as the size fields take it back (``8TB``, ``100GiB``)."""
+    return format_disk_size(value) if isinstance(value, int) and not isinstance(value, bool) else (value or "")
 
 
 def _size_text(value: Any) -> str:
@@ -190,6 +282,10 @@ def field_for_path(section: str, index: int, path: str) -> str | None:
         if key in DATASET_FIELD_KEYS:
             return key
         if key == "contents":
+            if "logical_bytes_written_before" in rest:
+                return "written_before"
+            if "dedup_ratio" in rest:
+                return "dedup_ratio"
             if "logical_bytes" in rest:
                 return "logical_size"
             if "file_count" in rest:

@@ -11,8 +11,9 @@ from django.urls import reverse
 from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.geometry.ashift import automatic
 from zfsplanner.core.geometry.vdev_shape import fault_tolerance
+from zfsplanner.core.risk.common import dedup_on
 
-from ...forms.designer import DatasetForm
+from ...forms.designer import DatasetForm, pool_ashift
 from ...forms.host import HostPlanningForm, inherited
 from ...forms.vdevs import FLASH_ROLES, VdevGroupForm, flash_disks, role_defaults
 from ...models import PoolDesign
@@ -26,11 +27,6 @@ def spec_or_none(design: PoolDesign) -> Design | None:
         return design.to_spec()
     except InvalidDesign:
         return None
-
-
-def pool_ashift(doc: Mapping[str, Any]) -> int | None:
-    value = doc.get("ashift")
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _auto_ashift_help(spec: Design | None, index: int | None, pool_ashift: int | None) -> str:
@@ -110,12 +106,33 @@ def typed_vdev(data: Mapping[str, Any], prefix: str) -> dict[str, Any]:
     return typed
 
 
-def dataset_form(doc: dict[str, Any], index: int | None, summary: DesignSummary | None) -> DatasetForm:
+def dataset_applies(doc: Mapping[str, Any], index: int | None, spec: Design | None) -> dict[str, bool]:
+    """Which fields of a dataset's form apply to it: "data written before the expansion" where the pool
+    has a widened RAIDZ vdev, the dedup ratio where dedup is on for the dataset (a new one: anywhere in
+    the pool); either one also where the dataset already sets it, so it can be changed or cleared."""
+    contents: Mapping[str, Any] = {}
+    if index is not None:
+        contents = ((doc.get("datasets") or [])[index] or {}).get("contents") or {}
+    expanded = any(isinstance(g, Mapping) and g.get("expanded_from_width") for g in doc.get("vdevs") or [])
+    dedup = False
+    if spec is not None and (index is None or index < len(spec.datasets)):
+        chosen = spec.datasets if index is None else spec.datasets[index : index + 1]
+        dedup = any(dedup_on(spec, ds) for ds in chosen)
+    return {
+        "expanded": expanded or contents.get("logical_bytes_written_before") is not None,
+        "dedup": dedup or contents.get("dedup_ratio") is not None,
+    }
+
+
+def dataset_form(
+    doc: dict[str, Any], index: int | None, summary: DesignSummary | None, spec: Design | None
+) -> DatasetForm:
     """A dataset's form; "inherit" says what the dataset gets (from the estimate)."""
+    applies = dataset_applies(doc, index, spec)
     if index is None:
-        return DatasetForm(prefix="dnew", initial={"name": f"{doc.get('name')}/"})
+        return DatasetForm(prefix="dnew", initial={"name": f"{doc.get('name')}/"}, **applies)
     ds = (doc.get("datasets") or [])[index]
-    form = DatasetForm(initial=DatasetForm.initial_from(ds), prefix=f"d{index}")
+    form = DatasetForm(initial=DatasetForm.initial_from(ds), prefix=f"d{index}", **applies)
     lines = {d.name: d for d in summary.datasets} if summary else {}
     line = lines.get(str(ds.get("name")))
     if line is not None:

@@ -29,7 +29,7 @@ from ...services.designs import (
     can_undo_redo,
     save_design_document,
 )
-from .editors import dataset_form, defaults_url, pool_ashift, vdev_form
+from .editors import dataset_form, defaults_url, vdev_form
 
 CONFLICT = 409
 
@@ -81,9 +81,7 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
         "can_write": True,
         "can_undo": undo,
         "can_redo": redo,
-        "pool_form": PoolForm(
-            initial={**doc, "disk_partitioning": doc.get("disk_partitioning", ""), "ashift": pool_ashift(doc)}
-        ),
+        "pool_form": PoolForm(initial=PoolForm.initial_from(doc)),
         "vdev_items": _vdev_items(doc, summary),
         "dataset_items": _dataset_items(doc, summary),
         "filter_form": CatalogFilterForm(),
@@ -94,11 +92,11 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
         "tab": "form",
     }
     context.update(override)
+    spec = design.to_spec() if summary is not None else None
     if context.get("open_new") == "vdevs" and "new_vdev_form" not in override:
-        spec = design.to_spec() if summary is not None else None
         context["new_vdev_form"] = vdev_form(doc, None, spec=spec, defaults_url=defaults_url(design, None))
     if context.get("open_new") == "datasets" and "new_dataset_form" not in override:
-        context["new_dataset_form"] = dataset_form(doc, None, summary)
+        context["new_dataset_form"] = dataset_form(doc, None, summary, spec)
     return context
 
 

@@ -13,12 +13,12 @@ from django.views.decorators.http import require_http_methods
 
 from zfsplanner.core.design.types import InvalidDesign
 
-from ...forms.designer import DatasetForm, PoolForm, field_for_path
+from ...forms.designer import DatasetForm, PoolForm, field_for_path, pool_ashift
 from ...forms.vdevs import CatalogFilterForm, VdevGroupForm
 from ...models import CatalogDisk
 from ...presentation.pages import UNPROCESSABLE, design_summary
 from ...services.editing import EditError, change_summary, error_text, put_item, set_pool
-from .editors import dataset_form, defaults_url, host_form, pool_ashift, spec_or_none, typed_vdev, vdev_form
+from .editors import dataset_applies, dataset_form, defaults_url, host_form, spec_or_none, typed_vdev, vdev_form
 from .page import posted_index, render_designer, save_change, writable
 
 
@@ -52,7 +52,7 @@ def designer_form(request: HttpRequest, pk: int) -> HttpResponse:
         context["form"] = vdev_form(doc, index, spec=spec, role=role, typed=typed, defaults_url=url)
         return render(request, "plans/_vdev_form.html", context)
     summary, _ = design_summary(design, with_fixes=False)
-    context["form"] = dataset_form(doc, index, summary)
+    context["form"] = dataset_form(doc, index, summary, spec_or_none(design))
     return render(request, "plans/_dataset_form.html", context)
 
 
@@ -63,11 +63,12 @@ def designer_pool(request: HttpRequest, pk: int) -> HttpResponse:
     form = PoolForm(request.POST)
     if not form.is_valid():
         return render_designer(request, design, status=UNPROCESSABLE, pool_form=form)
-    doc = set_pool(design.to_document(), form.to_document())
+    before = design.to_document()
+    doc = set_pool(before, form.to_document(before))
 
     def on_error(exc: InvalidDesign) -> dict[str, Any]:
         for path, message in exc.errors:
-            key = path if path in form.fields else None
+            key = form.field_for(path)
             form.add_error(key, message if key else error_text(doc, path, message))
         return {"pool_form": form}
 
@@ -89,7 +90,7 @@ def _item_view(request: HttpRequest, pk: int, section: str) -> HttpResponse:
             | {"hx-target": "closest form", "hx-swap": "outerHTML"}
         )
     else:
-        form = DatasetForm(request.POST, prefix=prefix)
+        form = DatasetForm(request.POST, prefix=prefix, **dataset_applies(doc, index, spec_or_none(design)))
 
     def placed(f: Any) -> dict[str, Any]:
         if index is None:
