@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+from pathlib import Path
 
 import pytest
 
 from tests.core.import_samples import text
 from tests.factories import PoolDesignFactory, design_document
 from zfsplanner.plans.models import PoolDesign, ShareLink
+
+from .browser import AXE, log_in, wide_context
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,6 +54,35 @@ def test_unreadable_output_shows_the_line(page, login, erin):
     error = page.locator(".import-error").inner_text()
     assert "line 7: zpool status: expected a vdev row" in error
     assert "WHAT" in page.locator("#id_text").input_value()
+
+
+def test_unreadable_outputs_are_kept_and_their_page_reads_at_1366_and_390(browser, live_server, erin):
+    """The kept import's page: the reason, what was sent, "Read again"; axe and fit at both widths."""
+    shots = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+    paste = "$ zpool status\n  pool: tank\n state: ONLINE\nconfig:\n\n\ttank  ONLINE 0 0 0\n\t  sda  WHAT 0 0 0\n"
+    for width in (1366, 390):
+        context, page = wide_context(browser, live_server, width)
+        log_in(page, erin)
+        page.goto("/imports/pool/")
+        page.fill("#id_text", paste)
+        page.click("#import-button")
+        page.click("#import-kept a")
+        page.wait_for_selector("#import-status")
+        assert "line 7: zpool status: expected a vdev row" in page.locator(".import-error").inner_text()
+        assert "characters" in page.locator("#import-sources").inner_text()
+        page.click("#import-sources summary")  # what was sent, to correct it
+        assert "sda  WHAT 0 0 0" in page.locator("#import-sources pre").inner_text()
+        page.evaluate(AXE.read_text())
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        serious = [v["id"] for v in result["violations"] if v["impact"] in ("serious", "critical")]
+        assert serious == []
+        assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+        page.screenshot(path=str(shots / f"pool-import-kept-{width}.png"), full_page=True)
+        page.click("#import-retry-button")  # the same outputs: still unreadable, said again
+        page.wait_for_selector(".import-error")
+        assert page.js_errors == []
+        context.close()
 
 
 def test_a_listing_updates_the_dataset(page, login, erin, design):
