@@ -10,7 +10,8 @@ from benchmarks.models import TargetKind
 from benchmarks.tasks import parse_upload_task
 from tests.benchmarks.conftest import CDM_WD
 from tests.factories import BenchRunFactory, PoolDesignFactory, design_document
-from zfsplanner.plans.services import create_share_link, estimate_design, revoke_share_link
+from zfsplanner.plans.presentation.pages import design_summary
+from zfsplanner.plans.services import create_share_link, revoke_share_link
 from zfsplanner.plans.services.measurements import measured_comparisons
 
 pytestmark = pytest.mark.django_db
@@ -81,9 +82,14 @@ def _attached_pool_run(team, design):
 # --------------------------------------------------------------------------- partials
 
 
+def _summary(design):
+    """What the views give the partials: the design's presentation (its ``planning`` view)."""
+    summary, _ = design_summary(design)
+    return summary
+
+
 def _render(design):
-    estimate = estimate_design(design)
-    ctx = {"estimate": estimate, "design": design}
+    ctx = {"summary": _summary(design), "design": design}
     return {
         name: render_to_string(f"plans/_{name}.html", ctx) for name in ("special_sizing", "reliability", "performance")
     }
@@ -115,14 +121,14 @@ def test_without_a_special_vdev_the_size_is_for_one_to_add(team):
 def test_without_an_estimate_the_partials_say_so(team):
     design = PoolDesignFactory(team=team)
     for name in ("special_sizing", "reliability", "performance"):
-        html = render_to_string(f"plans/_{name}.html", {"estimate": None, "design": design})
+        html = render_to_string(f"plans/_{name}.html", {"summary": None, "design": design})
         assert "Does not apply: this estimate has no" in html
 
 
 def test_shared_pages_get_share_link_chart_urls(team):
     design = PoolDesignFactory(team=team, document=_doc())
     link = create_share_link(design, None)
-    ctx = {"estimate": estimate_design(design), "design": design, "share_token": link.token}
+    ctx = {"summary": _summary(design), "design": design, "share_token": link.token}
     html = render_to_string("plans/_special_sizing.html", ctx)
     assert f"/share/{link.token}/charts/special/0/" in html and f"/designs/{design.pk}/" not in html
 
@@ -178,8 +184,7 @@ def test_an_attached_run_is_compared_with_the_prediction(client, alice, team):
     i = chart["rows"].index(seq)
     assert chart["datasets"][1]["data"][i] == pytest.approx(100 * 531_458_000 / middle, abs=0.1)
     assert "pool run: SEQ1M Q8T1 read (" in chart["labels"][i]
-    estimate = estimate_design(design)
-    context = {"estimate": estimate, "design": design, "measured": measured_comparisons(design)}
+    context = {"summary": _summary(design), "design": design, "measured": measured_comparisons(design)}
     html = render_to_string("plans/_performance.html", context)
     assert f"/designs/{design.pk}/charts/measured/" in html and "SEQ1M Q8T1 read" in html
     assert "SEQ1M Q8T1 read" in client.get(f"/designs/{design.pk}/").content.decode()  # the view passes them
@@ -189,8 +194,7 @@ def test_the_performance_partial_reads_no_database(team, django_assert_num_queri
     """The comparisons come from the view: rendering the partial runs no query."""
     design = PoolDesignFactory(team=team, document=_doc(log=True))
     _attached_pool_run(team, design)
-    estimate = estimate_design(design)
-    context = {"estimate": estimate, "design": design, "measured": measured_comparisons(design)}
+    context = {"summary": _summary(design), "design": design, "measured": measured_comparisons(design)}
     with django_assert_num_queries(0):
         html = render_to_string("plans/_performance.html", context)
     assert "SEQ1M Q8T1 read" in html
