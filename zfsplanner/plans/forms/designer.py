@@ -48,15 +48,19 @@ class PoolForm(forms.Form):
     description = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
     openzfs_version = forms.ChoiceField(label="OpenZFS version", choices=OpenZFSVersion.choices)
     disk_partitioning = forms.ChoiceField(
-        label="Disk partitioning", choices=[("", "Default (Linux whole disk)"), *Partitioning.choices], required=False
+        label="Disk partitioning",
+        choices=[("", "Linux whole disk (default)"), *Partitioning.choices],
+        required=False,
+        help_text="Whole disks on Linux: zpool starts the data 1 MiB in and keeps 8 MiB at the end.",
     )
     ashift = forms.TypedChoiceField(
         label="Pool ashift",
-        choices=ashift_choices("auto (each vdev group's from its disks' sectors)"),
+        choices=ashift_choices("auto (from each group's disks)"),
         required=False,
         coerce=int,
         empty_value=None,
-        help_text="As zpool create -o ashift=N gives it to every vdev; a vdev group may set its own.",
+        help_text="auto: each vdev group takes its own from its disks' sectors. A number works as zpool "
+        "create -o ashift=N: every vdev gets it; a vdev group may still set its own.",
     )
     fast_dedup = forms.ChoiceField(
         label="Fast dedup",
