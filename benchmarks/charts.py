@@ -23,6 +23,8 @@ from typing import Any
 
 from zfsplanner.parsers.fio_log import downsample
 
+from .run_settings import short_settings
+
 
 class ChartError(ValueError):
     """A chart request that cannot be answered (unknown metric, no runs)."""
@@ -303,8 +305,6 @@ RESULT_FIELDS = (
 def run_data(runs: Sequence[Any], with_series: bool = False) -> list[RunData]:
     """RunData for BenchRun models (in the given order): labels made unique, with the settings
     in which the runs differ."""
-    from .run_settings import short_settings
-
     labels = legend_labels([r.display_label for r in runs], [short_settings(r.settings or {}) for r in runs])
     labels = unique_labels(labels, [r.pk for r in runs])
     out = []

@@ -12,7 +12,8 @@ from drf_spectacular.utils import extend_schema_field
 
 from zfsplanner.core.units import UnitError, parse_zfs_size
 
-from .models import PARSED_STATUSES, BenchRun, SyncSetting, TargetKind, UploadStatus, ZilLocation
+from .choices import SyncSetting, ZilLocation
+from .models import PARSED_STATUSES, BenchRun, TargetKind, UploadStatus
 
 
 class IdField(forms.IntegerField):

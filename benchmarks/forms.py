@@ -8,14 +8,13 @@ from django.core.exceptions import ValidationError
 from zfsplanner.core.units import format_zfs_size
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 
+from .choices import SyncSetting, ZilLocation
 from .models import (
     LABEL_MAX_LENGTH,
     NOTES_MAX_LENGTH,
     TARGET_MAX_LENGTH,
     BenchRun,
-    SyncSetting,
     TargetKind,
-    ZilLocation,
 )
 from .run_settings import clean_run_settings
 

@@ -19,6 +19,9 @@ from zfsplanner.accounts.models import Team
 from zfsplanner.uploads.kinds import UploadKind
 from zfsplanner.uploads.models import UploadLifecycle
 
+from .charts import settings_text
+from .run_settings import short_settings
+
 
 class UploadStatus(models.TextChoices):
     PENDING = "pending", "Queued"
@@ -46,20 +49,6 @@ class TargetKind(models.TextChoices):
     NFS = "nfs", "NFS / SMB share"
     VM_DISK = "vm_disk", "VM disk"
     OTHER = "other", "Other"
-
-
-class SyncSetting(models.TextChoices):
-    STANDARD = "standard", "standard"
-    ALWAYS = "always", "always"
-    DISABLED = "disabled", "disabled"
-
-
-class ZilLocation(models.TextChoices):
-    """Where synchronous writes land: in the pool, on a separate log device, or nowhere."""
-
-    POOL = "pool", "In the pool (no SLOG)"
-    SLOG = "slog", "Separate log device (SLOG)"
-    DISABLED = "disabled", "Disabled (sync=disabled)"
 
 
 def upload_path(instance: BenchUpload, filename: str) -> str:
@@ -178,15 +167,11 @@ class BenchRun(models.Model):
     @property
     def short_settings(self) -> list[tuple[str, str]]:
         """The run's settings as short (name, value) pairs, as chart legends show them."""
-        from .run_settings import short_settings
-
         return short_settings(self.settings or {})
 
     @property
     def settings_summary(self) -> str:
         """``sync=always, SLOG: SSD``: the settings in one line, as a legend names them."""
-        from .charts import settings_text
-
         return settings_text(self.short_settings)
 
     @property

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zfsplanner.core.units import format_si, format_zfs_size
+from zfsplanner.parsers.common import errno_words
 
 # Known meta keys, in the order a reader wants them, with their labels.
 LABELS: dict[str, str] = {
@@ -70,8 +71,6 @@ def _text(value: Any) -> str:
 
 def _error_line(item: Any) -> str:
     if isinstance(item, dict) and "job" in item:
-        from zfsplanner.parsers.common import errno_words
-
         number = item.get("error")
         words = errno_words(number) if isinstance(number, int) and not isinstance(number, bool) else _text(number)
         return f"job {item['job']!r}: error {number} ({words})"

@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 
 from zfsplanner.core.units import UnitError, format_zfs_size, is_power_of_two, parse_zfs_size
 
-from .models import SyncSetting, ZilLocation
+from .choices import SyncSetting, ZilLocation
 
 KNOWN_KEYS = (
     "sync",

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 
 from ..design.types import Dataset, DatasetType, Design, Disk, Role, VdevGroup
 from ..geometry.ashift import group_ashift, written_ashift
-from ..naming import vdev_type_word
+from ..naming import vdev_label, vdev_type_word
 from ..properties.zfsprops import (
     ENCRYPTION_PROPERTIES,
     PASSTHROUGH_PROPERTIES,
@@ -246,8 +246,6 @@ class ZpoolCheck:
 
 
 def _blocked(design: Design, indexes: Iterable[int]) -> tuple[tuple[str, str], ...]:
-    from ..naming import vdev_label
-
     out = []
     for i in indexes:
         message = class_topology_refusal(design.vdevs[i], design.version)

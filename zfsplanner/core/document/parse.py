@@ -20,6 +20,7 @@ from ..design.types import (
     VdevGroup,
 )
 from ..geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
+from ..geometry.vdev_shape import shape_errors
 from ..versions import supports
 from .limits import MAX_BYTES, document_errors
 from .parts import read_dataset, read_vdev
@@ -112,8 +113,6 @@ def parse_design(doc: Any) -> Design:
         ashift=pool_ashift,
         features=features,
     )
-    from ..geometry.vdev_shape import shape_errors  # imports this module through .design
-
     problems = shape_errors(design)
     if problems:
         raise InvalidDesign(problems)
