@@ -82,7 +82,7 @@ def test_a_visitor_gets_usable_space_in_three_inputs_without_a_page_load_at_390p
     assert text in (format_iec(answer[0]), format_si(answer[0]))
     assert re.search(r"/plan/\?layout=raidz2&disks=8&vdevs=1&size=20TB&version=2\.3", page.url)
     assert sideways_scroll(page) <= 0
-    assert page.locator("canvas[data-chart-state=ready]").count() == 1  # the chart drew after the swap
+    expect(page.locator("canvas[data-chart-state=ready]")).to_have_count(1)  # the chart drew after the swap
 
     fresh = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844})  # policy enforced
     again = fresh.new_page()
