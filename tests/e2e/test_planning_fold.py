@@ -38,3 +38,19 @@ def test_the_fold_shows_the_cards_and_draws_its_charts_when_opened(browser, live
         fold.screenshot(path=str(SHOTS / f"designer-planning-{width}.png"))
         assert page.js_errors == []
         context.close()
+
+
+def test_the_reliability_table_reads_without_sideways_scrolling_on_a_phone(browser, live_server, alice, team):
+    """At 390 px each vdev's row is a card, every figure under its label, nothing cut off."""
+    design = PoolDesignFactory(team=team, name="tank", document=design_document("tank"))
+    context, page = wide_context(browser, live_server, 390)
+    log_in(page, alice)
+    page.goto(f"/designs/{design.pk}/")
+    table = page.locator("table.reliability-vdevs")
+    box = table.locator("xpath=..")  # its scroll container
+    assert box.evaluate("el => el.scrollWidth - el.clientWidth") <= 0
+    shown = table.locator("tbody tr").first.locator("td").evaluate_all(
+        "els => els.map(e => getComputedStyle(e, '::before').content)"
+    )
+    assert '"rebuild of one disk"' in shown and '"lose some data in 5 years"' in shown  # each figure under its label
+    context.close()
