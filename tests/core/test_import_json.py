@@ -65,7 +65,7 @@ def test_every_json_output_together_imports_like_the_text():
     datasets = {d["name"]: d for d in doc["datasets"]}
     assert datasets["tank/photos"]["recordsize"] == "1M" and datasets["tank/vm-100-disk-0"]["volsize"] == "32G"
     rows = {r.key: r for r in compare(doc, estimate(parse_design(doc)))}
-    assert rows["size"].reported_bytes == estimate(parse_design(EXAMPLE)).to_document()["pool"]["zpool_size_bytes"]
+    assert rows["size"].reported_bytes == estimate(parse_design(EXAMPLE)).pool.zpool_size_bytes
     assert rows["size"].difference_bytes == 0 and rows["usable"].difference_bytes == 0
 
 
@@ -75,8 +75,7 @@ def test_zpool_status_j_alone_carries_the_sizes():
     doc = result.document
     # the smallest disk zpool create gives that partition 1 (any disk up to 1 MiB larger gives the same)
     assert 0 <= EXAMPLE["vdevs"][0]["disk"]["size_bytes"] - doc["vdevs"][0]["disk"]["size_bytes"] < 1024**2
-    assert doc["imported"]["reported"]["zpool_size_bytes"] == estimate(parse_design(EXAMPLE)).to_document()["pool"][
-        "zpool_size_bytes"]
+    assert doc["imported"]["reported"]["zpool_size_bytes"] == estimate(parse_design(EXAMPLE)).pool.zpool_size_bytes
     # a hot spare's sizes are not in zpool status -j (spares_nvlist() prints none): asked
     [q] = result.questions
     assert (q["role"], q["devices"]) == ("spare", ["sdl"])
@@ -91,10 +90,10 @@ def test_flat_vdevs_keyed_by_guid_with_integers_give_the_same_tree():
 
 def test_zpool_list_j_keyed_by_guid_gives_the_pool_by_its_name():
     design = parse_design(EXAMPLE)
-    est = estimate(design).to_document()
+    est = estimate(design)
     found = parse(lines(writer.zpool_list_json(design, est, guid_key=True)), expected="zpool list")
     [pool] = found.lists
-    assert pool.name == "tank" and pool.size.bytes == est["pool"]["zpool_size_bytes"] and pool.size.exact
+    assert pool.name == "tank" and pool.size.bytes == est.pool.zpool_size_bytes and pool.size.exact
     assert [(r.section, r.name, r.depth) for r in pool.vdevs if r.depth == 1] == [
         ("data", "raidz2-0", 1), ("special", "mirror-1", 1), ("log", "mirror-2", 1), ("cache", "sdk", 1),
         ("spare", "sdl", 1)]
@@ -102,7 +101,7 @@ def test_zpool_list_j_keyed_by_guid_gives_the_pool_by_its_name():
 
 def test_full_paths_of_zpool_list_p_match_the_names_zpool_status_prints():
     design = parse_design(EXAMPLE)
-    est = estimate(design).to_document()
+    est = estimate(design)
     # zpool list -P: the full path of partition 1 where zpool status names the whole disk
     listing = re.sub(r"    (ata-\S+)", r"    /dev/disk/by-id/\1-part1", writer.zpool_list_text(design, est))
     result = import_pool([("p", f"$ zpool status tank\n{writer.zpool_status_text(design, est)}"
@@ -136,7 +135,7 @@ def test_json_without_its_command_line_is_told_apart_by_output_version():
 
 
 def test_zfs_list_j_gives_datasets_with_their_sources():
-    out = writer.zfs_get_json(parse_design(EXAMPLE), estimate(parse_design(EXAMPLE)).to_document(), as_int=True)
+    out = writer.zfs_get_json(parse_design(EXAMPLE), estimate(parse_design(EXAMPLE)), as_int=True)
     data = json.loads(out)
     data["output_version"]["command"] = "zfs list"
     found = parse(lines(json.dumps(data)), expected="zfs list")
@@ -190,7 +189,7 @@ def test_damaged_json_raises_only_the_importers_errors(data):
 def test_the_same_pool_as_text_and_as_json_is_one_pool():
     """What tools/collect.sh sends: every output as text and, from 2.3, as -j too."""
     design = parse_design(EXAMPLE)
-    est = estimate(design).to_document()
+    est = estimate(design)
     both = writer.outputs(design, est) + writer.outputs(design, est, status="json", listing="json")
     result = import_pool([("collected", both)])
     assert shape(result.document) == shape(import_pool([("text", writer.outputs(design, est))]).document)

@@ -23,7 +23,7 @@ DISK_KEYS = ("size_bytes", "model", "logical_sector_bytes", "physical_sector_byt
 
 def round_trip(doc, **kw):
     design = parse_design(doc)
-    est = estimate(design).to_document()
+    est = estimate(design)
     text = writer.outputs(design, est, **kw)
     result = import_pool([("paste", text)])
     assert result.questions == []
@@ -34,8 +34,9 @@ def same_estimate(a, b, *, raw=True):
     keys = ("zpool_size_bytes", "zfs_avail_bytes", "slop_bytes", "special_size_bytes") + (("raw_bytes",) if raw else ())
     figures = VDEV_FIGURES if raw else tuple(k for k in VDEV_FIGURES if k != "raw_bytes")
     for key in keys:
-        assert a["pool"][key] == b["pool"][key], key
-    assert [{k: v.get(k) for k in figures} for v in a["vdevs"]] == [{k: v.get(k) for k in figures} for v in b["vdevs"]]
+        assert getattr(a.pool, key) == getattr(b.pool, key), key
+    assert [{k: getattr(v, k) for k in figures} for v in a.vdevs] == [{k: getattr(v, k) for k in figures}
+                                                                       for v in b.vdevs]
 
 
 def shape(doc):
@@ -52,7 +53,7 @@ def test_the_home_server_example_comes_back():
     doc = json.loads((EXAMPLES / "home-server.json").read_text())
     design, est, back = round_trip(doc)
     assert shape(back) == shape(design_to_document(design))
-    same_estimate(est, estimate(parse_design(back)).to_document())
+    same_estimate(est, estimate(parse_design(back)))
     orig = disks(doc)
     got = disks(back)
     # the example leaves sector sizes and media of some disks unset; lsblk always prints them
@@ -70,7 +71,7 @@ def test_the_draid_example_comes_back():
     doc = json.loads((EXAMPLES / "draid.json").read_text())
     design, est, back = round_trip(doc)
     assert shape(back) == shape(design_to_document(design))
-    same_estimate(est, estimate(parse_design(back)).to_document())
+    same_estimate(est, estimate(parse_design(back)))
 
 
 def test_a_fully_described_design_comes_back_unchanged():
@@ -98,7 +99,7 @@ def test_a_fully_described_design_comes_back_unchanged():
 def test_the_status_text_has_the_format_zpool_prints():
     doc = json.loads((EXAMPLES / "home-server.json").read_text())
     design = parse_design(doc)
-    text = writer.zpool_status_text(design, estimate(design).to_document())
+    text = writer.zpool_status_text(design, estimate(design))
     lines = text.splitlines()
     assert lines[:3] == ["  pool: tank", " state: ONLINE", "config:"]
     assert lines[5].startswith("\ttank ") and "ONLINE       0     0     0" in lines[5]
@@ -112,22 +113,22 @@ def test_zpool_status_j_alone_gives_the_same_size():
     doc = json.loads((EXAMPLES / "home-server.json").read_text())
     doc["vdevs"] = [v for v in doc["vdevs"] if v["role"] != "spare"]  # spares carry no sizes in -j
     design = parse_design(doc)
-    est = estimate(design).to_document()
+    est = estimate(design)
     result = import_pool([("paste", writer.outputs(design, est, status="json", listing="none", datasets=False,
                                                    disks=False))])
     assert result.questions == []
-    back = estimate(parse_design(result.document)).to_document()
-    assert back["pool"]["zpool_size_bytes"] == est["pool"]["zpool_size_bytes"]
-    assert result.document["imported"]["reported"]["zpool_size_bytes"] == est["pool"]["zpool_size_bytes"]
+    back = estimate(parse_design(result.document))
+    assert back.pool.zpool_size_bytes == est.pool.zpool_size_bytes
+    assert result.document["imported"]["reported"]["zpool_size_bytes"] == est.pool.zpool_size_bytes
 
 
 def test_older_versions_print_lists_without_ids_and_leaf_sizes():
     doc = json.loads((EXAMPLES / "home-server.json").read_text()) | {"openzfs_version": "2.1"}
     design = parse_design(doc)
-    text = writer.zpool_list_text(design, estimate(design).to_document())
+    text = writer.zpool_list_text(design, estimate(design))
     assert "\n  raidz2 " in text and "raidz2-0" not in text
     _, est, back = round_trip(doc)
-    same_estimate(est, estimate(parse_design(back)).to_document())
+    same_estimate(est, estimate(parse_design(back)))
 
 
 LAYOUTS = st.sampled_from([("stripe", 1), ("mirror", 2), ("mirror", 3), ("raidz1", 3), ("raidz1", 5), ("raidz2", 6),
@@ -192,4 +193,4 @@ def test_any_design_comes_back_with_the_same_estimate(doc, with_lsblk, forms):
     # cache and spare devices come back one group per identical run of devices
     assert [(v["role"], v["layout"], v["width"], v["count"]) for v in back["vdevs"]] == expected
     assert back["disk_partitioning"] == doc["disk_partitioning"]
-    same_estimate(est, estimate(parse_design(back)).to_document(), raw=with_lsblk)
+    same_estimate(est, estimate(parse_design(back)), raw=with_lsblk)

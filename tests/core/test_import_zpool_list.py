@@ -217,7 +217,7 @@ def test_any_o_column_list_with_or_without_h(columns, scripted, example):
     """Whatever -o asks for (name first), the vdev rows keep their fields and read the same."""
     doc = json.loads((Path(__file__).resolve().parents[2] / "examples" / example).read_text())
     design = parse_design(doc)
-    est = estimate(design).to_document()
+    est = estimate(design)
     cols = ("name", *columns)
     out = writer.zpool_list_text(design, est, columns=cols, scripted=scripted)
     [pool] = parse(lines(out), columns=cols if scripted else None, scripted=scripted)

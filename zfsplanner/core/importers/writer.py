@@ -13,9 +13,9 @@ gives back the same design (see ``tests/core/test_import_roundtrip.py``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ..design.types import Design, Media, Role
+from ..estimate import Estimate
 from .writer_json import zfs_get_json, zfs_version_json, zpool_get_json, zpool_list_json, zpool_status_json
 from .writer_model import (
     CLASS_HEADING,
@@ -31,7 +31,7 @@ from .writer_model import (
 )
 
 
-def zpool_status_text(design: Design, estimate: Mapping[str, Any]) -> str:
+def zpool_status_text(design: Design, estimate: Estimate) -> str:
     """``zpool status POOL`` of a healthy pool of this design."""
     tops = tops_of(design, estimate)
     rows: list[tuple[int, str, str, bool]] = [(0, design.name, "ONLINE", False)]
@@ -82,7 +82,7 @@ def zpool_status_text(design: Design, estimate: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def zpool_list_text(design: Design, estimate: Mapping[str, Any], *, columns: Sequence[str] | None = None,
+def zpool_list_text(design: Design, estimate: Estimate, *, columns: Sequence[str] | None = None,
                     scripted: bool = False) -> str:
     """``zpool list -v -p [-H] [-o COLUMNS] POOL`` of the new pool with the design's contents written.
 
@@ -125,7 +125,7 @@ def zpool_list_text(design: Design, estimate: Mapping[str, Any], *, columns: Seq
     return "\n".join(lines) + "\n"
 
 
-def lsblk_text(design: Design, estimate: Mapping[str, Any]) -> str:
+def lsblk_text(design: Design, estimate: Estimate) -> str:
     """``lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA`` of the pool's disks."""
     rows: list[tuple[str, int, int, int, str, str, str]] = []
     for top in tops_of(design, estimate):
@@ -158,7 +158,7 @@ def lsblk_text(design: Design, estimate: Mapping[str, Any]) -> str:
 LIST_FORMS = ("text", "scripted", "json", "none")
 
 
-def outputs(design: Design, estimate: Mapping[str, Any], *, disks: bool = True, datasets: bool = True,
+def outputs(design: Design, estimate: Estimate, *, disks: bool = True, datasets: bool = True,
             status: str = "text", listing: str = "text") -> str:
     """The outputs together, each after its ``$ command`` line, as a user would paste them.
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..design.types import Design, Role
+from ..estimate import Estimate
 from ..versions import Version
 from .writer_model import (
     POOL_PROPERTIES,
@@ -65,7 +66,7 @@ def _pool_info(design: Design, as_int: bool, *, with_type: bool) -> dict[str, An
     return out
 
 
-def zpool_status_json(design: Design, estimate: Mapping[str, Any], *, as_int: bool = False, flat: bool = False,
+def zpool_status_json(design: Design, estimate: Estimate, *, as_int: bool = False, flat: bool = False,
                       guid_key: bool = False) -> str:
     """``zpool status -j -p [--json-int] [--json-flat-vdevs] [--json-pool-key-guid] POOL``.
 
@@ -75,7 +76,6 @@ def zpool_status_json(design: Design, estimate: Mapping[str, Any], *, as_int: bo
     """
     tops = tops_of(design, estimate)
     alloc = allocations(tops, estimate)
-    pool = estimate["pool"]
 
     def vdev(name: str, vtype: str, cls: str, *, space: int = 0, used: int = 0, dspace: int = 0, rsize: int = 0,
              pspace: int = 0, leaf: bool = False, path: str | None = None, spare: bool = False,
@@ -117,9 +117,9 @@ def zpool_status_json(design: Design, estimate: Mapping[str, Any], *, as_int: bo
         return {Role.DATA: "normal", Role.LOG: "log", Role.CACHE: "l2cache", Role.SPARE: "spare"}.get(role, role.value)
 
     def top_object(top: Top, flat_into: dict[str, Any] | None) -> dict[str, Any]:
-        size = int(top.estimate["zpool_size_bytes"])
+        size = top.figures.zpool_size_bytes
         used = alloc.get(id(top), 0)
-        dspace = int(top.estimate.get("dspace_bytes") or 0)
+        dspace = top.figures.dspace_bytes
         role = cls(top.group.role)
         parent = design.name if top.group.role == Role.DATA else None
         if top.group.layout.value == "stripe":
@@ -143,10 +143,10 @@ def zpool_status_json(design: Design, estimate: Mapping[str, Any], *, as_int: bo
     item = _pool_info(design, as_int, with_type=False)
     item["status"] = "OK"
     vds: dict[str, Any] = {}
-    normal_space = sum(int(t.estimate["zpool_size_bytes"]) for t in tops
+    normal_space = sum(t.figures.zpool_size_bytes for t in tops
                        if t.group.role in (Role.DATA, Role.SPECIAL, Role.DEDUP))
     root = vdev(design.name, "root", "normal", space=normal_space, used=sum(alloc.values()),
-                dspace=int(pool.get("normal_dspace_bytes") or 0))
+                dspace=estimate.pool.normal_dspace_bytes)
     root_kids: dict[str, Any] = {}
     for top in tops:
         if top.group.role == Role.DATA:
@@ -196,7 +196,7 @@ def _prop(value: str, source: str = "NONE", as_int: bool = False) -> dict[str, A
     return {"value": v, "source": {"type": source, "data": "-"}}
 
 
-def zpool_list_json(design: Design, estimate: Mapping[str, Any], *, as_int: bool = False, verbose: bool = True,
+def zpool_list_json(design: Design, estimate: Estimate, *, as_int: bool = False, verbose: bool = True,
                     guid_key: bool = False) -> str:
     """``zpool list -j -p [-v] [--json-int] [--json-pool-key-guid] POOL``.
 
@@ -264,7 +264,7 @@ def _props_json(text: str, as_int: bool) -> dict[str, dict[str, Any]]:
     return out
 
 
-def zfs_get_json(design: Design, estimate: Mapping[str, Any], *, as_int: bool = False) -> str:
+def zfs_get_json(design: Design, estimate: Estimate, *, as_int: bool = False) -> str:
     """``zfs get -j -p [--json-int] -r PROPERTIES POOL``: the properties :func:`zfs_get_text` prints.
 
     As ``get_callback()`` in ``cmd/zfs/zfs_main.c`` (l. 2127: ``fill_dataset_info()`` l. 1927,

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from ..compression.rules import default_compression
 from ..datasets.inputs import default_volblocksize
 from ..design.types import DatasetType, Design, Disk, Media, Partitioning, Role, VdevGroup
+from ..estimate.figures import Estimate, VdevFigures
 from ..geometry.ashift import written_ashift
 from ..geometry.partitioning import linux_whole_disk_partition_bytes
 from ..properties.resolve import DEFAULT_RECORDSIZE
@@ -34,7 +34,7 @@ class Top:
     vdev_id: int | None  # None for cache and spare devices
     name: str
     leaves: tuple[Leaf, ...]
-    estimate: Mapping[str, Any]
+    figures: VdevFigures  # the vdev as the estimate lays it out
 
 
 def _letters(i: int) -> str:
@@ -75,9 +75,9 @@ class _Names:
         return Leaf(name, kernel, disk, whole, psize, serial)
 
 
-def tops_of(design: Design, estimate: Mapping[str, Any]) -> list[Top]:
+def tops_of(design: Design, estimate: Estimate) -> list[Top]:
     names = _Names()
-    vdevs = estimate["vdevs"]
+    vdevs = estimate.vdevs
     out: list[Top] = []
     index = 0
     vdev_id = 0
@@ -92,8 +92,8 @@ def tops_of(design: Design, estimate: Mapping[str, Any]) -> list[Top]:
             if group.layout.value == "stripe":
                 name = leaves[0].name
             elif group.is_draid:
-                d = est.get("draid") or {}
-                name = f"{group.layout.value}:{d.get('data')}d:{group.width}c:{d.get('spares')}s-{vdev_id}"
+                data, spares = (est.draid.data, est.draid.spares) if est.draid is not None else (None, None)
+                name = f"{group.layout.value}:{data}d:{group.width}c:{spares}s-{vdev_id}"
             else:
                 name = f"{group.layout.value}-{vdev_id}"
             out.append(Top(group, vdev_id, name, leaves, est))
@@ -102,21 +102,22 @@ def tops_of(design: Design, estimate: Mapping[str, Any]) -> list[Top]:
 
 
 def draid_spares(top: Top) -> list[str]:
-    spares = (top.estimate.get("draid") or {}).get("spares") or 0
+    draid = top.figures.draid
+    spares = (draid.spares or 0) if draid is not None else 0
     return [f"{top.group.layout.value}-{top.vdev_id}-{k}" for k in range(spares)]
 
 
-def allocations(tops: list[Top], estimate: Mapping[str, Any]) -> dict[int, int]:
+def allocations(tops: list[Top], estimate: Estimate) -> dict[int, int]:
     """ALLOC per top-level vdev: the planned data spread by each vdev's share of its class."""
-    pool = estimate["pool"]
-    special_alloc = int(pool.get("special_allocated_bytes") or 0)
-    normal_alloc = max(int(pool.get("allocated_bytes") or 0) - special_alloc, 0)
+    pool = estimate.pool
+    special_alloc = pool.special_allocated_bytes
+    normal_alloc = max(pool.allocated_bytes - special_alloc, 0)
     out: dict[int, int] = {}
     for role, total in ((Role.DATA, normal_alloc), (Role.SPECIAL, special_alloc)):
         members = [t for t in tops if t.group.role == role]
-        space = sum(int(t.estimate.get("dspace_bytes") or 0) for t in members) or 1
+        space = sum(t.figures.dspace_bytes for t in members) or 1
         for t in members:
-            out[id(t)] = total * int(t.estimate.get("dspace_bytes") or 0) // space
+            out[id(t)] = total * t.figures.dspace_bytes // space
     return out
 
 
@@ -138,12 +139,12 @@ class ListRow:
     values: Mapping[str, str]
 
 
-def list_rows(design: Design, estimate: Mapping[str, Any]) -> tuple[dict[str, str], list[ListRow]]:
+def list_rows(design: Design, estimate: Estimate) -> tuple[dict[str, str], list[ListRow]]:
     """The pool's ``-p`` values and its ``-v`` rows as ``collect_list_stats()`` fills them."""
     modern = Version.parse(design.version) >= Version(2, 2)
     tops = tops_of(design, estimate)
     alloc = allocations(tops, estimate)
-    pool_size = int(estimate["pool"]["zpool_size_bytes"])
+    pool_size = estimate.pool.zpool_size_bytes
     pool_alloc = sum(alloc.values())
     pool = {"name": design.name, "size": str(pool_size), "allocated": str(pool_alloc),
             "free": str(max(pool_size - pool_alloc, 0)), "checkpoint": "-", "expandsize": "-",
@@ -163,7 +164,7 @@ def list_rows(design: Design, estimate: Mapping[str, Any]) -> tuple[dict[str, st
     rows: list[ListRow] = []
 
     def add(top: Top) -> None:
-        size = int(top.estimate["zpool_size_bytes"])
+        size = top.figures.zpool_size_bytes
         used = alloc.get(id(top), 0)
         if top.group.layout.value == "stripe":  # a single-disk vdev is a leaf: its physical size (vs_pspace)
             rows.append(ListRow("vdev", 2, top.name, values(size, top.leaves[0].psize if modern else 0, used,
@@ -192,12 +193,12 @@ def list_rows(design: Design, estimate: Mapping[str, Any]) -> tuple[dict[str, st
     return pool, rows
 
 
-def zfs_get_text(design: Design, estimate: Mapping[str, Any]) -> str:
+def zfs_get_text(design: Design, estimate: Estimate) -> str:
     """``zfs get -H -p -r type,used,available,... POOL``: the datasets with their contents written."""
     version = design.version
-    pool = estimate["pool"]
-    avail = int(pool.get("zfs_avail_after_bytes", pool["zfs_avail_bytes"]))
-    by_name = {d["name"]: d for d in estimate.get("datasets", [])}
+    pool = estimate.pool
+    avail = pool.zfs_avail_after_bytes
+    by_name = {d.name: d for d in estimate.datasets}
     lines: list[str] = []
 
     def put(name: str, prop: str, value: object, source: str = "-") -> None:
@@ -206,31 +207,29 @@ def zfs_get_text(design: Design, estimate: Mapping[str, Any]) -> str:
     names = [design.name] + [d.name for d in design.datasets if d.name != design.name]
     for name in names:
         ds = next((d for d in design.datasets if d.name == name), None)
-        est = by_name.get(name, {})
         volume = ds is not None and ds.type == DatasetType.VOLUME
         put(name, "type", "volume" if volume else "filesystem")
         if name == design.name and ds is None:
-            used = int(pool.get("zfs_used_bytes") or 0) + int(pool.get("initial_used_bytes") or 0)
-            put(name, "used", used)
+            put(name, "used", pool.zfs_used_bytes + pool.initial_used_bytes)
             put(name, "available", avail)
-            put(name, "referenced", int(pool.get("initial_used_bytes") or 0))
+            put(name, "referenced", pool.initial_used_bytes)
             put(name, "compression", default_compression(version), "default")
             continue
         assert ds is not None
-        put(name, "used", int(est.get("zfs_used_bytes") or 0))
+        est = by_name[name]  # the estimate has figures for every dataset of the design
+        put(name, "used", est.zfs_used_bytes)
         put(name, "available", avail)
-        put(name, "referenced", int(est.get("referenced_bytes") or est.get("zfs_used_bytes") or 0))
+        put(name, "referenced", est.referenced_bytes or est.zfs_used_bytes)
         given = ds.contents.logical_bytes if ds.contents is not None else None
-        logical = int(given if given is not None else est.get("logical_bytes") or 0)
-        put(name, "logicalreferenced", logical)
-        ratio = est.get("compressratio") or 1.0
+        put(name, "logicalreferenced", given if given is not None else est.logical_bytes)
+        ratio = est.compressratio or 1.0
         put(name, "compressratio", f"{ratio:.2f}")
         put(name, "refcompressratio", f"{ratio:.2f}")
         if volume:
             put(name, "volsize", ds.volsize, "local")
             put(name, "volblocksize", ds.volblocksize or default_volblocksize(version),
                 "-" if ds.volblocksize else "default")
-            put(name, "refreservation", "none" if ds.extra.get("sparse") else est.get("refreservation_bytes") or 0,
+            put(name, "refreservation", "none" if ds.extra.get("sparse") else est.refreservation_bytes or 0,
                 "local" if ds.extra.get("sparse") else "-")
         else:
             put(name, "recordsize", ds.recordsize or DEFAULT_RECORDSIZE, "local" if ds.recordsize else "default")
