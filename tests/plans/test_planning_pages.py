@@ -118,13 +118,6 @@ def test_without_a_special_vdev_the_size_is_for_one_to_add(team):
     assert "does not apply" in html and "sizes are for a 1 × mirror of 2 to add" in html
 
 
-def test_without_an_estimate_the_partials_say_so(team):
-    design = PoolDesignFactory(team=team)
-    for name in ("special_sizing", "reliability", "performance"):
-        html = render_to_string(f"plans/_{name}.html", {"summary": None, "design": design})
-        assert "Does not apply: this estimate has no" in html
-
-
 def test_shared_pages_get_share_link_chart_urls(team):
     design = PoolDesignFactory(team=team, document=_doc())
     link = create_share_link(design, None)

@@ -163,10 +163,10 @@ class SizingView:
 
 @dataclass(frozen=True)
 class PlanningView:
-    special: SpecialView | None
-    reliability: ReliabilityView | None
-    performance: PerformanceView | None
-    sizing: SizingView | None
+    special: SpecialView
+    reliability: ReliabilityView
+    performance: PerformanceView
+    sizing: SizingView
 
 
 def _pct(v: Any, digits: int = 1) -> str:
