@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -189,11 +188,7 @@ class TableHome:
 
 
 def table_home(design: Design, pool: PoolCapacity) -> TableHome:
-    ddt_special = True
-    host = design.extra.get("host")
-    tunables = host.get("tunables") if isinstance(host, Mapping) else None
-    if isinstance(tunables, Mapping) and tunables.get("zfs_ddt_data_is_special") in (0, False):
-        ddt_special = False
+    ddt_special = design.host.tunable("zfs_ddt_data_is_special") != 0
     roles = [Role.DEDUP, Role.SPECIAL] if ddt_special else [Role.DEDUP]
     for role in [*roles, Role.DATA]:
         vdevs = [v for v in pool.vdevs if v.role == role]

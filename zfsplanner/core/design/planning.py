@@ -194,10 +194,11 @@ def _read_figures(e: _Errors, raw: Any, path: str) -> DriveFigures:
     return DriveFigures(**values, source="design")
 
 
-def read_planning(extra: Mapping[str, Any], groups: int) -> PlanningSettings:
+def read_planning(extra: Mapping[str, Any], groups: int, ram_bytes: int | None = None) -> PlanningSettings:
     """The planning settings of a design's top-level keys; :class:`PlanningError` names each bad field.
 
-    ``groups`` is the number of vdev groups (``rebuild_bytes_per_s`` keys must name one).
+    ``groups`` is the number of vdev groups (``rebuild_bytes_per_s`` keys must name one);
+    ``ram_bytes``: the host's RAM (the design's ``host``, read with the document).
     """
     e = _Errors()
     headroom = DEFAULT_SPECIAL_HEADROOM
@@ -212,15 +213,9 @@ def read_planning(extra: Mapping[str, Any], groups: int) -> PlanningSettings:
         perf = e.mapping(extra["performance"], "performance")
         for model, raw in e.mapping(perf.get("disk", {}), "performance.disk").items():
             disk[str(model)] = _read_figures(e, raw, f"performance.disk.{model}")
-    ram = None
-    host = extra.get("host")
-    if isinstance(host, Mapping):
-        r = host.get("ram_bytes")
-        if isinstance(r, int) and not isinstance(r, bool) and r > 0:
-            ram = r
     if e.items:
         raise PlanningError(e.items)
-    return PlanningSettings(headroom, reliability, disk, ram)
+    return PlanningSettings(headroom, reliability, disk, ram_bytes)
 
 
 def planning_errors(extra: Mapping[str, Any], groups: int) -> list[tuple[str, str]]:

@@ -196,6 +196,42 @@ class Dataset:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
+TunableValue = int | str | bool
+"""A module parameter's value as the design writes it (``1``, ``"1"``, ``true``)."""
+
+
+@dataclass(frozen=True)
+class Host:
+    """The machine the pool runs on (the document's ``host``): its RAM and the module parameters
+    set on it (``{"zfs_nocacheflush": 1}``; ``zil_disable`` for OpenSolaris-era systems)."""
+
+    ram_bytes: int | None = None
+    tunables: Mapping[str, TunableValue] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def tunable(self, name: str) -> int | None:
+        """The parameter as the kernel reads an integer parameter (``"1"``, ``1``, ``true`` -> 1;
+        ``Y``/``N`` as booleans are read); None when it is not set or is not a number."""
+        value = self.tunables.get(name)
+        if value is None:
+            return None
+        if isinstance(value, bool):
+            return int(value)
+        if isinstance(value, int):
+            return value
+        text = value.strip()
+        if text.upper() in ("Y", "N"):
+            return int(text.upper() == "Y")
+        try:
+            return int(text, 0)
+        except ValueError:
+            return None
+
+    def is_set(self, name: str) -> bool:
+        """Is the parameter set to a non-zero value (an integer switch turned on)?"""
+        return bool(self.tunable(name))
+
+
 @dataclass(frozen=True)
 class Design:
     name: str
@@ -208,6 +244,7 @@ class Design:
     ashift: int | None = None  # the pool's, as zpool create -o ashift=N applies it to every vdev
     # pool features that change accounting ({"fast_dedup": True}); absent: what zpool create enables
     features: Mapping[str, bool] | None = None
+    host: Host = field(default_factory=Host)
 
     def __post_init__(self) -> None:
         # Every group knows the pool's ashift, so whatever asks a group for its ashift

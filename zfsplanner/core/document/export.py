@@ -7,7 +7,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from ..design.types import FORMAT, Contents, Dataset, Design, Disk, VdevGroup
+from ..design.types import FORMAT, Contents, Dataset, Design, Disk, Host, VdevGroup
 from ..units import format_zfs_size
 
 
@@ -107,7 +107,20 @@ def design_to_document(design: Design) -> dict[str, Any]:
         out["features"] = dict(design.features)
     out["vdevs"] = [vdev_to_document(v) for v in design.vdevs]
     out["datasets"] = [dataset_to_document(d) for d in design.datasets]
+    host = host_to_document(design.host)
+    if host:
+        out["host"] = host
     out.update(design.extra)
+    return out
+
+
+def host_to_document(host: Host) -> dict[str, Any]:
+    """``host`` as the document writes it; empty when the design says nothing of its host."""
+    out: dict[str, Any] = {}
+    put_optional(out, "ram_bytes", host.ram_bytes)
+    if host.tunables:
+        out["tunables"] = dict(host.tunables)
+    out.update(host.extra)
     return out
 
 

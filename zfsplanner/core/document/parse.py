@@ -23,7 +23,7 @@ from ..geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 from ..geometry.vdev_shape import shape_errors
 from ..versions import supports
 from .limits import MAX_BYTES, document_errors
-from .parts import read_dataset, read_vdev
+from .parts import read_dataset, read_host, read_vdev
 from .reader import Reader, extra
 
 DESIGN_KEYS = (
@@ -36,6 +36,7 @@ DESIGN_KEYS = (
     "description",
     "vdevs",
     "datasets",
+    "host",
 )
 # pool features that change accounting, with the release that brings each
 POOL_FEATURES = {"fast_dedup": "ddt_flat_entries"}
@@ -97,6 +98,7 @@ def parse_design(doc: Any) -> Design:
                 datasets.append(ds)
     description = r.string(d, "description", "")
     features = _read_features(r, d.get("features"), version)
+    host = read_host(r, d.get("host"))
     for path, message in planning_errors(d, len(raw_vdevs) if isinstance(raw_vdevs, list) else 0):
         r.err(path, message)
     if r.errors:
@@ -112,6 +114,7 @@ def parse_design(doc: Any) -> Design:
         extra=extra(d, DESIGN_KEYS),
         ashift=pool_ashift,
         features=features,
+        host=host,
     )
     problems = shape_errors(design)
     if problems:

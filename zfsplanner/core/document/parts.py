@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..design.types import (
@@ -16,11 +17,13 @@ from ..design.types import (
     Dataset,
     DatasetType,
     Disk,
+    Host,
     Layout,
     Media,
     Partitioning,
     Role,
     Sync,
+    TunableValue,
     VdevGroup,
 )
 from ..geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
@@ -405,3 +408,31 @@ def read_dataset(r: Reader, value: Any, path: str, pool: str | None) -> Dataset 
         contents=contents,
         extra=extra(d, DATASET_KEYS),
     )
+
+
+HOST_KEYS = ("ram_bytes", "tunables")
+_TUNABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+_TUNABLE_TEXT_MAX = 256
+
+
+def read_host(r: Reader, value: Any, path: str = "host") -> Host:
+    """``host``: ``{"ram_bytes": N, "tunables": {"zfs_nocacheflush": 1}}``; each part optional."""
+    if value is None:
+        return Host()
+    d = r.obj(value, path)
+    if d is None:
+        return Host()
+    ram = r.integer(d, "ram_bytes", path, lo=1)
+    tunables: dict[str, TunableValue] = {}
+    raw = d.get("tunables")
+    if raw is not None:
+        t = r.obj(raw, join(path, "tunables"))
+        for name, v in (t or {}).items():
+            where = join(join(path, "tunables"), name)
+            if not _TUNABLE_NAME.match(name):
+                r.err(where, f"{name!r} is not a module parameter name (letters, digits and _)")
+            elif isinstance(v, bool | int) or (isinstance(v, str) and len(v) <= _TUNABLE_TEXT_MAX):
+                tunables[name] = v
+            else:
+                r.err(where, f"must be a number, true/false or a short text, not {kind(v)}")
+    return Host(ram_bytes=ram, tunables=tunables, extra=extra(d, HOST_KEYS))

@@ -107,7 +107,7 @@ class Context:
 
 def context(design: Design, inputs: PlanningInputs | None = None) -> Context:
     """What the reliability and performance sections read: the design, its settings, outside inputs."""
-    return Context(design, read_planning(design.extra, len(design.vdevs)), inputs)
+    return Context(design, read_planning(design.extra, len(design.vdevs), design.host.ram_bytes), inputs)
 
 
 # --------------------------------------------------------------------------- special

@@ -304,7 +304,7 @@ def planning_sections(
     special: Sequence[AllocTarget],
     inputs: PlanningInputs | None = None,
 ) -> PlanningSections:
-    settings = read_planning(design.extra, len(design.vdevs))
+    settings = read_planning(design.extra, len(design.vdevs), design.host.ram_bytes)
     ctx = Context(design, settings, inputs)
     curves, special_figures = special_section(design, pool, usages, normal, special, settings)
     reliability, pool_rel = reliability_section(ctx, pool, usages)

@@ -11,7 +11,7 @@ Rules read the design itself. The few that need computed figures (pool fill, spe
 class use, and optionally the per-dataset RAIDZ overhead) take them from
 :class:`RiskFigures`, which other modules fill in; a rule whose figure is ``None`` is
 skipped. RAM comes from ``figures.ram_bytes`` or, failing that, from the design key
-``extra["host"]["ram_bytes"]``.
+``host.ram_bytes``.
 
 Every threshold is a named constant in the module of its rules and is explained in the
 detail text. Each rule is registered once with its code(s) (:mod:`.registry`); the rule
@@ -22,11 +22,12 @@ modules, put in catalog order by ``arrange`` below (import a rule's constants fr
 - :mod:`.layout`: raidz/dRAID overhead, parity, width, mixed vdevs, disk sizes, spares
 - :mod:`.devices`: log, cache and dedup devices, L2ARC and dedup table memory
 - :mod:`.datasets`: sync, pool fill, boot pools, release refusals, VM sector sizes
+- :mod:`.host`: the host's module parameters that trade safety for speed (zfs_nocacheflush, zil_disable)
 """
 
 from __future__ import annotations
 
-from . import datasets, devices, layout, sectors, special
+from . import datasets, devices, host, layout, sectors, special
 from .registry import (
     RISK_CATALOG,
     DatasetFigure,
@@ -41,7 +42,7 @@ from .registry import (
     risk_to_document,
 )
 
-arrange(special, sectors, layout, devices, datasets)
+arrange(special, sectors, layout, devices, datasets, host)
 
 RULES: tuple[Rule, ...] = tuple(reg.rule for reg in registrations())
 """Every rule in the order :func:`assess` runs them."""

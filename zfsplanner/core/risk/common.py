@@ -6,7 +6,7 @@ one-click fixes make (a group turned into a mirror)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
 from ..commands.replication import pair_refusal
@@ -75,15 +75,10 @@ def dedup_on(design: Design, ds: Dataset) -> bool:
 
 
 def host_ram(design: Design, figures: RiskFigures | None) -> int | None:
-    """RAM of the host: ``figures.ram_bytes``, else the design's ``extra["host"]["ram_bytes"]``."""
+    """RAM of the host: ``figures.ram_bytes``, else the design's ``host.ram_bytes``."""
     if figures is not None and figures.ram_bytes is not None:
         return figures.ram_bytes
-    host = design.extra.get("host")
-    if isinstance(host, Mapping):
-        ram = host.get("ram_bytes")
-        if isinstance(ram, int) and not isinstance(ram, bool) and ram > 0:
-            return ram
-    return None
+    return design.host.ram_bytes
 
 
 def min_member_size(group: VdevGroup) -> int:

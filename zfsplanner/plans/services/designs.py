@@ -24,7 +24,12 @@ from django.db import transaction
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design.types import Dataset, Design, Disk, InvalidDesign, Role
 from zfsplanner.core.design.types import VdevGroup as GroupSpec
-from zfsplanner.core.document.export import contents_to_document, design_to_document, disk_to_document
+from zfsplanner.core.document.export import (
+    contents_to_document,
+    design_to_document,
+    disk_to_document,
+    host_to_document,
+)
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT, written_ashift
 from zfsplanner.core.units import format_zfs_size
@@ -169,7 +174,9 @@ def save_design_document(
     design.openzfs_version = spec.version
     design.disk_partitioning = spec.disk_partitioning.value if spec.disk_partitioning else ""
     design.ashift = spec.ashift
-    design.extra = dict(spec.extra)
+    # The document's top-level keys without a column of their own, the host among them.
+    host = host_to_document(spec.host)
+    design.extra = {**spec.extra, **({"host": host} if host else {})}
     design.features = None if spec.features is None else dict(spec.features)
     design.updated_by = user
     design.save()
