@@ -753,3 +753,23 @@ def test_vm_sector_size_info_for_volumes_on_4kn_pool():
     (r,) = risks(design([vdev("data", "mirror", 2, HDD4KN)], ds), code="vm-sector-size")
     assert r.severity == Severity.INFO and r.subject == "datasets[0]"
     assert risks(design([vdev("data", "mirror", 2)], ds), code="vm-sector-size") == []
+
+
+@pytest.mark.parametrize(
+    ("dataset", "label", "value"),
+    [
+        # a zvol on 2.4 with the default volblocksize (16K): half of it, not half of 128K
+        ({"name": "tank/vm", "type": "volume", "volsize": "100G", "special_small_blocks": "16K"}, "volblocksize", "8K"),
+        # recordsize inherited from the parent, not the default 128K
+        ({"name": "tank/media/sub", "special_small_blocks": "1M"}, "recordsize", "512K"),
+    ],
+)
+def test_the_captures_all_fix_uses_the_block_size_in_force_and_clears_the_risk(dataset, label, value):
+    datasets = [{"name": "tank/media", "recordsize": "1M"}, dataset]
+    document = {"name": "tank", "openzfs_version": "2.4", "vdevs": [RAIDZ2, SPECIAL3], "datasets": datasets}
+    d = parse_design(document)
+    (r,) = risks(d, code="special-small-blocks-captures-all")
+    fixed = design_fix(r, document, d)
+    assert fixed is not None
+    assert fixed.label == f"Set special_small_blocks={value} (below {label})"
+    assert risks(parse_design(fixed.document), code="special-small-blocks-captures-all") == []

@@ -178,17 +178,16 @@ def rule_special_undersized(spec: RiskSpec, design: Design, figures: RiskFigures
 
 
 def fix_ssb_captures_all(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    size_key = "volblocksize" if item.get("type") == "volume" else "recordsize"
-    block = item.get(size_key)
-    try:
-        block_bytes = parse_zfs_size(block) if block is not None else 128 * 1024
-    except ValueError:
-        return None
+    """special_small_blocks at half the block size in force (the rule's own :func:`block_size`: the
+    dataset's recordsize or volblocksize, set, inherited or the release's default)."""
+    ds = design.datasets[index]
+    block_bytes = block_size(design, ds)
     half = max(block_bytes // 2, 4096)
     if half >= block_bytes:
         return None
     value = format_zfs_size(half)
     item["special_small_blocks"] = value
+    size_key = "volblocksize" if ds.type == DatasetType.VOLUME else "recordsize"
     return f"Set special_small_blocks={value} (below {size_key})"
 
 
