@@ -76,11 +76,41 @@ def test_emptying_a_field_returns_to_the_inherited_value_and_keeps_other_keys(we
     design = save_design_document(team, doc, alice)
     page = web(alice).get(f"/designs/{design.pk}/designer/host/").content.decode()
     assert 'value="32 GiB"' in page and 'value="5.0"' in page and 'value="12"' in page
-    r = web(alice).post(f"/designs/{design.pk}/designer/host/", _form(design), HTTP_HX_REQUEST="true")
+    assert "\nzfs_nocacheflush=1</textarea>" in page
+    # the browser sends the module parameters as the field shows them
+    r = web(alice).post(f"/designs/{design.pk}/designer/host/", _form(design, tunables="zfs_nocacheflush=1"),
+                        HTTP_HX_REQUEST="true")
     assert r.status_code == 200
     saved = PoolDesign.objects.get(pk=design.pk).to_document()
     assert saved["reliability"] == {"rebuild_bytes_per_s": {"vdevs[0]": 1e8}}
-    assert saved["host"] == {"tunables": {"zfs_nocacheflush": 1}}
+    assert saved["host"] == {"tunables": {"zfs_nocacheflush": 1}}  # unchanged, still the number written
+
+
+def test_module_parameters_are_saved_and_a_risky_one_is_named_among_the_risks(web, alice, design):
+    r = web(alice).post(f"/designs/{design.pk}/designer/host/",
+                        _form(design, tunables="zfs_nocacheflush=1\nzfs_arc_max = 8589934592"),
+                        HTTP_HX_REQUEST="true")
+    assert r.status_code == 200
+    saved = PoolDesign.objects.get(pk=design.pk)
+    assert saved.to_document()["host"] == {"tunables": {"zfs_nocacheflush": "1", "zfs_arc_max": "8589934592"}}
+    codes = [risk.code for risk in estimate_design(saved).risks]
+    assert "host-nocacheflush" in codes
+    page = web(alice).get(f"/designs/{saved.pk}/designer/").content.decode()
+    assert "The host sets zfs_nocacheflush=1" in page
+    # emptying the field takes them out again
+    web(alice).post(f"/designs/{saved.pk}/designer/host/", _form(saved, tunables=""), HTTP_HX_REQUEST="true")
+    assert "host" not in PoolDesign.objects.get(pk=saved.pk).to_document()
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("zfs_nocacheflush", "Entry 1 (&#x27;zfs_nocacheflush&#x27;) is not name=value"),
+    ("zfs nocacheflush=1", "is not a module parameter name"),
+])
+def test_bad_module_parameters_are_named_next_to_the_field(web, alice, design, text, message):
+    r = web(alice).post(f"/designs/{design.pk}/designer/host/", _form(design, tunables=text), HTTP_HX_REQUEST="true")
+    page = r.content.decode()
+    assert message in page
+    assert PoolDesign.objects.get(pk=design.pk).revision == design.revision
 
 
 @pytest.mark.parametrize(("field", "value", "message"), [

@@ -149,3 +149,17 @@ def join(path: str, key: str | int) -> str:
 
 def extra(d: Mapping[str, Any], known: Sequence[str]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k not in known}
+
+
+def key_values(text: str) -> dict[str, str]:
+    """``"a=1\\nb = two"`` (one ``name=value`` a line, or separated by commas) -> ``{"a": "1", "b": "two"}``,
+    as people write module parameters (``zfs_nocacheflush=1``); ``ValueError`` names the entry that
+    has no ``=``."""
+    out: dict[str, str] = {}
+    for n, raw in enumerate((p for p in text.replace(",", "\n").split("\n") if p.strip()), start=1):
+        line = raw.strip()
+        if "=" not in line:
+            raise ValueError(f"entry {n} ({line!r}) is not name=value")
+        name, value = (p.strip() for p in line.split("=", 1))
+        out[name] = value
+    return out

@@ -6,7 +6,8 @@ comes from ("default: 1.57 %/year, Backblaze Drive Stats for 2024"). The inherit
 the core's own (``core.planning``: ``resolve_afr``, ``resolve_ure`` and the defaults), looked up
 with the design's own overrides left out, so the form shows exactly what an empty field gives.
 
-The form edits the document's ``host.ram_bytes`` and its ``reliability`` object
+The form edits the document's ``host.ram_bytes`` and ``host.tunables`` (module parameters, one
+``name=value`` a line, checked by the core's reader of the host) and its ``reliability`` object
 (``afr`` by disk model or media class, ``ure_per_bit`` by media class, ``fill_fraction``,
 ``replacement_hours``); every other key of them is kept as it is.
 """
@@ -32,6 +33,7 @@ from zfsplanner.core.design.planning import (
     resolve_ure,
 )
 from zfsplanner.core.design.types import Design, Role
+from zfsplanner.core.document.reader import key_values
 from zfsplanner.core.units import GIB, UnitError, parse_disk_size
 
 from ..services.editing import json_copy
@@ -128,6 +130,12 @@ class HostPlanningForm(forms.Form):
         label="Fill level at rebuild time (%)", required=False, min_value=0.1, max_value=100,
         widget=forms.NumberInput(attrs={"step": "any"}),
     )
+    tunables = forms.CharField(
+        label="Module parameters", required=False, max_length=4000,
+        help_text="One name=value a line, as in /etc/modprobe.d/zfs.conf (e.g. zfs_arc_max=8589934592). "
+                  "Parameters that trade safety for speed (zfs_nocacheflush) are named among the risks.",
+        widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false", "placeholder": "zfs_arc_max=8589934592"}),
+    )
     def __init__(self, *args: Any, spec: Design, defaults: Mapping[str, Inherited], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.afr_fields: dict[str, str] = {}
@@ -163,6 +171,8 @@ class HostPlanningForm(forms.Form):
         ram = host.get("ram_bytes")
         if isinstance(ram, int) and ram > 0:
             initial["ram"] = f"{ram // GIB} GiB" if ram % GIB == 0 else str(ram)
+        if spec.host.tunables:
+            initial["tunables"] = "\n".join(f"{k}={_tunable_text(v)}" for k, v in spec.host.tunables.items())
         if isinstance(rel.get("replacement_hours"), int | float):
             initial["replacement_hours"] = rel["replacement_hours"]
         if isinstance(rel.get("fill_fraction"), int | float):
@@ -189,6 +199,15 @@ class HostPlanningForm(forms.Form):
         except UnitError as exc:
             raise forms.ValidationError(f"{exc}. Write it with its unit, e.g. 64 GiB.") from exc
 
+    def clean_tunables(self) -> dict[str, str] | None:
+        text = (self.cleaned_data.get("tunables") or "").strip()
+        if not text:
+            return None
+        try:
+            return key_values(text)
+        except ValueError as exc:
+            raise forms.ValidationError(f"{str(exc).capitalize()}: write one name=value a line.") from exc
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         for name in self.ure_fields:
@@ -208,6 +227,12 @@ class HostPlanningForm(forms.Form):
         out = json_copy(dict(doc))
         host = dict(out.get("host") or {}) if isinstance(out.get("host"), Mapping) else {}
         _put(host, "ram_bytes", d.get("ram"))
+        if "tunables" in d:
+            given = d.get("tunables") or {}
+            before = host.get("tunables") if isinstance(host.get("tunables"), Mapping) else {}
+            # a value the document wrote as a number stays a number when the field shows it unchanged
+            _put(host, "tunables", {k: before[k] if k in before and _tunable_text(before[k]) == v else v
+                                    for k, v in given.items()} or None)
         rel = dict(out.get("reliability") or {}) if isinstance(out.get("reliability"), Mapping) else {}
         _put(rel, "replacement_hours", d.get("replacement_hours"))
         fill = d.get("fill_percent")
@@ -231,6 +256,8 @@ class HostPlanningForm(forms.Form):
                   "reliability.fill_fraction": "fill_percent"}
         if path in simple:
             return simple[path]
+        if path == "host.tunables" or path.startswith("host.tunables."):
+            return "tunables"
         for name, key in self.afr_fields.items():
             if path == f"reliability.afr.{key}":
                 return name
@@ -238,6 +265,11 @@ class HostPlanningForm(forms.Form):
             if path == f"reliability.ure_per_bit.{media}":
                 return name
         return None
+
+
+def _tunable_text(value: Any) -> str:
+    """A module parameter's value as the field shows it (``true`` -> ``1``, as the kernel reads it)."""
+    return str(int(value)) if isinstance(value, bool) else str(value)
 
 
 def _put(target: dict[str, Any], key: str, value: Any) -> None:
