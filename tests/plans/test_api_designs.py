@@ -231,3 +231,26 @@ def test_the_pool_ashift_is_stored_and_given_back(team, alice, client_for):
     assert client.put(f"/api/designs/{design.pk}/", body, format="json").status_code == 200
     design.refresh_from_db()
     assert design.ashift is None and "ashift" not in design.to_document()
+
+
+def test_the_hosts_module_parameters_are_kept_and_a_risky_one_is_in_the_estimate(team, alice, client_for):
+    client = client_for(alice)
+    doc = {**design_document(), "host": {"ram_bytes": 64 * 2**30, "tunables": {"zfs_nocacheflush": 1}}}
+    response = client.post("/api/designs/", {**doc, "team": team.pk}, format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["host"] == {"ram_bytes": 64 * 2**30, "tunables": {"zfs_nocacheflush": 1}}
+    risks = client.get(f"/api/designs/{body['id']}/estimate/").json()["risks"]
+    (risk,) = [r for r in risks if r["code"] == "host-nocacheflush"]
+    assert risk["severity"] == "critical" and risk["subject"] == "pool"
+
+
+def test_a_bad_module_parameter_is_named_and_nothing_is_saved(team, alice, client_for):
+    doc = {**design_document(), "host": {"tunables": {"zfs nocacheflush": 1}}}
+    response = client_for(alice).post("/api/designs/", {**doc, "team": team.pk}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == [{
+        "field": "host.tunables.zfs nocacheflush",
+        "message": "'zfs nocacheflush' is not a module parameter name (letters, digits and _)",
+    }]
+    assert PoolDesign.objects.count() == 0
