@@ -82,6 +82,12 @@ def share_of_data(amount: int, part: int, whole: int) -> int:
     return amount * part // whole if whole > 0 else 0
 
 
+def part_for_share(amount: int, share: int, whole: int) -> int:
+    """The smallest ``part`` whose :func:`share_of_data` is at least ``share``: what an imported
+    pool's exact saving asks of a dataset (exactly ``share`` when ``amount <= whole``)."""
+    return -(-share * whole // amount) if amount > 0 else 0
+
+
 def dataset_savings(design: Design, ds: Dataset, usage: DatasetUsage, notes: list[str]) -> DatasetSavings:
     """The savings of one dataset's data blocks: ``dedup_ratio`` when it writes with dedup, and
     ``cloned_bytes`` (from OpenZFS 2.2; through the dedup table on a dataset with dedup)."""
