@@ -250,3 +250,17 @@ def test_without_zpool_list_the_ratio_comes_from_zpool_get():
     assert {d["name"]: d for d in back["datasets"]}["tank/vm"]["contents"]["dedup_ratio"] == 2.0
     assert estimate(parse_design(back)).pool.usable_bytes == est.pool.usable_bytes
     assert any("DEDUP 2.00x" in n for n in back["imported"]["notes"])
+
+
+def test_ratios_and_sizes_as_printed_without_p_are_read():
+    # without -p zpool prints "2.00x" and zfs_nicenum sizes (zpool_get_prop(), libzfs_pool.c)
+    design = parse_design(savings_design("2.3", cloned=64 * 2**30))
+    est = estimate(design)
+    saved = est.pool.savings.bclone_saved_bytes
+    text = writer.outputs(design, est, listing="none")
+    text = text.replace("\tdedupratio\t2.00\t", "\tdedupratio\t2.00x\t").replace(
+        f"\tbclonesaved\t{saved}\t", "\tbclonesaved\t42.5G\t")
+    back = import_pool([("paste", text)]).document
+    again = estimate(parse_design(back))
+    assert {d["name"]: d for d in back["datasets"]}["tank/vm"]["contents"]["dedup_ratio"] == 2.0
+    assert abs(again.pool.savings.bclone_saved_bytes - 42.5 * 2**30) < 2**20

@@ -126,9 +126,7 @@ def space_savings(design: Design, pool: PoolCapacity, usages: Sequence[DatasetUs
     dedup_saved = sum(p.dedup_saved_bytes for p in parts)
     clone_saved = sum(p.clone_saved_bytes for p in parts)
     base = savings_slop_base(pool.normal_dspace_bytes, dedup_saved, clone_saved, design.version)
-    slop = slop_space(base, pool.elog_dspace_bytes, design.version) if base != pool.normal_dspace_bytes else (
-        pool.slop_bytes
-    )
+    slop = slop_space(base, pool.elog_dspace_bytes, design.version)
     usable = pool.usable_bytes + pool.slop_bytes - slop + dedup_saved + clone_saved
     return SpaceSavings(
         dedup_referenced_bytes=referenced,
