@@ -251,7 +251,7 @@ def header_psize(depth: int) -> int:
     embedded = 1 << (DDT_ZAP_LEAF_SHIFT - 3 - 1)
     per_leaf = max(embedded >> min(depth, DDT_ZAP_LEAF_SHIFT - 4), 1)
     table = b"".join(struct.pack("<Q", 1 + i // per_leaf) for i in range(embedded))
-    head = struct.pack("<QQQQQQQQQ", 1 << 63 | 1, 0x2F52AB2AB, 0, 0, 0, 0, 0, 0, 0)
+    head = struct.pack("<QQQQQQQQQ", (1 << 63) + 3, 0x2F52AB2AB, 0, 0, 0, 0, 0, 0, 0)  # ZBT_HEADER, ZAP_MAGIC
     block = head.ljust(bs // 2, b"\0") + table
     size = zfs_compressed_size(block, "lz4", bs)
     return bs if size is None else size
