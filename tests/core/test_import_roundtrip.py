@@ -194,3 +194,73 @@ def test_any_design_comes_back_with_the_same_estimate(doc, with_lsblk, forms):
     assert [(v["role"], v["layout"], v["width"], v["count"]) for v in back["vdevs"]] == expected
     assert back["disk_partitioning"] == doc["disk_partitioning"]
     same_estimate(est, estimate(parse_design(back)), raw=with_lsblk)
+
+
+def savings_design(version, *, dedup_ratio=2.0, cloned=100 * 2**30):
+    return {"name": "tank", "openzfs_version": version,
+            "vdevs": [{"role": "data", "layout": "raidz2", "width": 6, "disk": {"size_bytes": 4000787030016}}],
+            "datasets": [
+                {"name": "tank/vm", "dedup": "on", "recordsize": "64K",
+                 "contents": {"logical_bytes": 300 * 2**30, "dedup_ratio": dedup_ratio}},
+                {"name": "tank/files", "compression": "lz4",
+                 "contents": {"logical_bytes": 500 * 2**30, "cloned_bytes": cloned,
+                              "compressibility": {"ratio": 1.5, "algorithm": "lz4"}}}]}
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["2.1", "2.2", "2.3", "2.4"]), st.sampled_from([2.0, 4.0, 1.25]),
+       st.integers(2**20, 500 * 2**30), FORMS)
+def test_dedup_and_cloned_data_come_back_with_the_same_used_and_avail(version, ratio, cloned, forms):
+    """DEDUP (zpool list, or zpool get dedupratio) and bclonesaved (zpool get) come back as the datasets'
+    dedup ratio and cloned bytes: the root's USED + AVAIL and AVAIL are those of the design, to the byte."""
+    status, listing = forms
+    if version < "2.3":
+        status, listing = "text", "scripted" if listing == "scripted" else "text"
+    design, est, back = round_trip(savings_design(version, dedup_ratio=ratio, cloned=cloned),
+                                   status=status, listing=listing)
+    again = estimate(parse_design(back))
+    assert est.pool.savings is not None and again.pool.savings is not None
+    assert again.pool.usable_bytes == est.pool.usable_bytes
+    assert again.pool.zfs_avail_after_bytes == est.pool.zfs_avail_after_bytes
+    assert again.pool.savings.dedup_saved_bytes == est.pool.savings.dedup_saved_bytes
+    assert again.pool.savings.bclone_saved_bytes == est.pool.savings.bclone_saved_bytes
+    datasets = {d["name"]: d for d in back["datasets"]}
+    assert datasets["tank/vm"]["dedup"] == "on" and datasets["tank/vm"]["contents"]["dedup_ratio"] == ratio
+    if version >= "2.2":
+        assert est.pool.savings.bclone_saved_bytes > 0
+    else:
+        assert "cloned_bytes" not in datasets["tank/files"]["contents"]
+
+
+def test_the_writer_prints_dedup_and_clones_as_openzfs_does():
+    design = parse_design(savings_design("2.3"))
+    est = estimate(design)
+    text = writer.outputs(design, est)
+    saved = est.pool.savings.bclone_saved_bytes
+    assert f"tank\tdedupratio\t2.00\t-\ntank\tbcloneused\t{saved}\t-\ntank\tbclonesaved\t{saved}\t-\n" in text
+    assert "tank\tbcloneratio\t2.00\t-" in text and "tank/vm\tdedup\ton\tlocal" in text
+    pool_row = writer.zpool_list_text(design, est).splitlines()[1].split()
+    assert pool_row[8] == "2.00"  # the DEDUP column
+    old = parse_design(savings_design("2.1"))
+    assert "bclone" not in writer.outputs(old, estimate(old))
+
+
+def test_without_zpool_list_the_ratio_comes_from_zpool_get():
+    design, est, back = round_trip(savings_design("2.3"), listing="none", disks=True)
+    assert {d["name"]: d for d in back["datasets"]}["tank/vm"]["contents"]["dedup_ratio"] == 2.0
+    assert estimate(parse_design(back)).pool.usable_bytes == est.pool.usable_bytes
+    assert any("DEDUP 2.00x" in n for n in back["imported"]["notes"])
+
+
+def test_ratios_and_sizes_as_printed_without_p_are_read():
+    # without -p zpool prints "2.00x" and zfs_nicenum sizes (zpool_get_prop(), libzfs_pool.c)
+    design = parse_design(savings_design("2.3", cloned=64 * 2**30))
+    est = estimate(design)
+    saved = est.pool.savings.bclone_saved_bytes
+    text = writer.outputs(design, est, listing="none")
+    text = text.replace("\tdedupratio\t2.00\t", "\tdedupratio\t2.00x\t").replace(
+        f"\tbclonesaved\t{saved}\t", "\tbclonesaved\t42.5G\t")
+    back = import_pool([("paste", text)]).document
+    again = estimate(parse_design(back))
+    assert {d["name"]: d for d in back["datasets"]}["tank/vm"]["contents"]["dedup_ratio"] == 2.0
+    assert abs(again.pool.savings.bclone_saved_bytes - 42.5 * 2**30) < 2**20

@@ -150,6 +150,14 @@ FEATURES: dict[str, Feature] = {
             backport=Version(2, 0, 6),
         ),
         Feature(
+            "slop_without_dedup",
+            Version(2, 1, 1),
+            "slop is taken from the pool's space without the space dedup saves (before: with it, so a pool "
+            "holding deduplicated data kept more back)",
+            "1325434b2d 'Tinker with slop space accounting with dedup' (PR #12271)",
+            backport=Version(2, 0, 6),
+        ),
+        Feature(
             "draid",
             Version(2, 1, 0),
             "dRAID vdevs (draid1-3)",
@@ -181,6 +189,13 @@ FEATURES: dict[str, Feature] = {
             "72f0521aba 'Increase default volblocksize from 8KB to 16KB' (PR #12406)",
         ),
         Feature(
+            "block_cloning",
+            Version(2, 2, 0),
+            "block cloning (cp --reflink, copy_file_range): the space the clones save (bclonesaved) is added "
+            "to the pool's space, as dedup's is (spa_update_dspace(), brt_get_dspace())",
+            "67a1b03791 'Implementation of block cloning for ZFS' (PR #13392)",
+        ),
+        Feature(
             "zstd_early_abort",
             Version(2, 2, 0),
             "zstd-3 and above try lz4, then zstd-1, on records of 128K or more; a record both refuse is "
@@ -207,6 +222,13 @@ FEATURES: dict[str, Feature] = {
             "new dedup tables hold one set of DVAs per entry (the fast_dedup feature's flat format) and log "
             "new entries before the table",
             "PR #15893 'Fast Dedup: \u201cflat\u201d DDT entry format', part of Fast Dedup",
+        ),
+        Feature(
+            "slop_without_clones",
+            Version(2, 3, 0),
+            "slop is taken from the normal class's own space (spa_rdspace): the space block cloning saves "
+            "no longer raises it (2.2 counted it)",
+            "409aad3f33 'BRT: Rework structures and locks to be per-vdev' (PR #16740)",
         ),
         Feature(
             "raidz_expansion",

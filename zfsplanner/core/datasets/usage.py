@@ -130,6 +130,7 @@ class DatasetUsage:
     metadata_dvas: tuple[tuple[int, float], ...] = ()
     small_blocks_allowed: bool = True
     metadata_psize_bytes: int = 0  # one copy of every metadata block, as the ARC caches it
+    data_referenced_bytes: int = 0  # the data blocks' part of referenced_bytes (what dedup and clones save)
 
 
 @lru_cache(maxsize=8192)
@@ -439,4 +440,5 @@ def dataset_usage(
         metadata_dvas=tuple(sorted(meta_demand.items())),
         small_blocks_allowed=not volume or zvol_ssb,
         metadata_psize_bytes=int(round(meta_psize)),
+        data_referenced_bytes=int(round(data_tot.used)),
     )

@@ -177,6 +177,9 @@ class Contents:
     logical_bytes_written_before: int | None = None
     # logical blocks over unique blocks of a dataset with dedup (1.0: nothing repeats)
     dedup_ratio: float | None = None
+    # of logical_bytes, the bytes that are block clones (cp --reflink, copy_file_range) of data
+    # already in the pool: USED counts them, the pool's space grows by them (bclonesaved)
+    cloned_bytes: int | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 

@@ -79,6 +79,7 @@ def contents_to_document(c: Contents) -> dict[str, Any]:
     put_optional(out, "files_per_directory", c.files_per_directory)
     put_optional(out, "logical_bytes_written_before", c.logical_bytes_written_before)
     put_optional(out, "dedup_ratio", c.dedup_ratio)
+    put_optional(out, "cloned_bytes", c.cloned_bytes)
     out.update(c.extra)
     return out
 

@@ -231,6 +231,7 @@ CONTENTS_KEYS = (
     "files_per_directory",
     "logical_bytes_written_before",
     "dedup_ratio",
+    "cloned_bytes",
 )
 COMPRESSIBILITY_KEYS = ("profile", "ratio", "algorithm", "recordsize")
 BLOCK_HISTOGRAM_KEY = "block_size_histogram"  # kept in the contents' extra keys (core/datasets/blockhist.py)
@@ -321,6 +322,9 @@ def _read_contents(r: Reader, value: Any, path: str) -> Contents | None:
             join(path, "logical_bytes_written_before"),
             f"cannot be more than the data itself ({logical:,} bytes)",
         )
+    cloned = r.integer(d, "cloned_bytes", path, lo=0)
+    if cloned is not None and logical is not None and cloned > logical:
+        r.err(join(path, "cloned_bytes"), f"cannot be more than the data itself ({logical:,} bytes)")
     return Contents(
         logical_bytes=logical,
         file_count=r.integer(d, "file_count", path, lo=0, hi=MAX_FILES),
@@ -329,6 +333,7 @@ def _read_contents(r: Reader, value: Any, path: str) -> Contents | None:
         files_per_directory=r.integer(d, "files_per_directory", path, lo=1),
         logical_bytes_written_before=before,
         dedup_ratio=_dedup_ratio(r, d.get("dedup_ratio"), join(path, "dedup_ratio")),
+        cloned_bytes=cloned,
         extra=extra(d, CONTENTS_KEYS),
     )
 

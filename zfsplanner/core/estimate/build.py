@@ -17,6 +17,7 @@ from ..capacity.expansion import expansion_report
 from ..capacity.placement import AllocTarget
 from ..capacity.pool import PoolCapacity, VdevCapacity, pool_capacity
 from ..datasets.inputs import DatasetError
+from ..datasets.savings import SpaceSavings, space_savings
 from ..datasets.special import CurvePoint
 from ..datasets.usage import DatasetUsage, dataset_usage
 from ..design.planning import PlanningInputs
@@ -38,6 +39,7 @@ from .figures import (
     ExpansionDataset,
     MdRaidGroup,
     PoolFigures,
+    SavingsFigures,
     VdevFigures,
 )
 
@@ -227,6 +229,23 @@ def _md_raid(design: Design) -> list[MdRaidGroup]:
     return out
 
 
+def _savings(s: SpaceSavings) -> SavingsFigures | None:
+    if not (s.dedup_saved_bytes or s.clone_saved_bytes or s.dedup_referenced_bytes or s.notes):
+        return None
+    return SavingsFigures(
+        dedup_referenced_bytes=s.dedup_referenced_bytes,
+        dedup_saved_bytes=s.dedup_saved_bytes,
+        dedupratio_percent=s.dedupratio_percent,
+        bclone_used_bytes=s.clone_used_bytes,
+        bclone_saved_bytes=s.clone_saved_bytes,
+        bcloneratio_percent=s.bcloneratio_percent,
+        allocated_saved_bytes=s.allocated_saved_bytes,
+        slop_bytes=s.slop_bytes,
+        usable_bytes=s.usable_bytes,
+        notes=s.notes,
+    )
+
+
 def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
     """The estimate of a design. ``inputs``: per-disk-model figures from outside the design (the
     catalog, imported benchmarks) for the reliability and performance sections."""
@@ -236,14 +255,15 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
         design, pool, usages, _targets(pool.vdevs, Role.DATA), _targets(pool.vdevs, Role.SPECIAL), inputs
     )
     planned_used = sum(u.zfs_used_bytes for u in usages)
-    allocated = sum(u.data_allocated_bytes + u.metadata_allocated_bytes for u in usages)
+    saved = space_savings(design, pool, usages)
+    allocated = sum(u.data_allocated_bytes + u.metadata_allocated_bytes for u in usages) - saved.allocated_saved_bytes
     special_planned = sum(u.special_allocated_bytes for u in usages)
-    usable = pool.zfs_avail_bytes + pool.initial_used_bytes
+    usable = saved.usable_bytes
     table, home = planning.sizing.dedup_table, planning.sizing.dedup_table_home
     on_fast_class = table is not None and home is not None and home.role in (Role.SPECIAL, Role.DEDUP)
     table_on_special = table.on_disk_bytes if table is not None and on_fast_class else 0
     figures = RiskFigures(
-        zfs_avail_bytes=pool.zfs_avail_bytes,
+        zfs_avail_bytes=usable - pool.initial_used_bytes,  # the savings count as room (USED counts in full)
         planned_used_bytes=planned_used,
         zpool_size_bytes=pool.zpool_size_bytes,
         planned_allocated_bytes=allocated,
@@ -284,7 +304,7 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
             allocated_bytes=allocated,
             used_fraction=planned_used / usable if usable else None,
             zfs_used_bytes=planned_used,
-            zfs_avail_after_bytes=max(pool.zfs_avail_bytes - planned_used, 0),
+            zfs_avail_after_bytes=max(usable - pool.initial_used_bytes - planned_used, 0),
             normal_size_bytes=pool.normal_size_bytes,
             log_size_bytes=pool.log_size_bytes,
             cache_size_bytes=pool.cache_size_bytes,
@@ -300,6 +320,7 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
             zfs_avail_display=display(pool.zfs_avail_bytes),
             slop_display=display(pool.slop_bytes),
             notes=tuple(pool.notes),
+            savings=_savings(saved),
         ),
         vdevs=tuple(_vdev(v) for v in pool.vdevs),
         datasets=tuple(_dataset(u, curve) for u, curve in zip(usages, planning.curves, strict=True)),

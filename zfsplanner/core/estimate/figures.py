@@ -59,6 +59,37 @@ class DesignFigures:
 
 
 @dataclass(frozen=True)
+class SavingsFigures:
+    """What dedup and block cloning save (``zpool get dedupratio,bcloneused,bclonesaved``) and the
+    root's USED + AVAIL, which grows by both (``spa_update_dspace()``; :mod:`..datasets.savings`)."""
+
+    dedup_referenced_bytes: int
+    dedup_saved_bytes: int
+    dedupratio_percent: int
+    bclone_used_bytes: int
+    bclone_saved_bytes: int
+    bcloneratio_percent: int
+    allocated_saved_bytes: int
+    slop_bytes: int
+    usable_bytes: int
+    notes: tuple[str, ...] = ()
+
+    def to_document(self) -> dict[str, Any]:
+        return {
+            "dedup_referenced_bytes": self.dedup_referenced_bytes,
+            "dedup_saved_bytes": self.dedup_saved_bytes,
+            "dedupratio": self.dedupratio_percent / 100,
+            "bclone_used_bytes": self.bclone_used_bytes,
+            "bclone_saved_bytes": self.bclone_saved_bytes,
+            "bcloneratio": self.bcloneratio_percent / 100,
+            "allocated_saved_bytes": self.allocated_saved_bytes,
+            "slop_bytes": self.slop_bytes,
+            "usable_bytes": self.usable_bytes,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
 class PoolFigures:
     """The pool as a whole: sizes as ``zpool list``/``zfs list`` show them, and the plan's use of it."""
 
@@ -86,8 +117,23 @@ class PoolFigures:
     zfs_avail_display: Display
     slop_display: Display
     notes: tuple[str, ...]
+    savings: SavingsFigures | None = None  # None: no dataset dedups or clones anything
+
+    @property
+    def usable_bytes(self) -> int:
+        """The root's USED + AVAIL once the contents are written: the empty pool's, plus what dedup
+        and block cloning save (less the slop that follows them on older releases)."""
+        if self.savings is not None:
+            return self.savings.usable_bytes
+        return self.zfs_avail_bytes + self.initial_used_bytes
 
     def to_document(self) -> dict[str, Any]:
+        out = self._document()
+        if self.savings is not None:
+            out["space_savings"] = self.savings.to_document()
+        return out
+
+    def _document(self) -> dict[str, Any]:
         return {
             "raw_bytes": self.raw_bytes,
             "zpool_size_bytes": self.zpool_size_bytes,

@@ -33,6 +33,7 @@ from .members import (
 )
 from .outputs import Outputs, read_sections
 from .pool_import import IMPORT_KEY, ImportProblem, PoolImport
+from .savings import reported_savings, with_cloned_bytes, with_dedup_ratio
 from .sections import Section
 
 __all__ = ["build", "import_sections"]
@@ -104,12 +105,15 @@ def build(found: Outputs, *, pool: str | None = None, catalog: Sequence[CatalogE
     data_parts = [m.partitioning for t in tops if t.role == "data" for m in t.members]
     design_partitioning = data_parts[0] if data_parts else Partitioning.LINUX_WHOLE_DISK
     datasets, reported_ds = b.datasets()
+    savings = reported_savings(b.list, b.pool_props)
+    with_dedup_ratio(datasets, savings.dedupratio, b.notes)
     doc: dict[str, Any] = {"format": "zfsplanner.design/1", "name": b.name}
     if b.version:
         doc["openzfs_version"] = b.version
     doc["disk_partitioning"] = design_partitioning.value
     doc["vdevs"] = [_vdev_document(t, n, design_partitioning) for t, n in _group(tops)]
     doc["datasets"] = datasets
+    with_cloned_bytes(doc, savings.bclonesaved, b.notes, priced=with_stand_ins(doc) if questions else doc)
     doc[IMPORT_KEY] = {
         "from": list(found.sources),
         "reported": b.reported(tops, reported_ds),

@@ -89,8 +89,7 @@ def compare(document: Mapping[str, Any], estimate: Estimate) -> list[Row]:
     used = reported.get("zfs_used_bytes")
     exact_avail = bool(reported.get("zfs_avail_exact", True))
     if isinstance(avail, int) and isinstance(used, int):
-        usable = pool.zfs_avail_bytes + pool.initial_used_bytes
-        rows.append(Row("usable", "USED + AVAIL", "zfs list POOL", used + avail, usable, exact_avail))
+        rows.append(Row("usable", "USED + AVAIL", "zfs list POOL", used + avail, pool.usable_bytes, exact_avail))
     if isinstance(avail, int):
         rows.append(Row("avail", "AVAIL", "zfs list POOL", avail, pool.zfs_avail_after_bytes, exact_avail))
     alloc = reported.get("zpool_alloc_bytes")

@@ -18,7 +18,7 @@ from .common import parse_ratio, parse_size
 
 DATASET_DEFAULTS = {
     "recordsize": 128 * 1024, "copies": "1", "sync": "standard", "special_small_blocks": 0,
-    "dnodesize": "legacy", "redundant_metadata": "all",
+    "dnodesize": "legacy", "redundant_metadata": "all", "dedup": "off",
 }
 
 
@@ -74,7 +74,7 @@ def dataset_from(
         refres = given("refreservation")
         if refres is not None and refres in ("none", "0"):
             doc["sparse"] = True
-    for prop in ("compression", "sync"):
+    for prop in ("compression", "sync", "dedup"):
         if set_here(prop):
             doc[prop] = given(prop)
     if set_here("copies"):

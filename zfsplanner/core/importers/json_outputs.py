@@ -355,6 +355,7 @@ def _list(name: str, pool: Mapping[str, Any], lookup: _Lines) -> PoolList:
         health=str(health) if health is not None else _state(pool),
         line=line,
         vdevs=tuple(rows),
+        dedupratio=None if values.get("dedupratio") is None else str(values["dedupratio"]),
     )
 
 

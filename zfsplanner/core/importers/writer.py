@@ -27,6 +27,7 @@ from .writer_model import (
     list_rows,
     tops_of,
     zfs_get_text,
+    zpool_get_properties,
     zpool_get_text,
 )
 
@@ -177,12 +178,13 @@ def outputs(design: Design, estimate: Estimate, *, disks: bool = True, datasets:
         "json": [f"$ zpool list -v -j --json-int {name}", zpool_list_json(design, estimate, as_int=True)],
         "none": [],
     }[listing]
+    props = ",".join(zpool_get_properties(design.version))
     if status == "json":
         parts += ["$ zfs version -j", zfs_version_json(design)]
-        parts += [f"$ zpool get -j -p ashift {name}", zpool_get_json(design)]
+        parts += [f"$ zpool get -j -p {props} {name}", zpool_get_json(design, estimate)]
     else:
         parts += ["$ zfs version", f"zfs-{design.version}.0-1", f"zfs-kmod-{design.version}.0-1"]
-        parts += [f"$ zpool get -H -p ashift {name}", zpool_get_text(design)]
+        parts += [f"$ zpool get -H -p {props} {name}", zpool_get_text(design, estimate)]
     if disks:
         parts += ["$ lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA", lsblk_text(design, estimate)]
     if datasets and design.datasets:

@@ -279,10 +279,11 @@ def zfs_get_json(design: Design, estimate: Estimate, *, as_int: bool = False) ->
                   "datasets": datasets})
 
 
-def zpool_get_json(design: Design, *, as_int: bool = False) -> str:
-    """``zpool get -j -p [--json-int] ashift POOL`` (``get_callback()`` in zpool_main.c l. 12467)."""
+def zpool_get_json(design: Design, estimate: Estimate, *, as_int: bool = False) -> str:
+    """``zpool get -j -p [--json-int] PROPERTIES POOL``: the properties :func:`zpool_get_text` prints
+    (``get_callback()`` in zpool_main.c l. 12467)."""
     item = _pool_info(design, as_int, with_type=True)
-    item["properties"] = _props_json(zpool_get_text(design), as_int)[design.name]
+    item["properties"] = _props_json(zpool_get_text(design, estimate), as_int)[design.name]
     return _json({"output_version": {"command": "zpool get", "vers_major": 0, "vers_minor": 1},
                   "pools": {design.name: item}})
 

@@ -12,8 +12,8 @@ from ..design.types import DatasetType, Design, Disk, Media, Partitioning, Role,
 from ..estimate.figures import Estimate, VdevFigures
 from ..geometry.ashift import written_ashift
 from ..geometry.partitioning import linux_whole_disk_partition_bytes
-from ..properties.resolve import DEFAULT_RECORDSIZE
-from ..versions import Version
+from ..properties.resolve import DEFAULT_RECORDSIZE, resolve
+from ..versions import Version, supports
 
 CLASS_HEADING = {Role.DEDUP: "dedup", Role.SPECIAL: "special", Role.LOG: "logs"}
 
@@ -131,6 +131,17 @@ POOL_PROPERTIES = {"name": "NAME", "size": "SIZE", "allocated": "ALLOC", "free":
 LEFT_ALIGNED = ("name", "health", "altroot")
 
 
+def ratio_text(percent: int) -> str:
+    """A ratio property (``dedupratio``, ``bcloneratio``) as ``zpool`` prints it with ``-p``:
+    ``%llu.%02llu`` of the kernel's hundredths (``zpool_get_prop()``, ``lib/libzfs/libzfs_pool.c``)."""
+    return f"{percent // 100}.{percent % 100:02d}"
+
+
+def dedupratio_percent(estimate: Estimate) -> int:
+    savings = estimate.pool.savings
+    return savings.dedupratio_percent if savings is not None else 100
+
+
 @dataclass(frozen=True)
 class ListRow:
     kind: str  # "vdev" or "heading"
@@ -149,7 +160,7 @@ def list_rows(design: Design, estimate: Estimate) -> tuple[dict[str, str], list[
     pool = {"name": design.name, "size": str(pool_size), "allocated": str(pool_alloc),
             "free": str(max(pool_size - pool_alloc, 0)), "checkpoint": "-", "expandsize": "-",
             "fragmentation": "0", "capacity": str(pool_alloc * 100 // pool_size if pool_size else 0),
-            "dedupratio": "1.00", "health": "ONLINE", "altroot": "-"}
+            "dedupratio": ratio_text(dedupratio_percent(estimate)), "health": "ONLINE", "altroot": "-"}
 
     def values(space: int, pspace: int, used: int, health: str) -> dict[str, str]:
         toplevel = space != 0  # only top-level vdevs account space (vs_space)
@@ -240,10 +251,29 @@ def zfs_get_text(design: Design, estimate: Estimate) -> str:
         put(name, "sync", (ds.sync.value if ds.sync else "standard"), "local" if ds.sync else "default")
         put(name, "special_small_blocks", ds.special_small_blocks or 0,
             "local" if ds.special_small_blocks is not None else "default")
+        dedup = resolve(design, ds, "dedup")
+        put(name, "dedup", dedup.value, dedup.source)
     return "\n".join(lines) + "\n"
 
 
-def zpool_get_text(design: Design) -> str:
-    """``zpool get -H -p ashift POOL`` of a pool built with the generated commands (``zpool create -o ashift=N``)."""
+def zpool_get_properties(version: str) -> tuple[str, ...]:
+    """The properties :func:`zpool_get_text` prints: ``bclone*`` exist from 2.2 (``zpool_prop.c``)."""
+    cloning = ("bcloneused", "bclonesaved", "bcloneratio") if supports(version, "block_cloning") else ()
+    return ("ashift", "dedupratio", *cloning)
+
+
+def zpool_get_text(design: Design, estimate: Estimate) -> str:
+    """``zpool get -H -p ashift,dedupratio[,bcloneused,bclonesaved,bcloneratio] POOL`` of a pool built with the
+    generated commands (``zpool create -o ashift=N``), its contents written: the ratios and sizes
+    ``spa_prop_get_config()`` (``module/zfs/spa.c``) reports; the block-cloning ones from 2.2."""
     first = next(g for g in design.vdevs if g.role == Role.DATA)
-    return f"{design.name}\tashift\t{written_ashift(first, design.version)}\tlocal\n"
+    name = design.name
+    lines = [f"{name}\tashift\t{written_ashift(first, design.version)}\tlocal",
+             f"{name}\tdedupratio\t{ratio_text(dedupratio_percent(estimate))}\t-"]
+    if "bclonesaved" in zpool_get_properties(design.version):
+        s = estimate.pool.savings
+        used, saved = (s.bclone_used_bytes, s.bclone_saved_bytes) if s is not None else (0, 0)
+        ratio = s.bcloneratio_percent if s is not None else 100
+        lines += [f"{name}\tbcloneused\t{used}\t-", f"{name}\tbclonesaved\t{saved}\t-",
+                  f"{name}\tbcloneratio\t{ratio_text(ratio)}\t-"]
+    return "\n".join(lines) + "\n"

@@ -80,6 +80,7 @@ class PoolList:
     line: int
     vdevs: tuple[ListRow, ...] = field(default_factory=tuple)
     from_status: bool = False  # the sizes zpool status -j carries, not a zpool list
+    dedupratio: str | None = None  # DEDUP as printed ("2.00x", or "2.00" with -p)
 
     @property
     def exact(self) -> bool:
@@ -198,6 +199,7 @@ def parse(lines: Lines, *, columns: tuple[str, ...] | None = None, scripted: boo
                 "free": _size(n, "free", values.get("free")),
                 "health": health,
                 "line": n,
+                "dedupratio": values.get("dedupratio"),
             }
             rows = []
             section = "data"

@@ -128,6 +128,14 @@ def value(design: Design, ds: Dataset, prop: str) -> Any:
     return resolve(design, ds, prop).value
 
 
+def dedup_on(design: Design, ds: Dataset) -> bool:
+    """Does ``ds`` write with dedup (``dedup`` set here or inherited, anything but ``off``)?"""
+    setting = inherited(design, ds, "dedup")
+    if setting is None or setting is False:
+        return False
+    return not (isinstance(setting, str) and setting.lower() == "off")
+
+
 def block_size(design: Design, ds: Dataset) -> int:
     """recordsize in force (filesystems) or volblocksize (volumes)."""
     prop = "volblocksize" if ds.type == DatasetType.VOLUME else "recordsize"

@@ -68,10 +68,7 @@ def block_size(design: Design, ds: Dataset) -> int:
 
 
 def dedup_on(design: Design, ds: Dataset) -> bool:
-    value = inherited_value(design, ds, "dedup")
-    if value is None or value is False:
-        return False
-    return not (isinstance(value, str) and value.lower() == "off")
+    return properties.dedup_on(design, ds)
 
 
 def host_ram(design: Design, figures: RiskFigures | None) -> int | None:

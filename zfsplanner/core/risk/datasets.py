@@ -77,7 +77,7 @@ def fix_pool_fill(doc: Doc, item: Doc, design: Design, index: int) -> str | None
     "pool-fill-high",
     Severity.WARNING,
     "Planned contents fill {fill:.0%} of the pool",
-    "planned USED above 80% of the empty pool's AVAIL (critical above 100%)",
+    "planned USED above 80% of the empty pool's AVAIL with what dedup and clones save (critical above 100%)",
     REF_FILL,
     fix=fix_pool_fill,
 )
