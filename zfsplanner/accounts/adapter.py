@@ -12,6 +12,7 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import has_verified_email
+from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -113,3 +114,13 @@ class AccountAdapter(DefaultAccountAdapter):
 def _joined_team_url(request: HttpRequest) -> str | None:
     slug = request.session.pop(SESSION_JOINED_TEAM, None)
     return reverse("accounts:team-detail", args=[slug]) if slug else None
+
+
+class SocialAccountAdapter(DefaultSocialAccountAdapter):
+    """Accounts of an identity provider's users: made at their first log-in (``SSO_CREATE_ACCOUNTS``),
+    whatever ``SIGNUP_MODE`` says of local sign-up; linked to an existing account only by an address
+    the provider says it verified (``SOCIALACCOUNT_EMAIL_AUTHENTICATION``, which reads only verified
+    addresses)."""
+
+    def is_open_for_signup(self, request: HttpRequest, sociallogin: Any) -> bool:
+        return bool(settings.SSO_CREATE_ACCOUNTS)
