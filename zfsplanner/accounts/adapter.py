@@ -124,3 +124,9 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
 
     def is_open_for_signup(self, request: HttpRequest, sociallogin: Any) -> bool:
         return bool(settings.SSO_CREATE_ACCOUNTS)
+
+    def save_user(self, request: HttpRequest, sociallogin: Any, form: Any = None) -> Any:
+        # The provider's addresses are recorded by allauth with what the provider says of them
+        # (signals.trust_admin_made_accounts is for accounts an administrator makes).
+        sociallogin.user._signed_up = True
+        return super().save_user(request, sociallogin, form)
