@@ -176,6 +176,9 @@ SOCIALACCOUNT_PROVIDERS = sso_config.socialaccount_providers(
     OIDC_PROVIDERS, env.str("OIDC_SCOPES", default="openid profile email")
 )
 SOCIALACCOUNT_ADAPTER = "zfsplanner.accounts.adapter.SocialAccountAdapter"
+# The log-in button's form is answered by a redirect to the provider: Content-Security-Policy's
+# form-action must name its origin.
+CSP_FORM_ACTION_ORIGINS = sso_config.origins(OIDC_PROVIDERS)
 # An account is linked to an existing one only by an address the provider says it verified.
 SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
 SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True

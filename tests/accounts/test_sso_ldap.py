@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -39,9 +41,8 @@ def ldap_on(settings, directory):
         setattr(settings, name, value)
     settings.AUTHENTICATION_BACKENDS = ["django_auth_ldap.backend.LDAPBackend", *settings.AUTHENTICATION_BACKENDS]
     # Upper case as Active Directory writes DNs: groups compare without case.
-    settings.SSO_GROUP_TEAMS = sso_config.group_teams(
-        f'{{"{STORAGE.upper()}": {{"team": "storage", "role": "owner"}}, "{STAFF}": {{"team": "staff", "role": "viewer"}}}}'
-    )
+    mapping = {STORAGE.upper(): {"team": "storage", "role": "owner"}, STAFF: {"team": "staff", "role": "viewer"}}
+    settings.SSO_GROUP_TEAMS = sso_config.group_teams(json.dumps(mapping))
     return settings
 
 

@@ -72,15 +72,18 @@ def test_a_verified_address_links_the_existing_local_account(corp):
     assert client.get("/teams/").wsgi_request.user.pk == local.pk
 
 
-def test_an_unverified_address_does_not_take_over_a_local_account(corp):
+def test_an_unverified_address_does_not_take_over_a_local_account(corp, mailoutbox):
     local = UserFactory(username="gus", email="gus@example.com")
     set_user(corp, "mallory-1", email="gus@example.com", email_verified=False)
     client = Client()
-    log_in_with_provider(client, "mallory-1")
-    user = client.get("/teams/").wsgi_request.user
-    assert not (user.is_authenticated and user.pk == local.pk)
+    done = log_in_with_provider(client, "mallory-1")
+    # not logged in as gus, and asked for an address of one's own; gus gets no e-mail
+    assert done.status_code == 302 and done["Location"] == "/accounts/3rdparty/signup/"
+    assert not client.get("/teams/").wsgi_request.user.is_authenticated
+    assert mailoutbox == []
     local.refresh_from_db()
     assert local.has_usable_password()
+    assert get_user_model().objects.filter(email__iexact="gus@example.com").count() == 1
 
 
 def test_without_a_provider_the_button_is_gone(settings):

@@ -11,7 +11,9 @@ from zfsplanner.accounts.models import Membership, Role
 
 pytestmark = pytest.mark.django_db
 
-HEADERS = {"HTTP_REMOTE_USER": "dana", "HTTP_REMOTE_GROUPS": "storage-admins,staff", "HTTP_REMOTE_EMAIL": "dana@example.com"}
+HEADERS = {
+    "HTTP_REMOTE_USER": "dana", "HTTP_REMOTE_GROUPS": "storage-admins,staff", "HTTP_REMOTE_EMAIL": "dana@example.com",
+}
 
 
 @pytest.fixture
@@ -57,7 +59,8 @@ def test_a_group_taken_away_removes_its_team_at_the_next_log_in_and_local_member
     dana = UserFactory(username="dana")
     local = MembershipFactory(team=TeamFactory(slug="beta", name="Beta"), user=dana, role=Role.OWNER)
     whoami(web(), **HEADERS)
-    assert set(Membership.objects.filter(user=dana).values_list("team__slug", flat=True)) == {"alpha", "beta", "storage"}
+    slugs = set(Membership.objects.filter(user=dana).values_list("team__slug", flat=True))
+    assert slugs == {"alpha", "beta", "storage"}
     # a new log-in (another browser) without the storage-admins group
     whoami(web(), **{**HEADERS, "HTTP_REMOTE_GROUPS": "staff"})
     assert set(Membership.objects.filter(user=dana).values_list("team__slug", flat=True)) == {"alpha", "beta"}

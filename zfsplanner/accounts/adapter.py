@@ -125,6 +125,25 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
     def is_open_for_signup(self, request: HttpRequest, sociallogin: Any) -> bool:
         return bool(settings.SSO_CREATE_ACCOUNTS)
 
+    def pre_social_login(self, request: HttpRequest, sociallogin: Any) -> None:
+        """A new provider account whose address the provider does not vouch for and that an account
+        here already has does not get that address: the person is asked for another one (the local
+        account's owner gets no e-mail on their behalf)."""
+        if sociallogin.is_existing:
+            return
+        from allauth.account.models import EmailAddress
+        from django.contrib.auth import get_user_model
+
+        def taken(email: str) -> bool:
+            return (EmailAddress.objects.filter(email__iexact=email).exists()
+                    or get_user_model().objects.filter(email__iexact=email).exists())
+
+        unvouched = {e.email.lower() for e in sociallogin.email_addresses if not e.verified and taken(e.email)}
+        if unvouched:
+            sociallogin.email_addresses = [e for e in sociallogin.email_addresses if e.email.lower() not in unvouched]
+            if (sociallogin.user.email or "").lower() in unvouched:
+                sociallogin.user.email = ""
+
     def save_user(self, request: HttpRequest, sociallogin: Any, form: Any = None) -> Any:
         # The provider's addresses are recorded by allauth with what the provider says of them
         # (signals.trust_admin_made_accounts is for accounts an administrator makes).

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -69,6 +70,17 @@ def _provider(item: Any, where: str) -> OidcProvider:
     if not values["issuer"].startswith(("https://", "http://")):
         raise ImproperlyConfigured(f"{where}: issuer must be the provider's URL (https://…)")
     return OidcProvider(**values)
+
+
+def origins(providers: list[OidcProvider]) -> tuple[str, ...]:
+    """The providers' origins (``https://sso.example.com``), for the form-action policy."""
+    out: list[str] = []
+    for p in providers:
+        parts = urlsplit(p.issuer)
+        origin = f"{parts.scheme}://{parts.netloc}"
+        if origin not in out:
+            out.append(origin)
+    return tuple(out)
 
 
 def socialaccount_providers(providers: list[OidcProvider], scopes: str) -> dict[str, Any]:
