@@ -8,7 +8,20 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: screenshots run test test-services browser bench lint migrate demo frontend clean native
 
+## python-ldap compiles against OpenLDAP's and SASL's headers: installed with apt-get when missing and we may.
+BUILD_HEADERS := /usr/include/ldap.h:libldap2-dev /usr/include/sasl/sasl.h:libsasl2-dev
 $(STAMP): requirements.txt
+	@missing=""; for pair in $(BUILD_HEADERS); do \
+	  [ -e "$${pair%%:*}" ] || missing="$$missing $${pair#*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing build headers:$$missing (apt-get install)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "Missing build headers:$$missing (apt-get install$$missing)"; \
+	  fi; \
+	fi
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
@@ -31,7 +44,7 @@ run: demo native
 
 ## What the tests run besides Python: Chromium (browser tests), dash and fio (the collector script's
 ## tests), installed with apt-get when one is missing and we may.
-TEST_TOOLS := chromium dash fio
+TEST_TOOLS := chromium dash fio slapd
 browser:
 	@missing=""; \
 	for t in $(TEST_TOOLS); do \

@@ -122,6 +122,14 @@ class RefuseControlCharactersMiddleware:
         return self.get_response(request)
 
 
+def with_form_targets(csp: str, origins: tuple[str, ...]) -> str:
+    """The policy with ``origins`` added to ``form-action``: a log-in form posts to the app, which
+    sends the browser on to the identity provider, and browsers hold that redirect to form-action."""
+    if not origins:
+        return csp
+    return csp.replace("form-action 'self'", "form-action 'self' " + " ".join(origins), 1)
+
+
 class SecurityHeadersMiddleware:
     """Content-Security-Policy and Permissions-Policy on every response that does not set its own."""
 
@@ -132,7 +140,7 @@ class SecurityHeadersMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if self.csp and "Content-Security-Policy" not in response:
-            response["Content-Security-Policy"] = self.csp
+            response["Content-Security-Policy"] = with_form_targets(self.csp, settings.CSP_FORM_ACTION_ORIGINS)
         if "Permissions-Policy" not in response:
             response["Permissions-Policy"] = PERMISSIONS_POLICY
         return response

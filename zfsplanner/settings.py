@@ -10,6 +10,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from zfsplanner.accounts import sso_config
 from zfsplanner.build import source_digest
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -41,6 +42,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "allauth",
     "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -68,6 +71,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # REMOTE_AUTH_HEADER: the user a trusted authenticating proxy names (off unless set).
+    "zfsplanner.accounts.middleware.TrustedProxyUserMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # After htmx (reads request.htmx) and inside messages (which stores what is left unread).
@@ -163,6 +168,40 @@ if SIGNUP_MODE not in ("open", "invited", "closed"):
     raise ImproperlyConfigured("SIGNUP_MODE must be open, invited or closed")
 # When set, new accounts and changed email addresses must be at one of these domains.
 SIGNUP_EMAIL_DOMAINS = [d.lower().lstrip("@") for d in env.list("SIGNUP_EMAIL_DOMAINS", default=[])]
+
+# Single sign-on (docs/authentication.md): OpenID Connect providers, LDAP / Active Directory, a
+# trusted proxy's user header; provider groups grant team roles at every log-in.
+OIDC_PROVIDERS = sso_config.oidc_providers(env.str)
+SOCIALACCOUNT_PROVIDERS = sso_config.socialaccount_providers(
+    OIDC_PROVIDERS, env.str("OIDC_SCOPES", default="openid profile email")
+)
+SOCIALACCOUNT_ADAPTER = "zfsplanner.accounts.adapter.SocialAccountAdapter"
+# The log-in button's form is answered by a redirect to the provider: Content-Security-Policy's
+# form-action must name its origin.
+CSP_FORM_ACTION_ORIGINS = sso_config.origins(OIDC_PROVIDERS)
+# An account is linked to an existing one only by an address the provider says it verified.
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
+SOCIALACCOUNT_AUTO_SIGNUP = True
+SOCIALACCOUNT_EMAIL_VERIFICATION = "none"  # the provider vouches for its users; see the adapter
+SOCIALACCOUNT_STORE_TOKENS = False
+# Accounts are made at a provider user's first log-in (also when SIGNUP_MODE closes local sign-up).
+SSO_CREATE_ACCOUNTS = env.bool("SSO_CREATE_ACCOUNTS", default=True)
+_LDAP = sso_config.ldap_settings(env.str, env.bool)
+globals().update(_LDAP)
+if _LDAP:
+    AUTHENTICATION_BACKENDS.insert(0, "django_auth_ldap.backend.LDAPBackend")
+REMOTE_AUTH_HEADER = sso_config.header_name(env.str("REMOTE_AUTH_HEADER", default=""), "REMOTE_AUTH_HEADER")
+REMOTE_AUTH_GROUPS_HEADER = sso_config.header_name(
+    env.str("REMOTE_AUTH_GROUPS_HEADER", default=""), "REMOTE_AUTH_GROUPS_HEADER"
+)
+REMOTE_AUTH_EMAIL_HEADER = sso_config.header_name(
+    env.str("REMOTE_AUTH_EMAIL_HEADER", default=""), "REMOTE_AUTH_EMAIL_HEADER"
+)
+REMOTE_AUTH_TRUSTED_PROXIES = sso_config.trusted_proxies(env.str("REMOTE_AUTH_TRUSTED_PROXIES", default=""))
+if REMOTE_AUTH_HEADER and not REMOTE_AUTH_TRUSTED_PROXIES:
+    raise ImproperlyConfigured("REMOTE_AUTH_HEADER needs REMOTE_AUTH_TRUSTED_PROXIES (the proxy's addresses)")
+SSO_GROUP_TEAMS = sso_config.group_teams(env.str("SSO_GROUP_TEAMS", default=""))
 INVITATION_DAYS = env.int("INVITATION_DAYS", default=14)
 API_TOKEN_DAYS = env.int("API_TOKEN_DAYS", default=90)
 

@@ -131,6 +131,13 @@ ACCESS: dict[str, list[Cell]] = {
     "account_reset_password_from_key": [Cell("get", "/accounts/password/reset/key/1-not-a-key/", {"*": 200})],
     "account_reset_password_from_key_done": [Cell("get", "/accounts/password/reset/key/done/", {"*": 200})],
     "account_confirm_login_code": [Cell("get", "/accounts/login/code/confirm/", {"*": 302})],  # no code pending
+    # --- log-in with an identity provider (none configured here: its URLs are 404)
+    "socialaccount_login_cancelled": [Cell("get", "/accounts/3rdparty/login/cancelled/", {"*": 200})],
+    "socialaccount_login_error": [Cell("get", "/accounts/3rdparty/login/error/", {"*": 401})],
+    "socialaccount_signup": [Cell("get", "/accounts/3rdparty/signup/", {"*": 302})],  # no provider log-in pending
+    "socialaccount_connections": [Cell("get", "/accounts/3rdparty/", {**LOGIN, "*": 200})],
+    "openid_connect_login": [Cell("post", "/accounts/oidc/corp/login/", {"*": 404})],
+    "openid_connect_callback": [Cell("get", "/accounts/oidc/corp/login/callback/", {"*": 404})],
 }
 
 

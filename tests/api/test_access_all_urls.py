@@ -248,6 +248,8 @@ def site_url_names() -> set[str]:
     for namespace, pattern in _walk(get_resolver().url_patterns):
         if namespace in ("admin", "accounts", "accounts-api") or pattern.callback.__module__.startswith("allauth."):
             continue
+        if pattern.name is None and str(pattern.pattern).startswith("social/"):
+            continue  # allauth's old addresses of the identity-provider pages: redirects to /accounts/3rdparty/
         names.add(f"{namespace or ''}:{pattern.name}")
     return names
 

@@ -34,7 +34,7 @@ def log_in(page, user, password: str = PASSWORD):
     page.goto("/accounts/login/")
     page.fill("input[name=login]", user.username)
     page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
+    page.click("#password-login button[type=submit]")
     page.wait_for_load_state("networkidle")
     return page
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import has_verified_email
+from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -113,3 +114,38 @@ class AccountAdapter(DefaultAccountAdapter):
 def _joined_team_url(request: HttpRequest) -> str | None:
     slug = request.session.pop(SESSION_JOINED_TEAM, None)
     return reverse("accounts:team-detail", args=[slug]) if slug else None
+
+
+class SocialAccountAdapter(DefaultSocialAccountAdapter):
+    """Accounts of an identity provider's users: made at their first log-in (``SSO_CREATE_ACCOUNTS``),
+    whatever ``SIGNUP_MODE`` says of local sign-up; linked to an existing account only by an address
+    the provider says it verified (``SOCIALACCOUNT_EMAIL_AUTHENTICATION``, which reads only verified
+    addresses)."""
+
+    def is_open_for_signup(self, request: HttpRequest, sociallogin: Any) -> bool:
+        return bool(settings.SSO_CREATE_ACCOUNTS)
+
+    def pre_social_login(self, request: HttpRequest, sociallogin: Any) -> None:
+        """A new provider account whose address the provider does not vouch for and that an account
+        here already has does not get that address: the person is asked for another one (the local
+        account's owner gets no e-mail on their behalf)."""
+        if sociallogin.is_existing:
+            return
+        from allauth.account.models import EmailAddress
+        from django.contrib.auth import get_user_model
+
+        def taken(email: str) -> bool:
+            return (EmailAddress.objects.filter(email__iexact=email).exists()
+                    or get_user_model().objects.filter(email__iexact=email).exists())
+
+        unvouched = {e.email.lower() for e in sociallogin.email_addresses if not e.verified and taken(e.email)}
+        if unvouched:
+            sociallogin.email_addresses = [e for e in sociallogin.email_addresses if e.email.lower() not in unvouched]
+            if (sociallogin.user.email or "").lower() in unvouched:
+                sociallogin.user.email = ""
+
+    def save_user(self, request: HttpRequest, sociallogin: Any, form: Any = None) -> Any:
+        # The provider's addresses are recorded by allauth with what the provider says of them
+        # (signals.trust_admin_made_accounts is for accounts an administrator makes).
+        sociallogin.user._signed_up = True
+        return super().save_user(request, sociallogin, form)

@@ -78,6 +78,13 @@ class Membership(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.VIEWER)
     created = models.DateTimeField(auto_now_add=True)
+    source = models.CharField(
+        max_length=100,
+        blank=True,
+        default="",
+        help_text="The identity provider whose group grants this membership (set again at every log-in "
+        "through it); empty for a membership given in the app.",
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["team", "user"], name="unique_team_member")]
@@ -89,6 +96,10 @@ class Membership(models.Model):
     @property
     def is_rw(self) -> bool:
         return self.role in WRITE_ROLES
+
+    @property
+    def from_provider(self) -> bool:
+        return bool(self.source)
 
 
 def new_key() -> tuple[str, str]:

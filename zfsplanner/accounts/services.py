@@ -25,6 +25,7 @@ from django.utils.text import slugify
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 from .models import Invitation, InvitationState, Membership, Role, Team, key_digest, new_key
+from .sso import source_label
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +45,15 @@ class TeamError(ValueError):
 
 class NotOwner(PermissionError):
     pass
+
+
+def _not_from_provider(membership: Membership) -> None:
+    """A membership an identity provider's group gives is changed at the provider (the next log-in
+    would set it again)."""
+    if membership.source:
+        raise TeamError(
+            "role", f"this membership comes from a group at {source_label(membership.source)}: change it there"
+        )
 
 
 class InvitationUnusable(ValueError):
@@ -138,6 +148,7 @@ def _role(role: str) -> Role:
 @transaction.atomic
 def change_role(team: Team, actor: Any, membership: Membership, role: str) -> Membership:
     _require_owner(team, actor)
+    _not_from_provider(membership)
     new_role = _role(role)
     _keep_an_owner(team, membership, new_role)
     membership.role = new_role
@@ -150,6 +161,7 @@ def remove_member(team: Team, actor: Any, membership: Membership) -> None:
     """Owners remove anyone; every member may remove themselves (leave)."""
     if membership.user_id != actor.pk:
         _require_owner(team, actor)
+    _not_from_provider(membership)
     _keep_an_owner(team, membership, None)
     membership.delete()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.signals import user_signed_up
+from allauth.socialaccount.signals import pre_social_login
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
@@ -14,6 +15,7 @@ from django.http import HttpRequest
 from . import services
 from .adapter import accept_remembered_invitation
 from .models import RevokeReason
+from .sso import OIDC_PREFIX, oidc_groups, provider_login, remember_provider_login, sync_provider_teams
 from .tokens import revoke_all
 
 
@@ -56,3 +58,18 @@ def give_a_new_account_its_team(sender: Any, request: HttpRequest | None, user: 
     (Accounts made otherwise get theirs when they first create a design.)
     """
     services.personal_team(user)
+
+
+@receiver(pre_social_login, dispatch_uid="accounts.provider_groups")
+def note_provider_groups(sender: Any, request: HttpRequest, sociallogin: Any, **kwargs: Any) -> None:
+    """An OpenID Connect log-in: note its provider and the ``groups`` claim before the user logs in."""
+    provider = sociallogin.account.provider
+    remember_provider_login(request, f"{OIDC_PREFIX}{provider}", oidc_groups(sociallogin.account.extra_data or {}))
+
+
+@receiver(user_logged_in, dispatch_uid="accounts.provider_teams")
+def apply_provider_teams(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """A log-in through a provider applies its groups to the user's teams (``SSO_GROUP_TEAMS``)."""
+    login = provider_login(request, user)
+    if login is not None:
+        sync_provider_teams(user, login)

@@ -6,6 +6,8 @@ from allauth.account.adapter import get_adapter
 from django import template
 from django.conf import settings
 
+from ..sso import source_label
+
 register = template.Library()
 
 
@@ -20,3 +22,9 @@ def signup_open(context: Any) -> bool:
 def signup_domains() -> str:
     """The allowed email domains, as "@a.example or @b.example", or "" when any domain is allowed."""
     return " or ".join(f"@{d}" for d in settings.SIGNUP_EMAIL_DOMAINS)
+
+
+@register.filter
+def provider_name(source: str) -> str:
+    """A membership's identity provider in words ("Keycloak", "LDAP", "the sign-in proxy")."""
+    return source_label(source)
