@@ -53,6 +53,7 @@ def test_a_trusted_proxy_logs_the_user_in_and_groups_give_teams(web, proxy_on, t
     assert held["storage"] == (Role.EDITOR, "proxy") and held["alpha"] == (Role.VIEWER, "proxy")
     page = client.get("/teams/storage/", REMOTE_ADDR="10.1.2.3", **HEADERS).content.decode()
     assert "from the sign-in proxy" in page
+    assert "to leave, leave that group" in page and "Leave Storage</button>" not in page
 
 
 def test_a_group_taken_away_removes_its_team_at_the_next_log_in_and_local_memberships_stay(web, proxy_on, team):

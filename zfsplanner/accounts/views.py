@@ -62,9 +62,11 @@ def _detail_context(
 ) -> dict[str, object]:
     can_manage = team.can_manage(request.user)
     invitations = team.invitations.select_related("invited_by", "accepted_by")[:50] if can_manage else []
+    members = team.memberships.select_related("user").order_by("user__username")
     return {
         "team": team,
-        "members": team.memberships.select_related("user").order_by("user__username"),
+        "members": members,
+        "own_source": next((m.source for m in members if m.user_id == request.user.pk), ""),
         "can_manage": can_manage,
         "roles": Role.choices,
         "error": error,
