@@ -92,3 +92,15 @@ def test_without_a_provider_the_button_is_gone(settings):
     page = Client().get("/accounts/login/").content.decode()
     assert "Log in with" not in page and 'id="sso-providers"' not in page
     assert Client().post("/accounts/oidc/corp/login/").status_code == 404
+
+
+def test_with_local_sign_up_closed_provider_users_still_get_an_account(corp, settings):
+    settings.SIGNUP_MODE = "closed"
+    set_user(corp, "hana-1", email="hana@example.com", email_verified=True, preferred_username="hana")
+    client = Client()
+    page = client.get("/accounts/login/").content.decode()
+    assert "Sign up" not in page and "Log in with Corp SSO" in page
+    log_in_with_provider(client, "hana-1")
+    assert client.get("/teams/").wsgi_request.user.email == "hana@example.com"
+    assert Client().get("/accounts/signup/").status_code == 200  # the page says sign-up is closed
+    assert "closed" in Client().get("/accounts/signup/").content.decode().lower()
