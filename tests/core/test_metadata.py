@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+import random
+import struct
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from zfsplanner.core.compression.compressors import zfs_compressed_size
 from zfsplanner.core.datasets.metadata import (
     EMPTY_FILESYSTEM_FIXED_BLOCKS,
     META_DNODE_LEVELS,
     MZAP_MAX_ENTRIES,
+    ZAP_LEAF_CHUNKS,
     ZAP_LEAF_ENTRIES,
     MetaKind,
     RedundantMetadata,
     directory_blocks,
+    directory_tree,
     dnode_block_psize,
     dnode_blocks,
     empty_dataset_blocks,
+    fat_zap_leaf_compressed,
     indirect_block_psize,
     indirect_levels,
     meta_dnode_indirects,
@@ -84,7 +91,8 @@ def test_dnode_blocks_hold_32_legacy_dnodes():
     blocks = dnode_blocks(200, 512, 1, ALL, "2.3", 512, 512, already=2)
     assert sum(b.count for b in blocks) == 4 + 1
     assert all(b.dvas == 2 and b.kind == MetaKind.DNODE for b in blocks)
-    assert dnode_block_psize(32, 512, "2.3", 512, 512) == 1536
+    # 32 dnodes of files written with their data: 4 sectors of 512 B (written_datasets, 1,000 per directory)
+    assert dnode_block_psize(32, 512, "2.3", 512, 512) == 2048
 
 
 def test_the_meta_dnode_has_six_levels_from_the_start():
@@ -128,6 +136,48 @@ def test_fat_zap_leaves_double_in_steps():
     assert round(zap_leaves(72_208)) == 512
     counts = [zap_leaves(n) for n in range(2048, 200_000, 997)]
     assert counts == sorted(counts)
+
+
+def _fresh_leaf(entries: int) -> bytes:
+    """A 16 KiB fat ZAP leaf as zap_leaf_init() and zap_entry_create() write it (zap_leaf.h,
+    zap_leaf.c): a 48 B header, 512 two-byte hash slots (CHAIN_END when empty), then 638
+    chunks of 24 B; each entry takes the next three free chunks (entry, name, value) and the
+    rest keep the free list's next pointers."""
+    rng = random.Random(entries)
+    header = struct.pack("<QQQIHHHHB11x", 1 << 63, 0, 0, 0x2AB1EAF, ZAP_LEAF_CHUNKS - 3 * entries, entries, 0, 0, 1)
+    slots = [0xFFFF] * 512
+    chunks = b""
+    for i in range(entries):
+        h = rng.getrandbits(28) << 36  # zap_hash(): the top 28 bits
+        slots[(h >> (64 - 9)) & 511] = 3 * i
+        chunks += struct.pack("<BBHHHHHIQ", 252, 8, 0xFFFF, 3 * i + 1, 11, 3 * i + 2, 1, 0, h)
+        chunks += b"\xfb" + b"file%06d\0" % i + bytes(10) + b"\xff\xff"
+        chunks += b"\xfb" + struct.pack(">Q", 8 << 60 | (1000 + i)) + bytes(13) + b"\xff\xff"
+    for c in range(3 * entries, ZAP_LEAF_CHUNKS):
+        chunks += b"\xfd" + bytes(21) + struct.pack("<H", c + 1 if c + 1 < ZAP_LEAF_CHUNKS else 0xFFFF)
+    block = header + struct.pack("<512H", *slots) + chunks
+    assert len(block) == 16384
+    return block
+
+
+@pytest.mark.parametrize("entries", [0, 64, 128, 156, 200])
+def test_a_fat_zap_leaf_compresses_as_laid_out_by_zap_leaf_c(entries):
+    # OpenZFS's lz4 on the leaf itself: the free chunks' list is not free (3,239 B empty)
+    real = zfs_compressed_size(_fresh_leaf(entries), "lz4", 16384)
+    assert real is not None
+    assert fat_zap_leaf_compressed(entries) == pytest.approx(real, rel=0.10)
+
+
+def test_a_leaf_of_128_names_takes_two_4k_sectors():
+    # 2,048 names: 16 leaves of 128; 4,097-8,192 B each, as the real pool's 831,488 B showed
+    assert 4096 < fat_zap_leaf_compressed(128) <= 8192
+    assert 4096 < fat_zap_leaf_compressed(156.25) <= 8192  # 20,000 names, 128 leaves (zdb)
+
+
+def test_one_file_per_directory_builds_a_finite_tree():
+    tree, dirs = directory_tree(2048, 1)
+    assert sum(entries * count for entries, count in tree) == 2048 + dirs - 1
+    assert dict(tree)[1] >= 2048
 
 
 def test_big_directories_become_fatzaps_with_an_indirect_block():

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from ..compression.rules import BlockKind, stored_block
 from ..units import ceil_div
+from .ddt import leaf_chunks
 
 DNODE_BLOCK_SIZE = 1 << 14  # DNODE_BLOCK_SHIFT
 INDIRECT_BLOCK_SIZE = 1 << 17  # zfs_default_ibs / DN_MAX_INDBLKSHIFT
@@ -37,8 +38,9 @@ META_DNODE_NBLKPTR = 3
 LEGACY_DNODE_SIZE = 512
 MZAP_ENT_LEN = 64  # include/sys/zap_impl.h
 MZAP_MAX_ENTRIES = (128 * 1024) // MZAP_ENT_LEN - 1  # zap_micro_max_size 128 KiB: 2047 entries
-FZAP_BLOCK_SIZE = 1 << 14  # fzap_default_block_shift
-ZAP_LEAF_CHUNKS = 638  # (16384 - 2*512) / 24 - 2
+FZAP_BLOCK_SHIFT = 14  # fzap_default_block_shift (zap.c): 16 KiB header, leaf and pointer-table blocks
+FZAP_BLOCK_SIZE = 1 << FZAP_BLOCK_SHIFT
+ZAP_LEAF_CHUNKS = leaf_chunks(FZAP_BLOCK_SHIFT)  # 638: (16384 - 2 x 512) / 24 - 2
 ZAP_CHUNKS_PER_ENTRY = 3  # entry + name (names < 21 B) + value
 ZAP_LEAF_ENTRIES = ZAP_LEAF_CHUNKS // ZAP_CHUNKS_PER_ENTRY  # 212: zap_entry_create() splits past this
 # Files per directory when the design does not say (``contents.files_per_directory``): a
@@ -58,7 +60,13 @@ ZAP_PTR_COMPRESSED = 4  # bytes per pointer-table entry after lz4 (runs of equal
 # 45 B or less each on the real pool (shared/calibration/openzfs-2.3.2-dirs-sample.json).
 BP_COMPRESSED_BASE = 32  # bytes per filled block pointer, plus 8 B per DVA
 BP_COMPRESSED_PER_DVA = 8
-DNODE_COMPRESSED = 44  # bytes per allocated dnode in a dnode block
+# A dnode of a file written with its data: 32 of them take 4 sectors of 512 B (1,537-2,048 B
+# after lz4, 48-62 B each): 2,048 files of 4 KiB or 12 KiB, 1,000 per directory, on raidz1-5
+# ashift 9 (openzfs-2.3.2.json written_datasets), whose metadata is 150,528 B of psize (the
+# growth of logicalused less the data: ZFS counts a metadata block's psize there) in 864
+# sectors. Its block pointer's checksum and DVA offset are random; the core fields and the SA
+# attributes of files created together repeat from one dnode to the next.
+DNODE_COMPRESSED = 56  # bytes per allocated dnode in a dnode block
 # A microzap entry is a 64 B chunk written in creation order (mzap_addent() takes the next
 # free chunk): its 8 B value differs from the previous chunk's in the low byte(s) of the
 # object number, the name in its last characters, the rest (cd, pad, the zero tail of the
@@ -69,7 +77,18 @@ DNODE_COMPRESSED = 44  # bytes per allocated dnode in a dnode block
 # The 64 B header (block type, random salt) and the frame: 44 B.
 MZAP_ENTRY_COMPRESSED = 10
 MZAP_HEADER_COMPRESSED = 44
-FZAP_ENTRY_COMPRESSED = 26  # bytes per fatzap entry (8 B hash is random)
+# A fat ZAP leaf after lz4 (zap_leaf.c). zap_leaf_init() makes each of its 638 chunks a free
+# chunk (type 253, 21 zero bytes) whose 2 B lf_next points at the next one: lz4 repeats the 22 B
+# and pays the pointer, 5 B a chunk, so a leaf costs about 3.2 KiB before it holds anything. An
+# entry's three chunks (the entry with its random 28-bit hash and chunk numbers, the name, the
+# big-endian object number) and its slot in the 512-entry hash table cost 32 B; the header and
+# the hash table's runs of CHAIN_END, 362 B. Measured with OpenZFS's lz4 on leaves laid out as
+# zap_leaf.c does (entries added, leaves split by zap_leaf_split(), freed chunks zeroed) for
+# 2,048 to 20,000 names like file000123: 5,700 B for 128 names, 6,200 B for 156, within 150 B
+# per leaf. Names with nothing in common cost about 11 B more each.
+FZAP_LEAF_FIXED_COMPRESSED = 362
+FZAP_FREE_CHUNK_COMPRESSED = 5
+FZAP_ENTRY_COMPRESSED = 32
 LZ4_FRAME = 64  # fitted fixed cost per metadata block (frame, last literals)
 
 # Objects of a new, empty ZPL filesystem: master node, SA master, SA registration, SA
@@ -331,13 +350,16 @@ def directory_tree(files: int, per_directory: int | None) -> tuple[list[tuple[in
         return [], 1
     if per_directory is None or files <= per_directory:
         return [(files, 1)], 1
+    # the levels above hold directories, at least two each (one a directory would never end)
+    fanout = max(per_directory, 2)
     groups: dict[int, int] = {}
     total = 0
     n = files
+    width = per_directory
     while True:
-        full, rest = divmod(n, per_directory)
+        full, rest = divmod(n, width)
         if full:
-            groups[per_directory] = groups.get(per_directory, 0) + full
+            groups[width] = groups.get(width, 0) + full
         if rest:
             groups[rest] = groups.get(rest, 0) + 1
         dirs = full + (1 if rest else 0)
@@ -345,6 +367,7 @@ def directory_tree(files: int, per_directory: int | None) -> tuple[list[tuple[in
         if dirs <= 1:
             break
         n = dirs
+        width = fanout
     return sorted(groups.items()), total
 
 
@@ -357,6 +380,23 @@ def _poisson_above(lam: float, k: int) -> float:
     log_lam = math.log(lam)
     cdf = sum(math.exp(-lam + i * log_lam - math.lgamma(i + 1)) for i in range(k + 1))
     return max(0.0, 1.0 - cdf)
+
+
+def fat_zap_leaf_compressed(entries: float) -> int:
+    """Bytes lz4 makes of a 16 KiB fat ZAP leaf holding ``entries`` short names (estimate).
+
+    The leaf's chunks that hold no entry keep the free-list layout ``zap_leaf_init()`` gave
+    them (``module/zfs/zap_leaf.c``: ``lf_type = ZAP_CHUNK_FREE``, ``lf_next = i + 1``) or
+    the one ``zap_leaf_chunk_free()`` gives a freed chunk (its pad zeroed "to help it to
+    compress"), so they cost :data:`FZAP_FREE_CHUNK_COMPRESSED` each rather than nothing;
+    each entry takes ``ZAP_CHUNKS_PER_ENTRY`` chunks (``zap_entry_create()``).
+    """
+    free = max(ZAP_LEAF_CHUNKS - entries * ZAP_CHUNKS_PER_ENTRY, 0.0)
+    return int(
+        math.ceil(
+            FZAP_LEAF_FIXED_COMPRESSED + free * FZAP_FREE_CHUNK_COMPRESSED + entries * FZAP_ENTRY_COMPRESSED
+        )
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -402,8 +442,11 @@ def directory_blocks(
     512 B at a time (``zap_micro.c``), embedded in its block pointer while it compresses
     to 112 B or less (up to about 6 entries). Beyond that it is a fatzap (``zap.c``): a
     16 KiB header block plus 16 KiB leaves (:func:`zap_leaves`), and an indirect block
-    above them. Compressed sizes are estimates (10 B per microzap entry, 26 B per fatzap
-    entry).
+    above them. ``mzap_upgrade()`` (``zap_micro.c``) makes the switch when the 2,048th
+    entry does not fit a 128 KiB micro ZAP (``zap_micro_max_size``): the block becomes the
+    header, with its 1,024-entry pointer table embedded in its second half, and every entry
+    is added again to a first leaf that splits as it fills. Compressed sizes are estimates
+    (10 B per microzap entry; a leaf as :func:`fat_zap_leaf_compressed`).
     """
     dvas = metadata_copies(copies, redundant, MetaKind.ZAP)
     if entries <= MZAP_MAX_ENTRIES:
@@ -417,13 +460,7 @@ def directory_blocks(
             return []
         return [MetaBlock(MetaKind.ZAP, sb.alloc_psize, dvas, weight)]
     leaves = max(int(round(zap_leaves(entries))), 1)
-    per_leaf_actual = entries / leaves
-    leaf_comp = int(
-        LZ4_FRAME
-        + 512
-        + per_leaf_actual * FZAP_ENTRY_COMPRESSED
-        + (FZAP_BLOCK_SIZE - per_leaf_actual * ZAP_CHUNKS_PER_ENTRY * 24) / 255
-    )
+    leaf_comp = fat_zap_leaf_compressed(entries / leaves)
     header_comp = LZ4_FRAME + 256 + ceil_div(FZAP_BLOCK_SIZE, 255)
     out = [
         MetaBlock(
