@@ -255,9 +255,10 @@ def object_indirects(
 def dnode_block_psize(dnodes: int, dnodesize: int, version: str, min_alloc: int, gcd_alloc: int) -> int:
     """Physical size of a 16 KiB dnode block holding ``dnodes`` allocated dnodes.
 
-    Estimate: about 44 B per dnode after lz4 (the block pointer's checksum and DVA are
-    random; core fields, SA attributes of files created together and the zero padding
-    compress away). Fitted to OpenZFS 2.3.2: 32 file dnodes take 3 sectors of 512 B.
+    Estimate: :data:`DNODE_COMPRESSED` (56 B) per dnode after lz4 (the block pointer's
+    checksum and DVA are random; core fields, SA attributes of files created together and
+    the zero padding compress away). Fitted to OpenZFS 2.3.2: 32 dnodes of files written
+    with their data take 4 sectors of 512 B.
     """
     empty = DNODE_BLOCK_SIZE - dnodes * dnodesize
     compressed = LZ4_FRAME + ceil_div(max(empty, 0), 255) + dnodes * DNODE_COMPRESSED
