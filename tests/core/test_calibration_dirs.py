@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from zfsplanner.core.capacity.placement import AllocTarget
-from zfsplanner.core.datasets.metadata import RedundantMetadata, directory_blocks, zap_leaves
+from zfsplanner.core.datasets.directories import directory_blocks, zap_leaves
+from zfsplanner.core.datasets.metadata import RedundantMetadata
 from zfsplanner.core.datasets.usage import dataset_usage
 from zfsplanner.core.design.types import Contents, Dataset, Layout
 from zfsplanner.core.units import parse_zfs_size
