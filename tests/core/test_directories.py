@@ -14,6 +14,7 @@ from zfsplanner.core.datasets.directories import (
     ZAP_LEAF_ENTRIES,
     directory_blocks,
     directory_tree,
+    fat_zap_header_compressed,
     fat_zap_leaf_compressed,
     zap_leaves,
 )
@@ -98,3 +99,26 @@ def test_huge_directories_get_a_separate_pointer_table():
     small = directory_blocks(100_000, 1, ALL, "2.3", 4096, 4096)
     huge = directory_blocks(1_000_000, 1, ALL, "2.3", 4096, 4096)
     assert len(huge) > len(small)
+
+
+def _header(leaves: int) -> bytes:
+    """A fat ZAP header as fzap_upgrade() and the splits leave it (zap_impl.h): zap_phys_t's
+    fields, zeros, and from the block's middle 1,024 pointers, one run per leaf (leaves of
+    equal depth), numbered as the splits created them."""
+    rng = random.Random(leaves)
+    ids = list(range(1, leaves + 1))
+    rng.shuffle(ids)
+    fields = struct.pack(
+        "<13Q", (1 << 63) + 1, 0x2F52AB2AB, 0, 0, 10, 0, 0, leaves + 1, leaves, 0, 1 | rng.getrandbits(64), 0, 0
+    )
+    table = [ids[i * leaves // 1024] for i in range(1024)]
+    return fields.ljust(8192, b"\0") + struct.pack("<1024Q", *table)
+
+
+@pytest.mark.parametrize("leaves", [16, 128, 512])
+def test_a_fat_zap_header_compresses_as_its_pointer_table_runs(leaves):
+    real = zfs_compressed_size(_header(leaves), "lz4", 16384)
+    assert real is not None
+    assert fat_zap_header_compressed(leaves) == pytest.approx(real, rel=0.15)
+    # 72,208 names (512 leaves): still one 4 KiB sector (the real growth matches the estimate)
+    assert fat_zap_header_compressed(512) <= 4096
