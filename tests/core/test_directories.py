@@ -6,6 +6,8 @@ import random
 import struct
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from zfsplanner.core.compression.compressors import zfs_compressed_size
 from zfsplanner.core.datasets.directories import (
@@ -81,6 +83,11 @@ def test_a_leaf_of_128_names_takes_two_4k_sectors():
     # 2,048 names: 16 leaves of 128; 4,097-8,192 B each, as the real pool's 831,488 B showed
     assert 4096 < fat_zap_leaf_compressed(128) <= 8192
     assert 4096 < fat_zap_leaf_compressed(156.25) <= 8192  # 20,000 names, 128 leaves (zdb)
+
+
+@given(per=st.integers(1, 8), files=st.integers(1, 2000))
+def test_more_files_never_mean_fewer_directories(per, files):
+    assert directory_tree(files + 1, per)[1] >= directory_tree(files, per)[1]
 
 
 def test_one_file_per_directory_builds_a_finite_tree():

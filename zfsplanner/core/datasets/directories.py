@@ -80,7 +80,8 @@ def directory_tree(files: int, per_directory: int | None) -> tuple[list[tuple[in
     Files fill leaf directories of ``per_directory`` entries (the last one partly); those
     directories are entries of the level above, filled the same way, up to one directory,
     the root. Adding files only fills the last directory or starts a new one, so the
-    metadata never shrinks as files are added. ``None``: every file in the root.
+    metadata never shrinks as files are added. ``None``: every file in the root. With one
+    file per directory the levels above hold two directories each.
     """
     if files <= 0:
         return [], 1
