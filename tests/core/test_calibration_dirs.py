@@ -88,7 +88,7 @@ def test_the_directory_blocks_match_zdb(r):
     assert special - zdb["DMU dnode"]["asize"] == pytest.approx(zdb["ZFS directory"]["asize"], abs=2 * 2 * 4096)
 
 
-# The same family, held for checking (issue figures): 2,048 empty files in one directory make
+# The same family, a case held for checking (not in the sample file): 2,048 empty files in one directory make
 # the special class grow by 831,488 B, of which 36,864 B are the pool's own blocks (as in every
 # case above), so the dataset's metadata is 794,624 B.
 TWO_K_ONE_DIR = {"recordsize": "128K", "compression": "lz4", "special_small_blocks": "0", "layout": "one", "n": 2048}
