@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from zfsplanner.core.capacity.placement import AllocTarget
-from zfsplanner.core.datasets.metadata import zap_leaves
+from zfsplanner.core.datasets.directories import directory_blocks, zap_leaves
+from zfsplanner.core.datasets.metadata import RedundantMetadata
 from zfsplanner.core.datasets.usage import dataset_usage
 from zfsplanner.core.design.types import Contents, Dataset, Layout
 from zfsplanner.core.units import parse_zfs_size
@@ -85,3 +86,27 @@ def test_the_directory_blocks_match_zdb(r):
             assert round(zap_leaves(obj["entries"])) == obj["leafs"]
     # directory bytes = growth - zdb's dnode bytes, within one block (two copies) of each
     assert special - zdb["DMU dnode"]["asize"] == pytest.approx(zdb["ZFS directory"]["asize"], abs=2 * 2 * 4096)
+
+
+# The same family, a case held for checking (not in the sample file): 2,048 empty files in one directory make
+# the special class grow by 831,488 B, of which 36,864 B are the pool's own blocks (as in every
+# case above), so the dataset's metadata is 794,624 B.
+TWO_K_ONE_DIR = {"recordsize": "128K", "compression": "lz4", "special_small_blocks": "0", "layout": "one", "n": 2048}
+POOL_OWN_BLOCKS = 36_864
+
+
+def test_the_pool_grows_by_the_same_own_blocks_in_every_sample_case():
+    for r in RECORDS:
+        assert r["delta"]["alloc_by_class"]["special"] - r["delta"]["zfs"]["used"] == POOL_OWN_BLOCKS
+
+
+def test_2048_empty_files_in_one_directory_are_a_fat_zap_of_16_leaves_over_4_kib():
+    """The 2,048th name upgrades the micro ZAP: 16 leaves of 128 names, each more than one
+    4 KiB sector after lz4 (the free chunks' list compresses to 5 B a chunk, not to nothing)."""
+    special, used = _growth(TWO_K_ONE_DIR)
+    assert special + POOL_OWN_BLOCKS == 831_488
+    assert used == special
+    assert round(zap_leaves(2048)) == 16
+    # before: 663,552 B, each leaf priced at one sector
+    leaves = [b for b in directory_blocks(2048, 1, RedundantMetadata.ALL, "2.3", 4096, 4096) if b.count == 16]
+    assert len(leaves) == 1 and leaves[0].psize == 2 * 4096 and leaves[0].dvas == 2

@@ -1,4 +1,4 @@
-"""Metadata: copies, indirect trees, dnode blocks, directories."""
+"""Metadata: copies, indirect trees, dnode blocks, the empty dataset."""
 
 from __future__ import annotations
 
@@ -9,11 +9,8 @@ from hypothesis import strategies as st
 from zfsplanner.core.datasets.metadata import (
     EMPTY_FILESYSTEM_FIXED_BLOCKS,
     META_DNODE_LEVELS,
-    MZAP_MAX_ENTRIES,
-    ZAP_LEAF_ENTRIES,
     MetaKind,
     RedundantMetadata,
-    directory_blocks,
     dnode_block_psize,
     dnode_blocks,
     empty_dataset_blocks,
@@ -22,7 +19,6 @@ from zfsplanner.core.datasets.metadata import (
     meta_dnode_indirects,
     metadata_copies,
     object_indirects,
-    zap_leaves,
 )
 
 ALL = RedundantMetadata.ALL
@@ -84,7 +80,8 @@ def test_dnode_blocks_hold_32_legacy_dnodes():
     blocks = dnode_blocks(200, 512, 1, ALL, "2.3", 512, 512, already=2)
     assert sum(b.count for b in blocks) == 4 + 1
     assert all(b.dvas == 2 and b.kind == MetaKind.DNODE for b in blocks)
-    assert dnode_block_psize(32, 512, "2.3", 512, 512) == 1536
+    # 32 dnodes of files written with their data: 4 sectors of 512 B (written_datasets, 1,000 per directory)
+    assert dnode_block_psize(32, 512, "2.3", 512, 512) == 2048
 
 
 def test_the_meta_dnode_has_six_levels_from_the_start():
@@ -104,42 +101,6 @@ def test_large_dnodes_fill_blocks_faster():
     small = sum(b.count for b in dnode_blocks(3200, 512, 1, ALL, "2.3", 4096, 4096) if b.psize)
     large = sum(b.count for b in dnode_blocks(3200, 1024, 1, ALL, "2.3", 4096, 4096) if b.psize)
     assert large > small
-
-
-def test_small_directories_are_one_microzap_block():
-    blocks = directory_blocks(100, 1, ALL, "2.3", 4096, 4096)
-    assert len(blocks) == 1 and blocks[0].dvas == 2 and blocks[0].psize == 4096
-    # 1000 short names: 64,512 B of chunks in 3 sectors after lz4 (real pool, dirs sample)
-    assert directory_blocks(1000, 1, ALL, "2.3", 4096, 4096)[0].psize == 12288
-
-
-def test_a_directory_of_a_few_entries_is_embedded_in_its_block_pointer():
-    # a 512 B microzap with one entry compresses to about 55 B (<= 112 B): zdb shows dsize 0
-    assert directory_blocks(1, 1, ALL, "2.3", 4096, 4096) == []
-    # 20 entries: 1,536 B that lz4 cannot shrink by a whole 4 KiB sector, so stored as is
-    # (2.3 budget); one sector per copy on the pool, as the root of the 20-directory case
-    assert directory_blocks(20, 1, ALL, "2.3", 4096, 4096)[0].psize == 1536
-
-
-def test_fat_zap_leaves_double_in_steps():
-    assert zap_leaves(ZAP_LEAF_ENTRIES) == 1.0
-    # 20,000 names: 128 leaves (the real pool's zdb), not 20,000 / (212 x ln 2) = 137
-    assert round(zap_leaves(20_000)) == 128
-    assert round(zap_leaves(72_208)) == 512
-    counts = [zap_leaves(n) for n in range(2048, 200_000, 997)]
-    assert counts == sorted(counts)
-
-
-def test_big_directories_become_fatzaps_with_an_indirect_block():
-    blocks = directory_blocks(MZAP_MAX_ENTRIES + 1, 1, ALL, "2.3", 512, 512)
-    assert len(blocks) > 1
-    assert sum(b.count for b in blocks) > 10
-
-
-def test_huge_directories_get_a_separate_pointer_table():
-    small = directory_blocks(100_000, 1, ALL, "2.3", 4096, 4096)
-    huge = directory_blocks(1_000_000, 1, ALL, "2.3", 4096, 4096)
-    assert len(huge) > len(small)
 
 
 def test_the_empty_filesystem_has_eleven_blocks_of_twelve_kib():

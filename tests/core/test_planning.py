@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from zfsplanner.core.capacity.placement import AllocTarget
-from zfsplanner.core.datasets.metadata import FILES_PER_DIRECTORY, MZAP_MAX_ENTRIES
+from zfsplanner.core.datasets.directories import FILES_PER_DIRECTORY, MZAP_MAX_ENTRIES
 from zfsplanner.core.datasets.usage import dataset_usage
 from zfsplanner.core.design.planning import DEFAULT_SPECIAL_HEADROOM, read_planning
 from zfsplanner.core.design.types import Contents, Dataset, InvalidDesign, Layout

@@ -10,7 +10,8 @@ from ..compression.profiles import PROFILES
 from ..compression.rules import CompressionError, resolve_algorithm
 from ..design.types import Dataset, DatasetType
 from ..properties.resolve import DEFAULT_RECORDSIZE, default
-from .metadata import FILES_PER_DIRECTORY, RedundantMetadata
+from .directories import FILES_PER_DIRECTORY
+from .metadata import RedundantMetadata
 
 
 class DatasetError(ValueError):
@@ -42,7 +43,7 @@ def dnodesize_of(ds: Dataset) -> int:
 
 def files_per_directory_of(ds: Dataset) -> int | None:
     """``contents.files_per_directory`` (the design format's field), else the dataset key of the
-    same name older documents used, else the documented default (``metadata.FILES_PER_DIRECTORY``)."""
+    same name older documents used, else the documented default (``directories.FILES_PER_DIRECTORY``)."""
     if ds.contents is not None and ds.contents.files_per_directory is not None:
         return ds.contents.files_per_directory
     value = ds.extra.get("files_per_directory", FILES_PER_DIRECTORY)

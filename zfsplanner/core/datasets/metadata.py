@@ -1,5 +1,5 @@
-"""Metadata a dataset adds on top of its data: indirect blocks, dnode blocks, directory
-ZAPs and the objects every new dataset starts with.
+"""Metadata a dataset adds on top of its data: indirect blocks, dnode blocks and the objects
+every new dataset starts with (directories: :mod:`.directories`).
 
 What is exact and what is estimated:
 
@@ -17,12 +17,11 @@ What is exact and what is estimated:
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from ..compression.rules import BlockKind, stored_block
+from ..compression.rules import stored_block
 from ..units import ceil_div
 
 DNODE_BLOCK_SIZE = 1 << 14  # DNODE_BLOCK_SHIFT
@@ -35,21 +34,6 @@ DN_MAX_OBJECT_SHIFT = 48  # include/sys/dnode.h: DN_MAX_OBJECT = 2^48
 SA_NBLKPTR = 1  # dnode_allocate(): "Maximize bonus space for SA"
 META_DNODE_NBLKPTR = 3
 LEGACY_DNODE_SIZE = 512
-MZAP_ENT_LEN = 64  # include/sys/zap_impl.h
-MZAP_MAX_ENTRIES = (128 * 1024) // MZAP_ENT_LEN - 1  # zap_micro_max_size 128 KiB: 2047 entries
-FZAP_BLOCK_SIZE = 1 << 14  # fzap_default_block_shift
-ZAP_LEAF_CHUNKS = 638  # (16384 - 2*512) / 24 - 2
-ZAP_CHUNKS_PER_ENTRY = 3  # entry + name (names < 21 B) + value
-ZAP_LEAF_ENTRIES = ZAP_LEAF_CHUNKS // ZAP_CHUNKS_PER_ENTRY  # 212: zap_entry_create() splits past this
-# Files per directory when the design does not say (``contents.files_per_directory``): a
-# tree of directories of 64 entries each (see directory_tree). Real trees (photo albums,
-# source code, home directories, backups) hold tens to a few hundred files per directory;
-# "every file in one directory" is the rare case (a mail spool, a cache), and it is the one
-# that makes a directory a fat ZAP once it passes 2,047 entries (MZAP_MAX_ENTRIES).
-FILES_PER_DIRECTORY: int | None = 64
-ZAP_EMBEDDED_PTRTBL = 1024  # pointers held in the fatzap header block (zap_impl.h)
-ZAP_PTRTBL_PER_BLOCK = FZAP_BLOCK_SIZE // 8
-ZAP_PTR_COMPRESSED = 4  # bytes per pointer-table entry after lz4 (runs of equal leaf ids)
 
 # Compressed sizes (lz4). Block pointers and dnodes: fitted to openzfs-2.3.2.json
 # written_datasets. A filled block pointer costs its random checksum and first DVA (40 B
@@ -58,18 +42,13 @@ ZAP_PTR_COMPRESSED = 4  # bytes per pointer-table entry after lz4 (runs of equal
 # 45 B or less each on the real pool (shared/calibration/openzfs-2.3.2-dirs-sample.json).
 BP_COMPRESSED_BASE = 32  # bytes per filled block pointer, plus 8 B per DVA
 BP_COMPRESSED_PER_DVA = 8
-DNODE_COMPRESSED = 44  # bytes per allocated dnode in a dnode block
-# A microzap entry is a 64 B chunk written in creation order (mzap_addent() takes the next
-# free chunk): its 8 B value differs from the previous chunk's in the low byte(s) of the
-# object number, the name in its last characters, the rest (cd, pad, the zero tail of the
-# 50 B name) repeats. lz4 codes that as two sequences (token, 2 B offset, a literal byte or
-# two, one extra length byte for the run of zeros): about 10 B per entry for names that
-# share a prefix with their neighbour (file000123, IMG_1234.JPG: 9-10 B measured with lz4
-# on blocks laid out as zap_micro.c does); names with nothing in common cost up to 22 B.
-# The 64 B header (block type, random salt) and the frame: 44 B.
-MZAP_ENTRY_COMPRESSED = 10
-MZAP_HEADER_COMPRESSED = 44
-FZAP_ENTRY_COMPRESSED = 26  # bytes per fatzap entry (8 B hash is random)
+# A dnode of a file written with its data: 32 of them take 4 sectors of 512 B (1,537-2,048 B
+# after lz4, 48-62 B each): 2,048 files of 4 KiB or 12 KiB, 1,000 per directory, on raidz1-5
+# ashift 9 (openzfs-2.3.2.json written_datasets), whose metadata is 150,528 B of psize (the
+# growth of logicalused less the data: ZFS counts a metadata block's psize there) in 864
+# sectors. Its block pointer's checksum and DVA offset are random; the core fields and the SA
+# attributes of files created together repeat from one dnode to the next.
+DNODE_COMPRESSED = 56  # bytes per allocated dnode in a dnode block
 LZ4_FRAME = 64  # fitted fixed cost per metadata block (frame, last literals)
 
 # Objects of a new, empty ZPL filesystem: master node, SA master, SA registration, SA
@@ -158,7 +137,7 @@ class MetaBlock:
     count: float
 
 
-def _stored(compressed: int, lsize: int, version: str, min_alloc: int, gcd_alloc: int) -> int:
+def metadata_block_psize(compressed: int, lsize: int, version: str, min_alloc: int, gcd_alloc: int) -> int:
     """Physical size of a metadata block whose lz4 output is ``compressed`` bytes."""
     sb = stored_block(
         lsize, compressed, algorithm="lz4", version=version, min_alloc=min_alloc, gcd_alloc=gcd_alloc, embeddable=False
@@ -179,7 +158,7 @@ def indirect_block_psize(filled: int, child_dvas: int, version: str, min_alloc: 
     per_bp = BP_COMPRESSED_BASE + BP_COMPRESSED_PER_DVA * child_dvas
     empty = INDIRECT_BLOCK_SIZE - filled * BLKPTR_SIZE
     compressed = LZ4_FRAME + ceil_div(empty, 255) + int(filled * per_bp + 0.5)
-    return _stored(compressed, INDIRECT_BLOCK_SIZE, version, min_alloc, gcd_alloc)
+    return metadata_block_psize(compressed, INDIRECT_BLOCK_SIZE, version, min_alloc, gcd_alloc)
 
 
 def indirect_levels(nblocks: int, nblkptr: int) -> list[tuple[int, int]]:
@@ -236,13 +215,14 @@ def object_indirects(
 def dnode_block_psize(dnodes: int, dnodesize: int, version: str, min_alloc: int, gcd_alloc: int) -> int:
     """Physical size of a 16 KiB dnode block holding ``dnodes`` allocated dnodes.
 
-    Estimate: about 44 B per dnode after lz4 (the block pointer's checksum and DVA are
-    random; core fields, SA attributes of files created together and the zero padding
-    compress away). Fitted to OpenZFS 2.3.2: 32 file dnodes take 3 sectors of 512 B.
+    Estimate: :data:`DNODE_COMPRESSED` (56 B) per dnode after lz4 (the block pointer's
+    checksum and DVA are random; core fields, SA attributes of files created together and
+    the zero padding compress away). Fitted to OpenZFS 2.3.2: 32 dnodes of files written
+    with their data take 4 sectors of 512 B.
     """
     empty = DNODE_BLOCK_SIZE - dnodes * dnodesize
     compressed = LZ4_FRAME + ceil_div(max(empty, 0), 255) + dnodes * DNODE_COMPRESSED
-    return _stored(compressed, DNODE_BLOCK_SIZE, version, min_alloc, gcd_alloc)
+    return metadata_block_psize(compressed, DNODE_BLOCK_SIZE, version, min_alloc, gcd_alloc)
 
 
 def dnode_block_count(objects: int, dnodesize: int) -> int:
@@ -318,149 +298,6 @@ def meta_dnode_indirects(
     return out
 
 
-def directory_tree(files: int, per_directory: int | None) -> tuple[list[tuple[int, int]], int]:
-    """Directories holding ``files`` files, ``per_directory`` entries each: ``([(entries,
-    directories)], directories in all)``, the dataset's root directory included.
-
-    Files fill leaf directories of ``per_directory`` entries (the last one partly); those
-    directories are entries of the level above, filled the same way, up to one directory,
-    the root. Adding files only fills the last directory or starts a new one, so the
-    metadata never shrinks as files are added. ``None``: every file in the root.
-    """
-    if files <= 0:
-        return [], 1
-    if per_directory is None or files <= per_directory:
-        return [(files, 1)], 1
-    groups: dict[int, int] = {}
-    total = 0
-    n = files
-    while True:
-        full, rest = divmod(n, per_directory)
-        if full:
-            groups[per_directory] = groups.get(per_directory, 0) + full
-        if rest:
-            groups[rest] = groups.get(rest, 0) + 1
-        dirs = full + (1 if rest else 0)
-        total += dirs
-        if dirs <= 1:
-            break
-        n = dirs
-    return sorted(groups.items()), total
-
-
-def _poisson_above(lam: float, k: int) -> float:
-    """P(X > k) for X ~ Poisson(lam)."""
-    if lam <= 0:
-        return 0.0
-    if lam > 4 * k + 100:
-        return 1.0
-    log_lam = math.log(lam)
-    cdf = sum(math.exp(-lam + i * log_lam - math.lgamma(i + 1)) for i in range(k + 1))
-    return max(0.0, 1.0 - cdf)
-
-
-@lru_cache(maxsize=4096)
-def zap_leaves(entries: int, per_leaf: int = ZAP_LEAF_ENTRIES) -> float:
-    """Expected number of leaves of a fat ZAP holding ``entries`` short names.
-
-    ``zap_entry_create()`` refuses an entry when its leaf has fewer free chunks than the
-    entry needs, and ``zap_expand_leaf()`` splits that leaf in two on one more bit of the
-    64-bit name hash (``zap.c``, ``zap_leaf.c``). The hash spreads names evenly, so the
-    entries under a hash prefix of ``d`` bits are about Poisson(``entries / 2**d``), and
-    that prefix was split iff it holds more than a leaf's ``per_leaf`` entries (212 short
-    names: 638 chunks, 3 per name). Leaves = 1 + the expected number of split prefixes, so
-    the count doubles in steps (20,000 names: 128 leaves, 73 % full) rather than growing
-    smoothly at the average fill.
-    """
-    if entries <= per_leaf:
-        return 1.0
-    leaves = 1.0
-    depth = 0
-    while True:
-        nodes = 1 << depth
-        p = _poisson_above(entries / nodes, per_leaf)
-        if p < 1e-9:
-            break
-        leaves += nodes * p
-        depth += 1
-    return leaves
-
-
-def directory_blocks(
-    entries: int,
-    copies: int,
-    redundant: RedundantMetadata,
-    version: str,
-    min_alloc: int,
-    gcd_alloc: int,
-    *,
-    weight: float = 1.0,
-) -> list[MetaBlock]:
-    """ZAP blocks of ``weight`` directories holding ``entries`` entries each.
-
-    Up to 2047 short names a directory is a microzap: one block of 64 B chunks, grown
-    512 B at a time (``zap_micro.c``), embedded in its block pointer while it compresses
-    to 112 B or less (up to about 6 entries). Beyond that it is a fatzap (``zap.c``): a
-    16 KiB header block plus 16 KiB leaves (:func:`zap_leaves`), and an indirect block
-    above them. Compressed sizes are estimates (10 B per microzap entry, 26 B per fatzap
-    entry).
-    """
-    dvas = metadata_copies(copies, redundant, MetaKind.ZAP)
-    if entries <= MZAP_MAX_ENTRIES:
-        lsize = ((entries + 1) * MZAP_ENT_LEN + 511) // 512 * 512
-        empty = lsize - (entries + 1) * MZAP_ENT_LEN
-        compressed = MZAP_HEADER_COMPRESSED + entries * MZAP_ENTRY_COMPRESSED + ceil_div(empty, 255)
-        # A level-0 ZAP block of at most 112 B after lz4 is embedded in its block pointer
-        # (zio_write_compress(): level 0, a type without fill counts): no allocation.
-        sb = stored_block(lsize, compressed, algorithm="lz4", version=version, min_alloc=min_alloc, gcd_alloc=gcd_alloc)
-        if sb.kind == BlockKind.EMBEDDED:
-            return []
-        return [MetaBlock(MetaKind.ZAP, sb.alloc_psize, dvas, weight)]
-    leaves = max(int(round(zap_leaves(entries))), 1)
-    per_leaf_actual = entries / leaves
-    leaf_comp = int(
-        LZ4_FRAME
-        + 512
-        + per_leaf_actual * FZAP_ENTRY_COMPRESSED
-        + (FZAP_BLOCK_SIZE - per_leaf_actual * ZAP_CHUNKS_PER_ENTRY * 24) / 255
-    )
-    header_comp = LZ4_FRAME + 256 + ceil_div(FZAP_BLOCK_SIZE, 255)
-    out = [
-        MetaBlock(
-            MetaKind.ZAP, _stored(leaf_comp, FZAP_BLOCK_SIZE, version, min_alloc, gcd_alloc), dvas, leaves * weight
-        ),
-        MetaBlock(MetaKind.ZAP, _stored(header_comp, FZAP_BLOCK_SIZE, version, min_alloc, gcd_alloc), dvas, weight),
-    ]
-    ptr_blocks = 0
-    if leaves > ZAP_EMBEDDED_PTRTBL:
-        # The pointer table moves out of the header into its own blocks, sized to the next
-        # power of two of the leaf count (zap.c, zap_grow_ptrtbl).
-        ptrs = 1 << (leaves - 1).bit_length()
-        ptr_blocks = ceil_div(ptrs, ZAP_PTRTBL_PER_BLOCK)
-        comp = LZ4_FRAME + ZAP_PTRTBL_PER_BLOCK * ZAP_PTR_COMPRESSED
-        out.append(
-            MetaBlock(
-                MetaKind.ZAP, _stored(comp, FZAP_BLOCK_SIZE, version, min_alloc, gcd_alloc), dvas, ptr_blocks * weight
-            )
-        )
-    out.extend(
-        object_indirects(
-            leaves + 1 + ptr_blocks,
-            SA_NBLKPTR,
-            dvas,
-            copies,
-            redundant,
-            version,
-            min_alloc,
-            gcd_alloc,
-            level1_kind=MetaKind.ZAP,
-            upper_kind=MetaKind.ZAP,
-            weight=weight,
-        )
-    )
-    return out
-
-
 def empty_dataset_blocks(
     volume: bool,
     copies: int,
@@ -485,6 +322,6 @@ def empty_dataset_blocks(
         sizes = EMPTY_FILESYSTEM_FIXED_BLOCKS
         out.extend(meta_dnode_indirects(dnode_block_total, copies, redundant, version, min_alloc, gcd_alloc))
     for s in sizes:
-        psize = _stored(s, max(s * 2, DNODE_BLOCK_SIZE), version, min_alloc, gcd_alloc)
+        psize = metadata_block_psize(s, max(s * 2, DNODE_BLOCK_SIZE), version, min_alloc, gcd_alloc)
         out.append(MetaBlock(MetaKind.DNODE, psize, dvas, 1))
     return out

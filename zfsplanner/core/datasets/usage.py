@@ -50,6 +50,7 @@ from ..properties.zfsprops import PROPERTIES
 from ..units import MIB, ceil_div, is_power_of_two, roundup
 from ..versions import Version
 from . import blockhist
+from .directories import directory_blocks, directory_tree
 from .inputs import (
     DatasetError,
     compressed_fraction,
@@ -67,8 +68,6 @@ from .metadata import (
     SA_NBLKPTR,
     MetaBlock,
     RedundantMetadata,
-    directory_blocks,
-    directory_tree,
     dnode_block_count,
     dnode_blocks,
     empty_dataset_blocks,
