@@ -159,12 +159,12 @@ LIST_FORMS = ("text", "scripted", "json", "none")
 
 
 def outputs(design: Design, estimate: Estimate, *, disks: bool = True, datasets: bool = True,
-            status: str = "text", listing: str = "text") -> str:
+            status: str = "text", listing: str = "text", version: bool = True) -> str:
     """The outputs together, each after its ``$ command`` line, as a user would paste them.
 
     ``status`` is ``text``, ``json`` (``zpool status -j -p``) or ``none``; ``listing`` is
     ``text`` (``zpool list -v -p``), ``scripted`` (``-v -p -H -o name,size,alloc,free``),
-    ``json`` (``zpool list -v -j --json-int``) or ``none``.
+    ``json`` (``zpool list -v -j --json-int``) or ``none``; ``version`` adds ``zfs version``.
     """
     name = design.name
     parts = {"text": [f"$ zpool status {name}", zpool_status_text(design, estimate)],
@@ -178,10 +178,10 @@ def outputs(design: Design, estimate: Estimate, *, disks: bool = True, datasets:
         "none": [],
     }[listing]
     if status == "json":
-        parts += ["$ zfs version -j", zfs_version_json(design)]
+        parts += ["$ zfs version -j", zfs_version_json(design)] if version else []
         parts += [f"$ zpool get -j -p ashift {name}", zpool_get_json(design)]
     else:
-        parts += ["$ zfs version", f"zfs-{design.version}.0-1", f"zfs-kmod-{design.version}.0-1"]
+        parts += ["$ zfs version", f"zfs-{design.version}.0-1", f"zfs-kmod-{design.version}.0-1"] if version else []
         parts += [f"$ zpool get -H -p ashift {name}", zpool_get_text(design)]
     if disks:
         parts += ["$ lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA", lsblk_text(design, estimate)]

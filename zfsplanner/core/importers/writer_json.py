@@ -165,8 +165,9 @@ def zpool_status_json(design: Design, estimate: Estimate, *, as_int: bool = Fals
         for top in (t for t in tops if t.group.role == role):
             if role in (Role.CACHE, Role.SPARE):
                 leaf = top.leaves[0]
-                obj = vdev(leaf.name, "disk", cls(role), pspace=0 if role == Role.SPARE else leaf.psize,
-                           rsize=leaf.psize, leaf=True, path=leaf_path(leaf), spare=role == Role.SPARE)
+                obj = vdev(leaf.name, "disk", cls(role), space=top.figures.zpool_size_bytes,
+                           pspace=0 if role == Role.SPARE else leaf.psize, rsize=leaf.psize, leaf=True,
+                           path=leaf_path(leaf), spare=role == Role.SPARE)
             else:
                 obj = top_object(top, vds if flat else None)
             group[obj["name"]] = obj

@@ -184,11 +184,14 @@ def list_rows(design: Design, estimate: Estimate) -> tuple[dict[str, str], list[
             rows.append(ListRow("heading", 0, CLASS_HEADING[role], {}))
             for top in chosen:
                 add(top)
+    # a cache device accounts its space (l2arc_add_vdev(): vdev_space_update() of the device less its header)
+    # and prints ALLOC and FREE like a top-level vdev; a hot spare accounts none
     for role, heading, health in ((Role.CACHE, "cache", "ONLINE"), (Role.SPARE, "spare", "AVAIL")):
         chosen = [t for t in tops if t.group.role == role]
         if chosen:
             rows.append(ListRow("heading", 0, heading, {}))
-            rows.extend(ListRow("vdev", 2, t.name, values(0, t.leaves[0].psize if modern else 0, 0, health))
+            rows.extend(ListRow("vdev", 2, t.name, values(t.figures.zpool_size_bytes if role == Role.CACHE else 0,
+                                                          t.leaves[0].psize if modern else 0, 0, health))
                         for t in chosen)
     return pool, rows
 
