@@ -323,3 +323,25 @@ def test_a_hot_spare_zpool_status_j_alone_does_not_size_is_still_asked():
     # zpool list -v prints the spare's physical size
     with_list = writer.outputs(design, estimate(design), status="json", listing="json", disks=False, datasets=False)
     assert import_pool([("paste", with_list)]).questions == []
+
+
+# --------------------------------------------------------------------------- the reader against real OpenZFS
+
+
+def real_outputs(pool: str, *kinds: str) -> str:
+    outputs = SAMPLE[pool]["outputs"]
+    return "".join(f"$ {outputs[k]['cmd']}\n{outputs[k]['stdout'].rstrip()}\n" for k in kinds)
+
+
+@pytest.mark.parametrize("listing", ["list_vp", "list_vpH_o", "list_j_int_v", "list_j_p_v"])
+@pytest.mark.parametrize("status", ["status", "status_j_p"])
+def test_real_outputs_give_the_cache_and_the_spare_their_physical_size(status, listing):
+    real = SAMPLE["zlogcache"]
+    doc, est = imported(real_outputs("zlogcache", status, listing, "get_p_all"))
+    devices = {d["role"]: d for d in doc["imported"]["devices"]}
+    assert devices["cache"]["size_bytes"] == 4 * GIB and devices["spare"]["size_bytes"] == 10 * GIB
+    assert est.pool.zpool_size_bytes == real["real"]["zpool_size"]
+    by_key = {r.key: r for r in compare(doc, est)}
+    # the cache's reported SIZE is its ALLOC + FREE, which the model gives to the byte
+    cache = next(r for r in by_key.values() if r.label == "SIZE of /scratch/v/zlogcache-d05")
+    assert cache.reported_bytes == 4290244608 and cache.difference_bytes == 0
