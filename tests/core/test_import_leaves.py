@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from zfsplanner.core.design.types import DEFAULT_OPENZFS_VERSION
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
+from zfsplanner.core.geometry.partitioning import leaf_psize
 from zfsplanner.core.importers import import_pool, writer
 from zfsplanner.core.importers.common import numbered, parse_size
 from zfsplanner.core.importers.compare import compare
@@ -345,3 +346,43 @@ def test_real_outputs_give_the_cache_and_the_spare_their_physical_size(status, l
     # the cache's reported SIZE is its ALLOC + FREE, which the model gives to the byte
     cache = next(r for r in by_key.values() if r.label == "SIZE of /scratch/v/zlogcache-d05")
     assert cache.reported_bytes == 4290244608 and cache.difference_bytes == 0
+
+
+# Real OpenZFS 2.4.4 (shared/calibration/openzfs-2.4.4-sample.json, the first pool: raidz2 of six 4,000,787,030,016 B
+# files and a special mirror of two 64 GiB files, ashift 12), as it printed them.
+REAL_244_LIST_H_O = """$ zpool list -v -p -H -o name,size,alloc,free tank
+tank\t24068459855872\t417792\t24068459438080
+\traidz2-0\t24000277250048\t0\t24000277250048
+\t/scratch/v/d0_00\t4000786939904\t-\t-
+\t/scratch/v/d0_01\t4000786939904\t-\t-
+\t/scratch/v/d0_02\t4000786939904\t-\t-
+\t/scratch/v/d0_03\t4000786939904\t-\t-
+\t/scratch/v/d0_04\t4000786939904\t-\t-
+\t/scratch/v/d0_05\t4000786939904\t-\t-
+special                            -       -               -
+\tmirror-1\t68182605824\t417792\t68182188032
+\t/scratch/v/s1_00\t68719476736\t-\t-
+\t/scratch/v/s1_01\t68719476736\t-\t-
+"""
+
+
+def test_a_leaf_s_size_is_its_file_rounded_down_to_the_label_size():
+    """``vdev_open()`` aligns the device to 256 KiB before it becomes ``vdev_psize``: the writer prints that."""
+    assert leaf_psize(4_000_787_030_016) == 4_000_786_939_904
+    design = parse_design({"name": "tank", "openzfs_version": "2.4", "disk_partitioning": "none",
+                           "vdevs": [{"role": "data", "layout": "raidz2", "width": 6, "count": 1, "ashift": 12,
+                                      "disk": {"size_bytes": 4_000_787_030_016}},
+                                     {"role": "special", "layout": "mirror", "width": 2, "count": 1, "ashift": 12,
+                                      "disk": {"size_bytes": 64 * GIB}}]})
+    [written] = parse_list(numbered(writer.zpool_list_text(design, estimate(design))))
+    [printed] = parse_list(numbered(REAL_244_LIST_H_O)[1:], columns=("name", "size", "allocated", "free"),
+                           scripted=True)
+    assert [(r.section, r.size, r.allocatable) for r in written.vdevs] == [
+        (r.section, r.size, r.allocatable) for r in printed.vdevs]
+
+
+def test_openzfs_2_4_s_vdev_rows_with_the_o_columns_import():
+    doc, est = imported(REAL_244_LIST_H_O + "$ zpool get -H -p ashift tank\ntank\tashift\t12\tlocal\n")
+    assert [(v["role"], v["layout"], v["width"]) for v in doc["vdevs"]] == [("data", "raidz2", 6),
+                                                                           ("special", "mirror", 2)]
+    assert est.pool.zpool_size_bytes == 24_068_459_855_872

@@ -137,7 +137,7 @@ def lsblk_text(design: Design, estimate: Estimate) -> str:
             if leaf.partitioned:
                 rows.append((leaf.kernel, d.size_bytes, ls, ps, model, leaf.serial, rota))
                 p = "p" if leaf.kernel.startswith("nvme") else ""
-                rows.append((f"├─{leaf.kernel}{p}1", leaf.psize, ls, ps, "", "", rota))
+                rows.append((f"├─{leaf.kernel}{p}1", leaf.osize, ls, ps, "", "", rota))
                 rows.append((f"└─{leaf.kernel}{p}9", 8 * 1024**2 * ls // 512, ls, ps, "", "", rota))
             else:
                 p = "p" if leaf.kernel.startswith("nvme") else ""

@@ -11,7 +11,7 @@ from ..datasets.inputs import default_volblocksize
 from ..design.types import DatasetType, Design, Disk, Media, Partitioning, Role, VdevGroup
 from ..estimate.figures import Estimate, VdevFigures
 from ..geometry.ashift import written_ashift
-from ..geometry.partitioning import linux_whole_disk_partition_bytes
+from ..geometry.partitioning import leaf_psize, linux_whole_disk_partition_bytes
 from ..properties.resolve import DEFAULT_RECORDSIZE
 from ..versions import Version
 
@@ -24,7 +24,8 @@ class Leaf:
     kernel: str  # the kernel name lsblk prints
     disk: Disk
     partitioned: bool  # Linux whole disk: zpool made partitions 1 and 9
-    psize: int  # the partition or file ZFS uses (zpool list -v SIZE of the leaf)
+    osize: int  # the partition or file ZFS opens (lsblk's SIZE of it)
+    psize: int  # what ZFS makes of it (leaf_psize()): zpool list -v SIZE of the leaf, zpool status -j phys_space
     serial: str
 
 
@@ -64,15 +65,15 @@ class _Names:
             self.sd += 1
         whole = design.partitioning_of(group) == Partitioning.LINUX_WHOLE_DISK
         if whole:
-            psize = linux_whole_disk_partition_bytes(disk.size_bytes, disk.logical_sector)
+            osize = linux_whole_disk_partition_bytes(disk.size_bytes, disk.logical_sector)
         else:
-            psize = disk.size_bytes
+            osize = disk.size_bytes
         if disk.model:
             bus = "nvme" if nvme else "ata"
             name = f"{bus}-{disk.model.replace(' ', '_')}_{serial}" + ("" if whole else "-part1")
         else:
             name = kernel if whole else (f"{kernel}p1" if nvme else f"{kernel}1")
-        return Leaf(name, kernel, disk, whole, psize, serial)
+        return Leaf(name, kernel, disk, whole, osize, leaf_psize(osize), serial)
 
 
 def tops_of(design: Design, estimate: Estimate) -> list[Top]:
