@@ -26,6 +26,7 @@ from .writer_model import (
     draid_spares,
     list_rows,
     tops_of,
+    vdev_fields,
     zfs_get_text,
     zpool_get_text,
 )
@@ -88,20 +89,26 @@ def zpool_list_text(design: Design, estimate: Estimate, *, columns: Sequence[str
 
     As ``collect_pool()``/``collect_list_stats()`` in ``cmd/zpool/zpool_main.c`` print it: the
     pool row has the ``-o`` columns, every vdev row the name and the nine fixed fields (padded
-    to ``zprop_width()``, or after tabs with ``-H``), class headings a row of dashes (spaces even
-    with ``-H``). From 2.2 vdev names carry their id (``raidz2-0``) and leaves their physical
-    size; before, ``raidz2`` and ``-``.
+    to ``zprop_width()``, or after tabs with ``-H``; from 2.4 the ``-o`` columns, :func:`vdev_fields`),
+    class headings a row of dashes (spaces even with ``-H``). From 2.2 vdev names carry their id
+    (``raidz2-0``) and leaves their physical size; before, ``raidz2`` and ``-``.
     """
     cols = tuple(columns or POOL_PROPERTIES)
     pool, rows = list_rows(design, estimate)
+    fields = vdev_fields(design, cols)
     namewidth = max(9, len(design.name), *(r.depth + len(r.name) for r in rows if r.kind == "vdev"))
-    dashes = "      -      -      -        -         -      -      -      -         -"
+    # each column as wide as its heading, its value and zprop_width() (5 for numbers, 8 for HEALTH)
+    least = dict(VDEV_FIELDS)
+    widths = {c: max(least.get(c, 0), len(POOL_PROPERTIES.get(c, c.upper())), len(pool.get(c, "-"))) for c in cols}
+    widths[cols[0]] = namewidth
+    if fields is VDEV_FIELDS:  # printf(dashes, namewidth, class)
+        dashes = "      -      -      -        -         -      -      -      -         -"
+    else:  # 2.4: print_line(cb, class), a dash right-aligned in each -o column's width
+        dashes = "".join(f"  {'-':>{widths[c]}}" for c in cols[1:])
     lines: list[str] = []
     if scripted:
         lines.append("\t".join(pool.get(c, "-") for c in cols))
     else:
-        widths = {c: max(len(POOL_PROPERTIES.get(c, c.upper())), len(pool.get(c, "-"))) for c in cols}
-        widths[cols[0]] = namewidth
 
         def cells(get: Mapping[str, str]) -> str:
             out = []
@@ -118,10 +125,10 @@ def zpool_list_text(design: Design, estimate: Estimate, *, columns: Sequence[str
         if r.kind == "heading":
             lines.append(f"{r.name:<{namewidth}}{dashes}")
         elif scripted:
-            lines.append("\t" + "\t".join([r.name, *(r.values[k] for k, _ in VDEV_FIELDS)]))
+            lines.append("\t" + "\t".join([r.name, *(r.values.get(k, "-") for k, _ in fields)]))
         else:
             name = f"{'':{r.depth}}{r.name}"
-            lines.append(f"{name:<{namewidth}}" + "".join(f"  {r.values[k]:>{w}}" for k, w in VDEV_FIELDS))
+            lines.append(f"{name:<{namewidth}}" + "".join(f"  {r.values.get(k, '-'):>{w}}" for k, w in fields))
     return "\n".join(lines) + "\n"
 
 

@@ -3,7 +3,7 @@ the rows of ``zpool list``, and ``zfs get`` / ``zpool get``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..compression.rules import default_compression
@@ -129,7 +129,19 @@ VDEV_FIELDS = (("size", 5), ("allocated", 5), ("free", 5), ("checkpoint", 7), ("
 POOL_PROPERTIES = {"name": "NAME", "size": "SIZE", "allocated": "ALLOC", "free": "FREE", "checkpoint": "CKPOINT",
                    "expandsize": "EXPANDSZ", "fragmentation": "FRAG", "capacity": "CAP", "dedupratio": "DEDUP",
                    "health": "HEALTH", "altroot": "ALTROOT"}
-LEFT_ALIGNED = ("name", "health", "altroot")
+# zpool_prop_align_right(): string properties are left-aligned, numbers right-aligned, and HEALTH is
+# registered as a number (zprop_register_number() in module/zcommon/zpool_prop.c)
+LEFT_ALIGNED = ("name", "altroot")
+
+
+def vdev_fields(design: Design, columns: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """The fields of a ``zpool list -v`` vdev row, each with the width ``collect_vdev_prop()`` pads it to:
+    the fixed nine before OpenZFS 2.4, the ``-o`` columns (but the name) from 2.4.0 (commit c4ad5e2938,
+    "zpool: fix conflict with -v and -o options"; a column with nothing for a vdev prints ``-``)."""
+    if Version.parse(design.version) < Version(2, 4):
+        return VDEV_FIELDS
+    widths = dict(VDEV_FIELDS) | {"altroot": len(POOL_PROPERTIES["altroot"])}
+    return tuple((c, widths.get(c, max(len(POOL_PROPERTIES.get(c, c)), 5))) for c in columns if c != "name")
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ What ``cmd/zpool/zpool_main.c`` prints (OpenZFS 2.3.2 line numbers; the same sha
   ``NAME SIZE ALLOC FREE CKPOINT EXPANDSZ FRAG CAP DEDUP HEALTH ALTROOT`` (``CKPOINT`` since 0.8);
 * one row per pool (``collect_pool()``, l. 6817): the ``-o`` columns, separated by two spaces
   or, with ``-H``, by one tab;
-* with ``-v``, one row per vdev (``collect_list_stats()``, l. 7000): **always** the name and
+* with ``-v``, one row per vdev (``collect_list_stats()``, l. 7000): before 2.4 **always** the name and
   the nine fixed fields ``SIZE ALLOC FREE CKPOINT EXPANDSZ FRAG CAP DEDUP HEALTH``, whatever
   ``-o`` asked for (the source says "not compatible with '-o' <proplist> option"). OpenZFS 0.7
   printed six (``SIZE ALLOC FREE EXPANDSZ FRAG CAP``). The name is indented two spaces per
@@ -122,12 +122,41 @@ def _size(n: int, col: str, value: str | None) -> Size | None:
         raise ZpoolListError(n, f"{col.upper()} {value!r} is not a size") from None
 
 
+_PERCENT_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?%?$")
+
+
+def _plausible(values: dict[str, str | None]) -> bool:
+    """Whether each field reads as what its column holds (a state, a size, a percentage, a ratio)."""
+    for col, v in values.items():
+        if v is None or col in ("name", "altroot"):
+            continue
+        if col == "health":
+            ok = v in HEALTH
+        elif col in ("fragmentation", "capacity"):
+            ok = bool(_PERCENT_RE.match(v))
+        elif col == "dedupratio":
+            ok = bool(re.match(r"^[0-9]+\.[0-9]+x?$", v))
+        else:
+            try:
+                parse_size(v)
+                ok = True
+            except ValueError:
+                ok = False
+        if not ok:
+            return False
+    return True
+
+
 def _vdev_values(n: int, fields: list[str], cols: tuple[str, ...] | None) -> dict[str, str | None]:
     """A vdev row's fields: by the fixed columns zpool prints for vdevs before 2.4, by the ``-o``
-    columns from 2.4 (a row with as many fields as the pool rows, other than the fixed ten)."""
-    if cols is not None and len(fields) == len(cols) and len(fields) not in (len(VDEV_COLUMNS),
-                                                                              len(VDEV_COLUMNS) + 1):
-        return {c: (v if v != "-" else None) for c, v in zip(cols, fields, strict=True)}
+    columns from 2.4 (a row with as many fields as the pool rows). Ten or eleven ``-o`` columns in
+    another order than the fixed ones could be either: the fixed reading is taken when its fields
+    read as what those columns hold."""
+    if cols is not None and len(fields) == len(cols):
+        fixed = dict(zip(VDEV_COLUMNS, fields, strict=False))
+        if len(fields) not in (len(VDEV_COLUMNS), len(VDEV_COLUMNS) + 1) or not _plausible(
+                {c: (v if v != "-" else None) for c, v in fixed.items()}):
+            return {c: (v if v != "-" else None) for c, v in zip(cols, fields, strict=True)}
     if len(fields) == len(VDEV_COLUMNS) + 1 and fields[-1] == "-":
         fields = fields[:-1]  # ALTROOT: 2.4 prints it, or a table squared up by hand
     if len(fields) > len(VDEV_COLUMNS):
@@ -226,7 +255,9 @@ def parse(lines: Lines, *, columns: tuple[str, ...] | None = None, scripted: boo
         if not fields or not fields[0]:
             raise ZpoolListError(n, "a row without a name")
         name = fields[0]
-        if not vdev and _is_heading(fields):
+        # 2.4 prints a heading's dashes per -o column: with -o name alone, the class word by itself
+        alone = len(fields) == 1 and name in SECTION_WORDS and cols is not None and len(cols) == 1 and bool(rows)
+        if not vdev and (_is_heading(fields) or alone):
             if current is None:
                 raise ZpoolListError(n, f"the {name!r} section comes before any pool")
             section = SECTION_WORDS[name]
