@@ -386,3 +386,37 @@ def test_openzfs_2_4_s_vdev_rows_with_the_o_columns_import():
     assert [(v["role"], v["layout"], v["width"]) for v in doc["vdevs"]] == [("data", "raidz2", 6),
                                                                            ("special", "mirror", 2)]
     assert est.pool.zpool_size_bytes == 24_068_459_855_872
+
+
+REAL_244_LIST_V_P = (
+    "NAME                            SIZE   ALLOC            FREE  CKPOINT  EXPANDSZ   FRAG    CAP  DEDUP    HEALTH"
+    "  ALTROOT\n"
+    "tank                  24068459855872  417792  24068459438080        -         -      0      0   1.00    ONLINE"
+    "  -\n"
+    "  raidz2-0            24000277250048      0  24000277250048        -         -      0      0      -    ONLINE"
+    "        -\n"
+    + "".join(f"    /scratch/v/d0_0{i}  4000786939904      -      -        -         -      -      -      -    ONLINE"
+              "        -\n" for i in range(6))
+    + "special                            -       -               -        -         -      -      -      -         -"
+      "        -\n"
+    "  mirror-1            68182605824  417792  68182188032        -         -      0      0      -    ONLINE"
+    "        -\n"
+    + "".join(f"    /scratch/v/s1_0{i}  68719476736      -      -        -         -      -      -      -    ONLINE"
+              "        -\n" for i in range(2))
+)
+
+
+def test_the_writer_prints_openzfs_2_4_s_rows_and_headings():
+    """2.4 prints ALTROOT on vdev rows and a class heading's dashes under every column (real 2.4.4 output)."""
+    design = parse_design({"name": "tank", "openzfs_version": "2.4", "disk_partitioning": "none",
+                           "vdevs": [{"role": "data", "layout": "raidz2", "width": 6, "count": 1, "ashift": 12,
+                                      "disk": {"size_bytes": 4_000_787_030_016}},
+                                     {"role": "special", "layout": "mirror", "width": 2, "count": 1, "ashift": 12,
+                                      "disk": {"size_bytes": 64 * GIB}}]})
+    text = writer.zpool_list_text(design, estimate(design))
+    assert [len(line.split()) for line in text.splitlines()] == [
+        len(line.split()) for line in REAL_244_LIST_V_P.splitlines()]
+    assert text.splitlines()[0].split() == REAL_244_LIST_V_P.splitlines()[0].split()
+    [written] = parse_list(numbered(text))
+    [printed] = parse_list(numbered(REAL_244_LIST_V_P))
+    assert figures(written) == figures(printed)
