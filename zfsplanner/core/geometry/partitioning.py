@@ -59,14 +59,25 @@ def linux_whole_disk_partition_bytes(size_bytes: int, logical_sector: int = 512)
     return max(slice_blocks, 0) * lbs
 
 
+def leaf_psize(osize: int) -> int:
+    """The physical size ZFS gives a leaf device of ``osize`` bytes (the partition or file it opens).
+
+    ``vdev_open()`` (``module/zfs/vdev.c``): ``osize = P2ALIGN(osize, sizeof (vdev_label_t))``
+    (256 KiB), then ``vdev_psize = osize``: what ``zpool list -v`` prints as a leaf's SIZE and
+    ``zpool status -j`` as its ``phys_space`` (``vs_pspace``). A Linux whole disk's partition 1
+    ends on a 1 MiB boundary, so only files and partitions of other sizes lose anything.
+    """
+    return rounddown(osize, VDEV_LABEL_SIZE)
+
+
 def leaf_asize(osize: int) -> int:
     """Allocatable bytes of a leaf device of ``osize`` bytes.
 
-    ``vdev_open()`` (``module/zfs/vdev.c``): ``P2ALIGN(osize, sizeof (vdev_label_t))``
-    (256 KiB), less ``VDEV_LABEL_START_SIZE`` (two labels + 3.5 MiB boot area = 4 MiB)
-    and ``VDEV_LABEL_END_SIZE`` (two labels = 512 KiB).
+    ``vdev_open()`` (``module/zfs/vdev.c``): the physical size (:func:`leaf_psize`), less
+    ``VDEV_LABEL_START_SIZE`` (two labels + 3.5 MiB boot area = 4 MiB) and
+    ``VDEV_LABEL_END_SIZE`` (two labels = 512 KiB).
     """
-    return rounddown(osize, VDEV_LABEL_SIZE) - VDEV_LABEL_START_SIZE - VDEV_LABEL_END_SIZE
+    return leaf_psize(osize) - VDEV_LABEL_START_SIZE - VDEV_LABEL_END_SIZE
 
 
 def member_osize(design: Design, group: VdevGroup, disk: Disk) -> int:

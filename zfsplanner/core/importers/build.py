@@ -4,11 +4,13 @@ The vdev tree comes from ``zpool status`` (or, without it, the indented rows of
 ``zpool list -v``); each member's size from the first source that knows it:
 
 1. ``lsblk -b``: the disk (for a whole disk) or the partition (for a partition member);
-2. ``zpool list -v -p`` (OpenZFS 2.2+): the leaf's physical size, i.e. the partition
-   ZFS uses; for a Linux whole disk the disk size is the smallest one that
-   ``zpool create`` would have given that partition (:func:`disk_size_for_partition`);
+2. ``zpool list -v -p`` (OpenZFS 2.2+, 2.1.6+) or ``zpool status -j``: the leaf's physical size,
+   i.e. the partition ZFS uses; for a Linux whole disk the disk size is the smallest one that
+   ``zpool create`` would have given that partition (:func:`disk_size_for_partition`). A disk
+   that is itself a top-level vdev prints its physical size as SIZE too, and the vdev's
+   allocatable space as ALLOC + FREE (:func:`~.zpool_list.size_is_physical`);
 3. otherwise the size that makes the model's SIZE equal the SIZE the pool reports for
-   that vdev (or for the pool); the comparison then says the figure was fitted.
+   that vdev (a leaf's ALLOC + FREE, or the pool's); the comparison then says the figure was fitted.
 
 Models, serials, sector sizes and media come from ``lsblk`` or from by-id names, and a
 model found in the catalog links the disk to it. Datasets and their current usage come

@@ -124,15 +124,24 @@ class Builder:
                             aliases.setdefault(key, r)
         return aliases | rows
 
-    def _leaf_sizes_shown(self) -> bool:
-        """Whether zpool list -v prints leaves' physical sizes (OpenZFS 2.2 and later)."""
-        if self.list is None:
-            return False
-        if self.list.from_status:
-            return True  # zpool status -j (2.3+): phys_space on every leaf
-        if self.version is not None:
-            return Version.parse(self.version) >= Version(2, 2)
-        return any(r.depth is not None and r.depth >= 2 and r.size is not None for r in self.list.vdevs)
+    def _leaves_print_physical_sizes(self) -> bool:
+        """Whether this pool's leaves print their physical size as SIZE (OpenZFS 2.2, and 2.1.6+): for the
+        rows whose own figures cannot tell (:func:`~.zpool_list.size_is_physical`)."""
+        if self.version is not None and Version.parse(self.version) >= Version(2, 2):
+            return True
+        return any(r.depth is not None and r.depth >= 2 and r.size is not None for lst in self.lists for r in lst.vdevs)
+
+    def _top_leaf_sizes(self, row: zpool_list.ListRow | None) -> tuple[Size | None, Size | None]:
+        """(the physical size of the device, the vdev's allocatable space) of a disk that is itself a
+        top-level vdev: SIZE is the first when it is physical, ALLOC + FREE the second."""
+        if row is None:
+            return None, None
+        physical = zpool_list.size_is_physical(row)
+        if physical is None:
+            physical = self._leaves_print_physical_sizes()
+        if physical:
+            return row.size, row.allocatable
+        return None, row.allocatable or row.size
 
     # ---- the tree
     def tree(self) -> list[tuple[str, zpool_status.StatusVdev]]:
@@ -258,13 +267,14 @@ class Builder:
         elif not whole and block is not None and block.size is not None:
             candidates.append((block.size, "lsblk"))
         row = self.list_rows.get((section_of(role), listed)) or self.list_rows.get(("*", listed))
-        top_level_leaf = row is not None and row.depth == 1
-        if row is not None and row.size is not None and (self._leaf_sizes_shown() or not top_level_leaf):
+        # a member's SIZE is its physical size; a top-level leaf's may be the vdev's allocatable space
+        physical = None if row is None else self._top_leaf_sizes(row)[0] if row.depth == 1 else row.size
+        if physical is not None:
             if whole:
-                disk = disk_size_for_partition(row.size.bytes, lbs)
-                candidates.append((Size(disk, row.size.exact), "zpool list -v (partition 1)"))
+                disk = disk_size_for_partition(physical.bytes, lbs)
+                candidates.append((Size(disk, physical.exact), "zpool list -v (partition 1)"))
             else:
-                candidates.append((row.size, "zpool list -v"))
+                candidates.append((physical, "zpool list -v"))
         exact = [c for c in candidates if c[0].exact]
         ranked = exact or candidates
         if not ranked:
@@ -300,7 +310,7 @@ class Builder:
             row = self.list_rows.get((section_of(role), top.name))
             if row is None and self.list is not None and self.status is not None:
                 row = self._list_row_by_position(role, top)
-            vsize = row.size if row is not None and (top.kind != "leaf" or not self._leaf_sizes_shown()) else None
+            vsize = self._top_leaf_sizes(row)[1] if top.kind == "leaf" else row.size if row is not None else None
             out.append(TopVdev(role, top.name, layout, tuple(members), data, spares, ashift, vsize, top.line))
         return out
 

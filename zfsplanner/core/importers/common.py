@@ -83,6 +83,13 @@ def parse_size(text: str) -> Size | None:
     return Size(int(round(value)), False)
 
 
+def rounding_bytes(size: Size) -> int:
+    """How far the true figure may be from a printed one: 0 for exact bytes, else half a unit of
+    the third significant digit, at most 0.5 % of the figure (``zfs_nicenum_format()`` prints
+    ``1.00T``, ``10.0T``, ``100T``: never more than 3 significant digits)."""
+    return 0 if size.exact else -(-size.bytes // 200)
+
+
 def parse_ratio(text: str) -> float | None:
     """``1.35x`` or ``1.35`` (as ``-p`` prints it) -> 1.35; ``-``: None; ValueError otherwise."""
     t = text.strip().rstrip("xX")

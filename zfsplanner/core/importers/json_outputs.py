@@ -283,12 +283,17 @@ def _status_sizes(status: PoolStatus, pool: Mapping[str, Any], lookup: _Lines) -
     rows: list[ListRow] = []
 
     def walk(obj: Mapping[str, Any], role: str, depth: int) -> None:
-        line = lookup.find(str(obj.get("name")), status.line)
-        space = obj.get("total_space") if depth == 1 else None
-        size = _size(obj.get("phys_space") or space, f"the size of {obj.get('name')}", line)
-        alloc = _size(obj.get("alloc_space"), f"the allocation of {obj.get('name')}", line) if depth == 1 else None
-        rows.append(ListRow(str(obj.get("name")), depth, role, size, alloc, line))
-        for k in _children(obj):
+        name = obj.get("name")
+        line = lookup.find(str(name), status.line)
+        kids = _children(obj)
+        # a leaf's size is its phys_space; a top-level vdev's total_space and alloc_space are zpool list's
+        # ALLOC + FREE (and its SIZE unless it is a leaf); vdev_stats_nvlist() leaves out figures that are 0
+        space = _size(obj.get("total_space"), f"the size of {name}", line) if depth == 1 else None
+        used = _size(obj.get("alloc_space", 0), f"the allocation of {name}", line) if space else None
+        free = Size(space.bytes - used.bytes, space.exact and used.exact) if space and used else None
+        size = space if kids else _size(obj.get("phys_space"), f"the size of {name}", line)
+        rows.append(ListRow(str(name), depth, role, size, used, line, free, size_physical=not kids))
+        for k in kids:
             walk(k, role, depth + 1)
 
     for role, obj in _tops(status.name, pool, lookup, status.line):
@@ -327,9 +332,11 @@ def _list(name: str, pool: Mapping[str, Any], lookup: _Lines) -> PoolList:
         vname = str(obj.get("name"))
         at = lookup.find(vname, line)
         v = _prop_values(obj)
-        rows.append(ListRow(vname, depth, section, _size(v.get("size"), "SIZE", at),
-                            _size(v.get("allocated"), "ALLOC", at), at))
         kids = obj.get("vdevs")
+        # zpool list -j is OpenZFS 2.3+, whose leaves print their physical size as SIZE
+        rows.append(ListRow(vname, depth, section, _size(v.get("size"), "SIZE", at),
+                            _size(v.get("allocated"), "ALLOC", at), at, _size(v.get("free"), "FREE", at),
+                            size_physical=not (isinstance(kids, dict) and kids)))
         if isinstance(kids, dict):
             for k in kids.values():
                 if isinstance(k, dict):

@@ -110,7 +110,8 @@ class TopVdev:
     draid_data: int | None = None
     draid_spares: int | None = None
     ashift: int | None = None
-    reported_size: Size | None = None  # vdev SIZE from zpool list -v (not for leaves in 2.2+)
+    # the vdev's allocatable space from zpool list -v: a mirror's, raidz's or dRAID's SIZE, a leaf's ALLOC + FREE
+    reported_size: Size | None = None
     line: int = 0
 
 

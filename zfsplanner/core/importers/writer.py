@@ -26,6 +26,7 @@ from .writer_model import (
     draid_spares,
     list_rows,
     tops_of,
+    vdev_fields,
     zfs_get_text,
     zpool_get_properties,
     zpool_get_text,
@@ -89,20 +90,26 @@ def zpool_list_text(design: Design, estimate: Estimate, *, columns: Sequence[str
 
     As ``collect_pool()``/``collect_list_stats()`` in ``cmd/zpool/zpool_main.c`` print it: the
     pool row has the ``-o`` columns, every vdev row the name and the nine fixed fields (padded
-    to ``zprop_width()``, or after tabs with ``-H``), class headings a row of dashes (spaces even
-    with ``-H``). From 2.2 vdev names carry their id (``raidz2-0``) and leaves their physical
-    size; before, ``raidz2`` and ``-``.
+    to ``zprop_width()``, or after tabs with ``-H``; from 2.4 the ``-o`` columns, :func:`vdev_fields`),
+    class headings a row of dashes (spaces even with ``-H``). From 2.2 vdev names carry their id
+    (``raidz2-0``) and leaves their physical size; before, ``raidz2`` and ``-``.
     """
     cols = tuple(columns or POOL_PROPERTIES)
     pool, rows = list_rows(design, estimate)
+    fields = vdev_fields(design, cols)
     namewidth = max(9, len(design.name), *(r.depth + len(r.name) for r in rows if r.kind == "vdev"))
-    dashes = "      -      -      -        -         -      -      -      -         -"
+    # each column as wide as its heading, its value and zprop_width() (5 for numbers, 8 for HEALTH)
+    least = dict(VDEV_FIELDS)
+    widths = {c: max(least.get(c, 0), len(POOL_PROPERTIES.get(c, c.upper())), len(pool.get(c, "-"))) for c in cols}
+    widths[cols[0]] = namewidth
+    if fields is VDEV_FIELDS:  # printf(dashes, namewidth, class)
+        dashes = "      -      -      -        -         -      -      -      -         -"
+    else:  # 2.4: print_line(cb, class), a dash right-aligned in each -o column's width
+        dashes = "".join(f"  {'-':>{widths[c]}}" for c in cols[1:])
     lines: list[str] = []
     if scripted:
         lines.append("\t".join(pool.get(c, "-") for c in cols))
     else:
-        widths = {c: max(len(POOL_PROPERTIES.get(c, c.upper())), len(pool.get(c, "-"))) for c in cols}
-        widths[cols[0]] = namewidth
 
         def cells(get: Mapping[str, str]) -> str:
             out = []
@@ -119,10 +126,10 @@ def zpool_list_text(design: Design, estimate: Estimate, *, columns: Sequence[str
         if r.kind == "heading":
             lines.append(f"{r.name:<{namewidth}}{dashes}")
         elif scripted:
-            lines.append("\t" + "\t".join([r.name, *(r.values[k] for k, _ in VDEV_FIELDS)]))
+            lines.append("\t" + "\t".join([r.name, *(r.values.get(k, "-") for k, _ in fields)]))
         else:
             name = f"{'':{r.depth}}{r.name}"
-            lines.append(f"{name:<{namewidth}}" + "".join(f"  {r.values[k]:>{w}}" for k, w in VDEV_FIELDS))
+            lines.append(f"{name:<{namewidth}}" + "".join(f"  {r.values.get(k, '-'):>{w}}" for k, w in fields))
     return "\n".join(lines) + "\n"
 
 
@@ -138,7 +145,7 @@ def lsblk_text(design: Design, estimate: Estimate) -> str:
             if leaf.partitioned:
                 rows.append((leaf.kernel, d.size_bytes, ls, ps, model, leaf.serial, rota))
                 p = "p" if leaf.kernel.startswith("nvme") else ""
-                rows.append((f"├─{leaf.kernel}{p}1", leaf.psize, ls, ps, "", "", rota))
+                rows.append((f"├─{leaf.kernel}{p}1", leaf.osize, ls, ps, "", "", rota))
                 rows.append((f"└─{leaf.kernel}{p}9", 8 * 1024**2 * ls // 512, ls, ps, "", "", rota))
             else:
                 p = "p" if leaf.kernel.startswith("nvme") else ""
@@ -160,12 +167,12 @@ LIST_FORMS = ("text", "scripted", "json", "none")
 
 
 def outputs(design: Design, estimate: Estimate, *, disks: bool = True, datasets: bool = True,
-            status: str = "text", listing: str = "text") -> str:
+            status: str = "text", listing: str = "text", version: bool = True) -> str:
     """The outputs together, each after its ``$ command`` line, as a user would paste them.
 
     ``status`` is ``text``, ``json`` (``zpool status -j -p``) or ``none``; ``listing`` is
     ``text`` (``zpool list -v -p``), ``scripted`` (``-v -p -H -o name,size,alloc,free``),
-    ``json`` (``zpool list -v -j --json-int``) or ``none``.
+    ``json`` (``zpool list -v -j --json-int``) or ``none``; ``version`` adds ``zfs version``.
     """
     name = design.name
     parts = {"text": [f"$ zpool status {name}", zpool_status_text(design, estimate)],
@@ -180,10 +187,10 @@ def outputs(design: Design, estimate: Estimate, *, disks: bool = True, datasets:
     }[listing]
     props = ",".join(zpool_get_properties(design.version))
     if status == "json":
-        parts += ["$ zfs version -j", zfs_version_json(design)]
+        parts += ["$ zfs version -j", zfs_version_json(design)] if version else []
         parts += [f"$ zpool get -j -p {props} {name}", zpool_get_json(design, estimate)]
     else:
-        parts += ["$ zfs version", f"zfs-{design.version}.0-1", f"zfs-kmod-{design.version}.0-1"]
+        parts += ["$ zfs version", f"zfs-{design.version}.0-1", f"zfs-kmod-{design.version}.0-1"] if version else []
         parts += [f"$ zpool get -H -p {props} {name}", zpool_get_text(design, estimate)]
     if disks:
         parts += ["$ lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA", lsblk_text(design, estimate)]

@@ -11,13 +11,13 @@ from ..estimate import Estimate
 from ..versions import Version
 from .writer_model import (
     POOL_PROPERTIES,
-    VDEV_FIELDS,
     Leaf,
     Top,
     allocations,
     draid_spares,
     list_rows,
     tops_of,
+    vdev_fields,
     zfs_get_text,
     zpool_get_text,
 )
@@ -165,8 +165,9 @@ def zpool_status_json(design: Design, estimate: Estimate, *, as_int: bool = Fals
         for top in (t for t in tops if t.group.role == role):
             if role in (Role.CACHE, Role.SPARE):
                 leaf = top.leaves[0]
-                obj = vdev(leaf.name, "disk", cls(role), pspace=0 if role == Role.SPARE else leaf.psize,
-                           rsize=leaf.psize, leaf=True, path=leaf_path(leaf), spare=role == Role.SPARE)
+                obj = vdev(leaf.name, "disk", cls(role), space=top.figures.zpool_size_bytes,
+                           pspace=0 if role == Role.SPARE else leaf.psize, rsize=leaf.psize, leaf=True,
+                           path=leaf_path(leaf), spare=role == Role.SPARE)
             else:
                 obj = top_object(top, vds if flat else None)
             group[obj["name"]] = obj
@@ -212,6 +213,7 @@ def zpool_list_json(design: Design, estimate: Estimate, *, as_int: bool = False,
                           for k in POOL_PROPERTIES if k != "name"}
     if verbose:
         by_name = {r.name: r for r in rows if r.kind == "vdev"}
+        fields = vdev_fields(design, tuple(POOL_PROPERTIES))
 
         def ent(name: str, role: Role) -> dict[str, Any]:
             r = by_name[name]
@@ -223,7 +225,7 @@ def zpool_list_json(design: Design, estimate: Estimate, *, as_int: bool = False,
             info: dict[str, Any] = {"name": name}
             if vtype not in _NOT_FOUND_BY_NAME:
                 info |= {"vdev_type": vtype, "guid": _guid(design.name, name), "class": cls, "state": "ONLINE"}
-            return info | {"properties": {k: _prop(r.values[k], "NONE", as_int) for k, _ in VDEV_FIELDS}}
+            return info | {"properties": {k: _prop(r.values.get(k, "-"), "NONE", as_int) for k, _ in fields}}
 
         nvdevs: dict[str, Any] = {}
         groups: dict[str, dict[str, Any]] = {}

@@ -3,7 +3,7 @@ the rows of ``zpool list``, and ``zfs get`` / ``zpool get``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..compression.rules import default_compression
@@ -11,7 +11,7 @@ from ..datasets.inputs import default_volblocksize
 from ..design.types import DatasetType, Design, Disk, Media, Partitioning, Role, VdevGroup
 from ..estimate.figures import Estimate, VdevFigures
 from ..geometry.ashift import written_ashift
-from ..geometry.partitioning import linux_whole_disk_partition_bytes
+from ..geometry.partitioning import leaf_psize, linux_whole_disk_partition_bytes
 from ..properties.resolve import DEFAULT_RECORDSIZE, resolve
 from ..versions import Version, supports
 
@@ -24,7 +24,8 @@ class Leaf:
     kernel: str  # the kernel name lsblk prints
     disk: Disk
     partitioned: bool  # Linux whole disk: zpool made partitions 1 and 9
-    psize: int  # the partition or file ZFS uses (zpool list -v SIZE of the leaf)
+    osize: int  # the partition or file ZFS opens (lsblk's SIZE of it)
+    psize: int  # what ZFS makes of it (leaf_psize()): zpool list -v SIZE of the leaf, zpool status -j phys_space
     serial: str
 
 
@@ -64,15 +65,15 @@ class _Names:
             self.sd += 1
         whole = design.partitioning_of(group) == Partitioning.LINUX_WHOLE_DISK
         if whole:
-            psize = linux_whole_disk_partition_bytes(disk.size_bytes, disk.logical_sector)
+            osize = linux_whole_disk_partition_bytes(disk.size_bytes, disk.logical_sector)
         else:
-            psize = disk.size_bytes
+            osize = disk.size_bytes
         if disk.model:
             bus = "nvme" if nvme else "ata"
             name = f"{bus}-{disk.model.replace(' ', '_')}_{serial}" + ("" if whole else "-part1")
         else:
             name = kernel if whole else (f"{kernel}p1" if nvme else f"{kernel}1")
-        return Leaf(name, kernel, disk, whole, psize, serial)
+        return Leaf(name, kernel, disk, whole, osize, leaf_psize(osize), serial)
 
 
 def tops_of(design: Design, estimate: Estimate) -> list[Top]:
@@ -128,7 +129,19 @@ VDEV_FIELDS = (("size", 5), ("allocated", 5), ("free", 5), ("checkpoint", 7), ("
 POOL_PROPERTIES = {"name": "NAME", "size": "SIZE", "allocated": "ALLOC", "free": "FREE", "checkpoint": "CKPOINT",
                    "expandsize": "EXPANDSZ", "fragmentation": "FRAG", "capacity": "CAP", "dedupratio": "DEDUP",
                    "health": "HEALTH", "altroot": "ALTROOT"}
-LEFT_ALIGNED = ("name", "health", "altroot")
+# zpool_prop_align_right(): string properties are left-aligned, numbers right-aligned, and HEALTH is
+# registered as a number (zprop_register_number() in module/zcommon/zpool_prop.c)
+LEFT_ALIGNED = ("name", "altroot")
+
+
+def vdev_fields(design: Design, columns: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """The fields of a ``zpool list -v`` vdev row, each with the width ``collect_vdev_prop()`` pads it to:
+    the fixed nine before OpenZFS 2.4, the ``-o`` columns (but the name) from 2.4.0 (commit c4ad5e2938,
+    "zpool: fix conflict with -v and -o options"; a column with nothing for a vdev prints ``-``)."""
+    if Version.parse(design.version) < Version(2, 4):
+        return VDEV_FIELDS
+    widths = dict(VDEV_FIELDS) | {"altroot": len(POOL_PROPERTIES["altroot"])}
+    return tuple((c, widths.get(c, max(len(POOL_PROPERTIES.get(c, c)), 5))) for c in columns if c != "name")
 
 
 def ratio_text(percent: int) -> str:
@@ -195,11 +208,14 @@ def list_rows(design: Design, estimate: Estimate) -> tuple[dict[str, str], list[
             rows.append(ListRow("heading", 0, CLASS_HEADING[role], {}))
             for top in chosen:
                 add(top)
+    # a cache device accounts its space (l2arc_add_vdev(): vdev_space_update() of the device less its header)
+    # and prints ALLOC and FREE like a top-level vdev; a hot spare accounts none
     for role, heading, health in ((Role.CACHE, "cache", "ONLINE"), (Role.SPARE, "spare", "AVAIL")):
         chosen = [t for t in tops if t.group.role == role]
         if chosen:
             rows.append(ListRow("heading", 0, heading, {}))
-            rows.extend(ListRow("vdev", 2, t.name, values(0, t.leaves[0].psize if modern else 0, 0, health))
+            rows.extend(ListRow("vdev", 2, t.name, values(t.figures.zpool_size_bytes if role == Role.CACHE else 0,
+                                                          t.leaves[0].psize if modern else 0, 0, health))
                         for t in chosen)
     return pool, rows
 

@@ -6,7 +6,7 @@ What ``cmd/zpool/zpool_main.c`` prints (OpenZFS 2.3.2 line numbers; the same sha
   ``NAME SIZE ALLOC FREE CKPOINT EXPANDSZ FRAG CAP DEDUP HEALTH ALTROOT`` (``CKPOINT`` since 0.8);
 * one row per pool (``collect_pool()``, l. 6817): the ``-o`` columns, separated by two spaces
   or, with ``-H``, by one tab;
-* with ``-v``, one row per vdev (``collect_list_stats()``, l. 7000): **always** the name and
+* with ``-v``, one row per vdev (``collect_list_stats()``, l. 7000): before 2.4 **always** the name and
   the nine fixed fields ``SIZE ALLOC FREE CKPOINT EXPANDSZ FRAG CAP DEDUP HEALTH``, whatever
   ``-o`` asked for (the source says "not compatible with '-o' <proplist> option"). OpenZFS 0.7
   printed six (``SIZE ALLOC FREE EXPANDSZ FRAG CAP``). The name is indented two spaces per
@@ -18,8 +18,18 @@ What ``cmd/zpool/zpool_main.c`` prints (OpenZFS 2.3.2 line numbers; the same sha
 ALLOC, FREE, FRAG and CAP are printed only for top-level vdevs (``toplevel = vs_space != 0``;
 ``-`` otherwise), so with ``-H`` a row with ALLOC or FREE is a top-level vdev and the rows
 below it without them are its members. ``-p`` prints exact bytes, otherwise sizes are rounded
-powers of 1024 (``21.8T``). A leaf's SIZE is its physical size (``vs_pspace``, the partition
-or file ZFS uses) from OpenZFS 2.2; before that leaves print ``-``.
+powers of 1024 (``21.8T``).
+
+A leaf's SIZE is its physical size (``vs_pspace``, the partition or file ZFS uses: ``vdev_psize``,
+filled in for leaves by ``vdev_get_stats_ex()`` in ``module/zfs/vdev.c``) from OpenZFS 2.2 and
+2.1.6 (commit 1282274f33); before that a leaf below a mirror, raidz or dRAID prints ``-``. A
+disk that is itself a top-level vdev (a stripe member, a single-disk pool, a single special,
+dedup or log disk, a cache device) is a leaf **and** accounts space: its SIZE is its physical
+size while its ALLOC + FREE is the vdev's allocatable space (``vs_space``), as for every other
+top-level vdev (:func:`size_is_physical`). A hot spare accounts no space: only its SIZE.
+
+OpenZFS 2.4 prints each vdev row with the ``-o`` columns (commit c4ad5e2938, "zpool: fix
+conflict with -v and -o options"), not the fixed nine.
 """
 
 from __future__ import annotations
@@ -27,7 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .common import Lines, Size, UnreadableOutput, parse_size
+from .common import Lines, Size, UnreadableOutput, parse_size, rounding_bytes
 
 DEFAULT_COLUMNS = ("name", "size", "allocated", "free", "checkpoint", "expandsize", "fragmentation", "capacity",
                    "dedupratio", "health", "altroot")
@@ -68,6 +78,17 @@ class ListRow:
     size: Size | None
     allocated: Size | None
     line: int
+    free: Size | None = None
+    # what SIZE is when the output says so (JSON of OpenZFS 2.3+: a leaf's SIZE is physical); None: read the row
+    size_physical: bool | None = None
+
+    @property
+    def allocatable(self) -> Size | None:
+        """The vdev's allocatable space (``vs_space``): ALLOC + FREE, printed for top-level vdevs only."""
+        if self.free is None:
+            return None
+        used = self.allocated or Size(0, True)
+        return Size(used.bytes + self.free.bytes, used.exact and self.free.exact)
 
 
 @dataclass(frozen=True)
@@ -102,16 +123,77 @@ def _size(n: int, col: str, value: str | None) -> Size | None:
         raise ZpoolListError(n, f"{col.upper()} {value!r} is not a size") from None
 
 
-def _vdev_values(n: int, fields: list[str]) -> dict[str, str | None]:
-    """A vdev row's fields by the fixed columns zpool prints for vdevs (never the ``-o`` list)."""
+_PERCENT_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?%?$")
+
+
+def _plausible(values: dict[str, str | None]) -> bool:
+    """Whether each field reads as what its column holds (a state, a size, a percentage, a ratio)."""
+    for col, v in values.items():
+        if v is None or col in ("name", "altroot"):
+            continue
+        if col == "health":
+            ok = v in HEALTH
+        elif col in ("fragmentation", "capacity"):
+            ok = bool(_PERCENT_RE.match(v))
+        elif col == "dedupratio":
+            ok = bool(re.match(r"^[0-9]+\.[0-9]+x?$", v))
+        else:
+            try:
+                parse_size(v)
+                ok = True
+            except ValueError:
+                ok = False
+        if not ok:
+            return False
+    return True
+
+
+def _vdev_values(n: int, fields: list[str], cols: tuple[str, ...] | None) -> dict[str, str | None]:
+    """A vdev row's fields: by the fixed columns zpool prints for vdevs before 2.4, by the ``-o``
+    columns from 2.4 (a row with as many fields as the pool rows). Ten or eleven ``-o`` columns in
+    another order than the fixed ones could be either: the fixed reading is taken when its fields
+    read as what those columns hold."""
+    if cols is not None and len(fields) == len(cols):
+        fixed = dict(zip(VDEV_COLUMNS, fields, strict=False))
+        if len(fields) not in (len(VDEV_COLUMNS), len(VDEV_COLUMNS) + 1) or not _plausible(
+                {c: (v if v != "-" else None) for c, v in fixed.items()}):
+            return {c: (v if v != "-" else None) for c, v in zip(cols, fields, strict=True)}
     if len(fields) == len(VDEV_COLUMNS) + 1 and fields[-1] == "-":
-        fields = fields[:-1]  # a table squared up by hand under ALTROOT
+        fields = fields[:-1]  # ALTROOT: 2.4 prints it, or a table squared up by hand
     if len(fields) > len(VDEV_COLUMNS):
         raise ZpoolListError(n, f"a vdev row has {len(fields)} fields; zpool list prints {len(VDEV_COLUMNS)} "
                                 "for a vdev (the name and SIZE ALLOC FREE CKPOINT EXPANDSZ FRAG CAP DEDUP HEALTH)")
     # 0.7 rows have 7 fields; shortened rows (as in the man pages) keep NAME SIZE ALLOC FREE first.
     cols = VDEV_COLUMNS_07 if len(fields) == len(VDEV_COLUMNS_07) else VDEV_COLUMNS
     return {c: (v if v != "-" else None) for c, v in zip(cols, fields, strict=False)}
+
+
+def size_is_physical(row: ListRow) -> bool | None:
+    """Whether a top-level vdev's SIZE is the physical size of a disk (``vs_pspace``) rather than the
+    vdev's allocatable space (``vs_space``); None when the row cannot tell.
+
+    ``collect_list_stats()`` (``cmd/zpool/zpool_main.c``, OpenZFS 2.1.6+) prints ``vs_pspace`` as SIZE
+    whenever the vdev reports one, which only leaves do, and ``vs_space`` otherwise; ALLOC and FREE
+    are ``vs_alloc`` and ``vs_space - vs_alloc``. A leaf's physical size always exceeds its
+    allocatable space (the 4.5 MiB of labels are never allocated), so with exact figures (``-p``)
+    SIZE = ALLOC + FREE means SIZE is ``vs_space`` (a mirror, raidz or dRAID, or a leaf of a kernel
+    before 2.1.6) and any other SIZE is physical. Rounded figures tell only when they differ by
+    more than their rounding. A hot spare accounts no space (``vs_space`` = 0), so a SIZE it prints
+    is physical.
+    """
+    if row.size is None:
+        return None
+    if row.size_physical is not None:
+        return row.size_physical
+    if row.section == "spare":
+        return True
+    space = row.allocatable
+    if space is None:
+        return None
+    if row.size.exact and space.exact:
+        return row.size.bytes != space.bytes
+    slack = rounding_bytes(row.size) + rounding_bytes(space)
+    return True if abs(row.size.bytes - space.bytes) > slack else None
 
 
 def _is_heading(fields: list[str]) -> bool:
@@ -174,7 +256,9 @@ def parse(lines: Lines, *, columns: tuple[str, ...] | None = None, scripted: boo
         if not fields or not fields[0]:
             raise ZpoolListError(n, "a row without a name")
         name = fields[0]
-        if not vdev and _is_heading(fields):
+        # 2.4 prints a heading's dashes per -o column: with -o name alone, the class word by itself
+        alone = len(fields) == 1 and name in SECTION_WORDS and cols is not None and len(cols) == 1 and bool(rows)
+        if not vdev and (_is_heading(fields) or alone):
             if current is None:
                 raise ZpoolListError(n, f"the {name!r} section comes before any pool")
             section = SECTION_WORDS[name]
@@ -207,14 +291,15 @@ def parse(lines: Lines, *, columns: tuple[str, ...] | None = None, scripted: boo
             continue
         if current is None:
             raise ZpoolListError(n, f"vdev row {name!r} comes before any pool row")
-        values = _vdev_values(n, fields)
+        values = _vdev_values(n, fields, cols)
         health = values.get("health")
         if health is not None and health not in HEALTH:
             raise ZpoolListError(n, f"HEALTH {health!r} is not a vdev state")
         size = _size(n, "size", values.get("size"))
         allocated = _size(n, "alloc", values.get("allocated"))
+        free = _size(n, "free", values.get("free"))
         if scripted:
-            top = section in ("cache", "spare") or allocated is not None or values.get("free") is not None
+            top = section in ("cache", "spare") or allocated is not None or free is not None
             if top:
                 depth, group_left = 1, 0
             elif group_left:
@@ -225,7 +310,8 @@ def parse(lines: Lines, *, columns: tuple[str, ...] | None = None, scripted: boo
                     group_left = 2  # zpool pairs a member with its replacement or hot spare
         else:
             depth = indent // 2
-        rows.append(ListRow(name=name, depth=depth, section=section, size=size, allocated=allocated, line=n))
+        rows.append(ListRow(name=name, depth=depth, section=section, size=size, allocated=allocated, line=n,
+                            free=free))
     close()
     if not pools:
         raise ZpoolListError(n0, "no pool rows")
