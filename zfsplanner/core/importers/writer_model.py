@@ -243,7 +243,39 @@ def zfs_get_text(design: Design, estimate: Estimate) -> str:
     return "\n".join(lines) + "\n"
 
 
-def zpool_get_text(design: Design) -> str:
-    """``zpool get -H -p ashift POOL`` of a pool built with the generated commands (``zpool create -o ashift=N``)."""
+def zpool_get_text(design: Design, *, requested: bool = True) -> str:
+    """``zpool get -H -p ashift POOL`` of a pool built with the generated commands (``zpool create -o ashift=N``),
+    or, not ``requested``, created without ``-o ashift`` (the property keeps its default, 0)."""
+    if not requested:
+        return f"{design.name}\tashift\t0\tdefault\n"
     first = next(g for g in design.vdevs if g.role == Role.DATA)
     return f"{design.name}\tashift\t{written_ashift(first, design.version)}\tlocal\n"
+
+
+def vdev_ashifts(design: Design, estimate: Estimate) -> list[tuple[str, int]]:
+    """``(vdev name, ashift)`` in the order ``for_each_vdev()`` walks the tree: the root (``root-0``, ashift 0:
+    only top-level vdevs get one in ``vdev_open()``), then each top-level vdev and its leaves."""
+    out = [("root-0", 0)]
+    for top in tops_of(design, estimate):
+        ashift = top.figures.ashift
+        if top.group.role == Role.SPARE:
+            continue  # spares are not in the vdev tree's children
+        if top.group.layout.value == "stripe" or top.vdev_id is None:
+            out.append((top.leaves[0].name, ashift))
+        else:
+            out.append((top.name, ashift))
+            out += [(leaf.name, ashift) for leaf in top.leaves]
+    return out
+
+
+def zpool_get_vdevs_text(design: Design, estimate: Estimate, *, scripted: bool = False) -> str:
+    """``zpool get [-H] -p ashift POOL all-vdevs`` (OpenZFS 2.2+), as ``zprop_print_one_property()`` prints it:
+    ``%-*s  `` per column with the widths ``zprop_print_headers()`` fixed when the first vdev (``root-0``) was
+    printed, so a longer name of a later vdev pushes its row's columns right; with ``-H`` ``%s\t``."""
+    rows = [(name, "ashift", str(a), "-") for name, a in vdev_ashifts(design, estimate)]
+    if scripted:
+        return "".join("\t".join(r) + "\n" for r in rows)
+    name_w, prop_w, value_w = max(4, len("root-0")), max(8, len("ashift")), max(5, len(rows[0][2]))
+    lines = [f"{'NAME':<{name_w}}  {'PROPERTY':<{prop_w}}  {'VALUE':<{value_w}}  SOURCE"]
+    lines += [f"{n:<{name_w}}  {p:<{prop_w}}  {v:<{value_w}}  {src}" for n, p, v, src in rows]
+    return "\n".join(lines) + "\n"
