@@ -253,18 +253,21 @@ def zpool_get_text(design: Design, *, requested: bool = True) -> str:
 
 
 def vdev_ashifts(design: Design, estimate: Estimate) -> list[tuple[str, int]]:
-    """``(vdev name, ashift)`` in the order ``for_each_vdev()`` walks the tree: the root (``root-0``, ashift 0:
-    only top-level vdevs get one in ``vdev_open()``), then each top-level vdev and its leaves."""
+    """``(vdev name, ashift)`` in the order ``for_each_vdev_cb()`` (``lib/libzutil/zutil_import.c``) walks the
+    tree: the root (``root-0``, ashift 0: ``vdev_root_open()``), its hot spares, its cache devices, then each
+    top-level vdev and its leaves."""
+    tops = tops_of(design, estimate)
     out = [("root-0", 0)]
-    for top in tops_of(design, estimate):
-        ashift = top.figures.ashift
-        if top.group.role == Role.SPARE:
-            continue  # spares are not in the vdev tree's children
-        if top.group.layout.value == "stripe" or top.vdev_id is None:
-            out.append((top.leaves[0].name, ashift))
+    for role in (Role.SPARE, Role.CACHE):
+        out += [(t.leaves[0].name, t.figures.ashift) for t in tops if t.group.role == role]
+    for top in tops:
+        if top.group.role in (Role.SPARE, Role.CACHE):
+            continue
+        if top.group.layout.value == "stripe":
+            out.append((top.leaves[0].name, top.figures.ashift))
         else:
-            out.append((top.name, ashift))
-            out += [(leaf.name, ashift) for leaf in top.leaves]
+            out.append((top.name, top.figures.ashift))
+            out += [(leaf.name, top.figures.ashift) for leaf in top.leaves]
     return out
 
 
