@@ -152,10 +152,12 @@ def _document(b: Builder, tops: list[TopVdev], datasets: list[dict[str, Any]],
     return doc, questions
 
 
-def _infer_ashift(b: Builder, tops: list[TopVdev], datasets: list[dict[str, Any]],
-                  reported_ds: dict[str, dict[str, Any]], found: Outputs) -> tuple[list[TopVdev], dict[str, Any] | None]:
+def _infer_ashift(
+    b: Builder, tops: list[TopVdev], datasets: list[dict[str, Any]], reported_ds: dict[str, dict[str, Any]],
+    found: Outputs,
+) -> tuple[list[TopVdev], dict[str, Any] | None]:
     """Give the vdevs whose ashift no output states the one the outputs' sizes allow (see
-    :mod:`.ashift_inference`); several: the question to ask; none or nothing to decide by: zpool's own choice."""
+    :mod:`.ashift_inference`); several: the question to ask; none or nothing to decide by: zpool's choice."""
     members = [m for t in tops for m in t.members]
     if b.ashift_not_requested and all(m.logical_sector and m.physical_sector for m in members):
         b.notes.append("ashift as zpool chose it for the disks' sector sizes (lsblk): zpool get ashift prints 0, "

@@ -46,7 +46,8 @@ class VdevProperties:
         """``{vdev name: ashift}`` of every vdev that has one (the root's 0 is left out)."""
         out = {}
         for p in self.props:
-            if p.property == "ashift" and p.name != ROOT and p.value.isascii() and p.value.isdigit() and int(p.value) > 0:
+            digits = p.value.isascii() and p.value.isdigit()
+            if p.property == "ashift" and p.name != ROOT and digits and int(p.value) > 0:
                 out[p.name] = int(p.value)
         return out
 
