@@ -104,6 +104,9 @@ def build(found: Outputs, *, pool: str | None = None, catalog: Sequence[CatalogE
     if stated:
         b.notes.append("ashift from the vdev properties (zpool get ashift POOL all-vdevs): "
                        + ", ".join(f"{name} {a}" for a, name in stated))
+    if b.config_stated:
+        b.notes.append("ashift from the pool configuration (zdb -C): "
+                       + ", ".join(f"{name} {a}" for a, name in sorted(set(b.config_stated))))
     ashift_question = None
     if any(t.ashift is None for t in tops):
         tops, ashift_question = _infer_ashift(b, tops, datasets, reported_ds, found)

@@ -41,6 +41,7 @@ class Builder:
         self.list = self.lists[0] if self.lists else None
         self.pool_props = {p.property: p for p in found.pool_props if p.name == self.name}
         self.vdev_ashifts: dict[str, int] = {}
+        self.config_stated: list[tuple[int, str]] = []
         for vp in found.vdev_props:
             if vp.pool in (None, self.name):
                 self.vdev_ashifts.update(vp.ashifts())
@@ -299,7 +300,7 @@ class Builder:
             layout, data, spares = layout_of(top)
             if role in ("cache", "spare"):
                 layout = Layout.STRIPE
-            ashift = (self.vdev_ashifts.get(top.name)
+            ashift = (self.vdev_ashifts.get(top.name) or self._config_ashift(top.name)
                       or next((leaf.configured_ashift for leaf, _ in self.members_of_quiet(top)
                                if leaf.configured_ashift), None) or pool_ashift)
             row = self.list_rows.get((section_of(role), top.name))
@@ -325,6 +326,16 @@ class Builder:
             return None
         cand = rows[idx]
         return cand if cand.name.split("-")[0] == top.name.split("-")[0] else None
+
+    def _config_ashift(self, name: str) -> int | None:
+        """The ashift ``zdb -C`` gives the top-level vdev ``name``."""
+        for config in self.found.configs:
+            if config.name in (None, self.name):
+                found = config.ashift_of(name)
+                if found:
+                    self.config_stated.append((found, name))
+                    return found
+        return None
 
     @property
     def ashift_not_requested(self) -> bool:

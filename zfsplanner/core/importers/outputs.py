@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from . import json_outputs, lsblk, props, vdev_props, zdb, zfs_list, zpool_list, zpool_status
+from . import json_outputs, lsblk, props, vdev_props, zdb, zdb_config, zfs_list, zpool_list, zpool_status
 from .sections import Section
 
 ZPOOL_ONLY_PROPS = {
@@ -25,6 +25,7 @@ class Outputs:
     lists: list[zpool_list.PoolList] = field(default_factory=list)
     pool_props: list[props.Prop] = field(default_factory=list)
     vdev_props: list[vdev_props.VdevProperties] = field(default_factory=list)
+    configs: list[zdb_config.PoolConfig] = field(default_factory=list)
     dataset_props: list[props.Prop] = field(default_factory=list)
     datasets: list[zfs_list.DatasetRow] = field(default_factory=list)
     blocks: list[lsblk.BlockDevice] = field(default_factory=list)
@@ -75,6 +76,9 @@ def read_sections(sections: Sequence[Section], out: Outputs | None = None) -> Ou
             )
         elif cmd == "lsblk":
             out.blocks += lsblk.parse(s.lines)
+        elif cmd == "zdb" and zdb_config.is_config(s.lines):
+            out.configs += zdb_config.parse(s.lines)
+            cmd = "zdb -C"
         elif cmd == "zdb":
             out.histograms.append(zdb.parse(s.lines))
         elif cmd == "version":
