@@ -180,6 +180,34 @@ def test_dry_run_adds_the_json_forms_where_the_release_has_them(host):
     assert result.stdout.index("=== files: zpool status tank") < result.stdout.index("=== files: zpool status -j -p")
 
 
+VDEV_PROPS = ("NAME    PROPERTY  VALUE  SOURCE\n"
+              "root-0  ashift    0      -\n"
+              "raidz2-0  ashift    12     -\n")
+VDEV_PROPS_JSON = ('{"output_version": {"command": "zpool get", "vers_major": 0, "vers_minor": 1}, '
+                   '"pool": {"name": "tank", "state": "ONLINE"}, "vdevs": {"root-0": {"name": "root-0", '
+                   '"type": "VDEV", "properties": {"ashift": {"value": "0", "source": {"type": "NONE", "data": "-"}}}}, '
+                   '"raidz2-0": {"name": "raidz2-0", "type": "VDEV", "properties": {"ashift": {"value": "12", '
+                   '"source": {"type": "NONE", "data": "-"}}}}}}\n')
+
+
+def test_each_vdev_s_properties_are_sent_where_the_release_prints_them(host):
+    host.pool(TEXT_SAMPLE)
+    # before 2.2 zpool refuses all-vdevs (here: an unknown option), or reads it as a pool name and prints
+    # only the pool's properties: nothing more is sent, and nothing fails
+    older = host.run("--dry-run")
+    assert older.returncode == 0, older.stderr
+    assert "all-vdevs" not in older.stdout
+    host.answer("zpool", "get -p all tank all-vdevs", "NAME  PROPERTY  VALUE  SOURCE\ntank  size      1000   -\n")
+    misread = host.run("--dry-run")
+    assert misread.returncode == 0 and "all-vdevs" not in misread.stdout
+    host.answer("zpool", "get -p all tank all-vdevs", VDEV_PROPS)
+    host.answer("zpool", "get -j -p all tank all-vdevs", VDEV_PROPS_JSON)
+    result = host.run("--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert f"=== files: zpool get -p all tank all-vdevs\n$ zpool get -p all tank all-vdevs\n{VDEV_PROPS}" in result.stdout
+    assert f"$ zpool get -j -p all tank all-vdevs\n{VDEV_PROPS_JSON}" in result.stdout
+
+
 def test_it_creates_the_import_whose_size_is_the_pools(host, live_server, key, team, alice, web):
     design = PoolDesignFactory(team=team, name="tank", document=design_document("tank"))
     outputs = host.pool(TEXT_SAMPLE)
