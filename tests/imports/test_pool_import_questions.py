@@ -145,6 +145,7 @@ def test_the_page_asks_an_ashift_the_outputs_leave_open(web, erin):
     r = csrf_post(c, "/imports/pool/", "/imports/pool/", {"text": text("openzfs-2.3.2-files-mirror-list-H-o.txt")})
     record = PoolImport.objects.get()
     page = c.get(r["Location"]).content.decode()
+    assert "ashift needed" in page and "Disk sizes needed" not in page and "Give the ashift asked above first." in page
     assert "ashift of mirror-0" in page and "9 to 16 all give SIZE 10,200,547,328 B" in page
     assert '<select id="id_size-q1" name="size-q1">' in page and '<option value="16">16</option>' in page
     r = csrf_post(c, r["Location"], f"/imports/pool/{record.pk}/sizes/", {"size-q1": "9"})

@@ -86,6 +86,11 @@ class Preview:
         value = self.document.get("imported")
         return value if isinstance(value, dict) else {}
 
+    @property
+    def size_questions(self) -> list[SizeQuestion]:
+        """The questions of a size (the others ask an ashift the outputs leave open)."""
+        return [q for q in self.questions if not q.choices]
+
     @cached_property
     def catalog_choices(self) -> list[tuple[str, str]]:
         """``(model, label)`` of the catalog's disks, smallest first, for the size questions."""
