@@ -214,7 +214,7 @@ def test_a_mirror_whose_sizes_fit_every_ashift_asks():
 
 
 def test_lsblk_sectors_bound_the_ashifts_tried():
-    """512/4096-byte sectors rule out ashift below 9... and a 4096-byte logical sector below 12."""
+    """No vdev has an ashift below its disks' logical sector: with 4096-byte sectors only 12 to 16 are tried."""
     pool = next(p for p in POOLS if p["layout"] == "mirror2" and p["disk_size_bytes"] == 100 * 2**30)
     lsblk = ("$ lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC\nNAME       SIZE LOG-SEC PHY-SEC\n"
              + "".join(f"d0{i} {pool['disk_size_bytes']}    4096    4096\n" for i in range(2)))
