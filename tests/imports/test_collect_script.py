@@ -3,6 +3,7 @@ against a live test server; with real fio for the benchmark."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -183,11 +184,12 @@ def test_dry_run_adds_the_json_forms_where_the_release_has_them(host):
 VDEV_PROPS = ("NAME    PROPERTY  VALUE  SOURCE\n"
               "root-0  ashift    0      -\n"
               "raidz2-0  ashift    12     -\n")
-VDEV_PROPS_JSON = ('{"output_version": {"command": "zpool get", "vers_major": 0, "vers_minor": 1}, '
-                   '"pool": {"name": "tank", "state": "ONLINE"}, "vdevs": {"root-0": {"name": "root-0", '
-                   '"type": "VDEV", "properties": {"ashift": {"value": "0", "source": {"type": "NONE", "data": "-"}}}}, '
-                   '"raidz2-0": {"name": "raidz2-0", "type": "VDEV", "properties": {"ashift": {"value": "12", '
-                   '"source": {"type": "NONE", "data": "-"}}}}}}\n')
+NONE = {"type": "NONE", "data": "-"}
+VDEV_PROPS_JSON = json.dumps({
+    "output_version": {"command": "zpool get", "vers_major": 0, "vers_minor": 1},
+    "pool": {"name": "tank", "state": "ONLINE"},
+    "vdevs": {name: {"name": name, "type": "VDEV", "properties": {"ashift": {"value": value, "source": NONE}}}
+              for name, value in (("root-0", "0"), ("raidz2-0", "12"))}}) + "\n"
 
 
 def test_each_vdev_s_properties_are_sent_where_the_release_prints_them(host):
@@ -204,7 +206,8 @@ def test_each_vdev_s_properties_are_sent_where_the_release_prints_them(host):
     host.answer("zpool", "get -j -p all tank all-vdevs", VDEV_PROPS_JSON)
     result = host.run("--dry-run")
     assert result.returncode == 0, result.stderr
-    assert f"=== files: zpool get -p all tank all-vdevs\n$ zpool get -p all tank all-vdevs\n{VDEV_PROPS}" in result.stdout
+    sent = "=== files: zpool get -p all tank all-vdevs\n$ zpool get -p all tank all-vdevs\n"
+    assert sent + VDEV_PROPS in result.stdout
     assert f"$ zpool get -j -p all tank all-vdevs\n{VDEV_PROPS_JSON}" in result.stdout
 
 
