@@ -82,3 +82,16 @@ def test_the_vdev_properties_state_the_ashift_zpool_get_leaves_at_0():
     assert [v["ashift"] for v in result.document["vdevs"]] == [9, 12]
     assert any(n.startswith("ashift from the vdev properties") and "raidz3-0 9" in n for n in result.notes)
     assert "zpool get all-vdevs" in result.document["imported"]["from"]
+
+
+def test_o_columns_and_h_on_the_command_line():
+    design, est = design_and_estimate()
+    scripted = zpool_get_vdevs_text(design, est, scripted=True)
+    found = read_sections(split(f"$ zpool get -H -p ashift tank all-vdevs\n{scripted}"))
+    assert found.vdev_props[0].ashifts()["raidz3-0"] == 9
+    no_source = "".join("\t".join(line.split("\t")[:3]) + "\n" for line in scripted.splitlines())
+    found = read_sections(split(f"$ zpool get -Hp -o name,property,value ashift tank all-vdevs\n{no_source}"))
+    assert found.vdev_props[0].ashifts()["mirror-1"] == 12
+    padded = "NAME      PROPERTY  VALUE\nraidz3-0  ashift    9\n"  # one vdev named: told by the command line
+    found = read_sections(split(f"$ zpool get -o name,property,value ashift tank raidz3-0\n{padded}"))
+    assert found.vdev_props[0].ashifts() == {"raidz3-0": 9}
