@@ -27,6 +27,7 @@ from typing import Any
 from ..design.types import InvalidDesign, Partitioning
 from ..document.parse import parse_design
 from ..estimate import estimate
+from ..geometry.ashift import resolve
 from .answers import asked, size_questions, with_stand_ins
 from .ashift_inference import candidates, infer
 from .builder import Builder
@@ -163,8 +164,8 @@ def _infer_ashift(
     :mod:`.ashift_inference`); several: the question to ask; none or nothing to decide by: zpool's choice."""
     members = [m for t in tops for m in t.members]
     if b.ashift_not_requested and all(m.logical_sector and m.physical_sector for m in members):
-        b.notes.append("ashift as zpool chose it for the disks' sector sizes (lsblk): zpool get ashift prints 0, "
-                       "so the pool was created without -o ashift")
+        b.notes.append(f"ashift {_automatic(b, tops, datasets, reported_ds, found)}as zpool chose it for the disks' "
+                       "sector sizes (lsblk): zpool get ashift prints 0, so the pool was created without -o ashift")
         return tops, None
     logical = max((m.logical_sector for m in members if m.logical_sector), default=512)
 
@@ -193,3 +194,17 @@ def _infer_ashift(
         return tops, None
     return tops, {"id": "", "kind": "ashift", "choices": list(result.matching),
                   "vdevs": [t.name for t in tops if t.ashift is None], "reason": result.reason}
+
+
+def _automatic(b: Builder, tops: list[TopVdev], datasets: list[dict[str, Any]],
+               reported_ds: dict[str, dict[str, Any]], found: Outputs) -> str:
+    """``"12: "``: the ashift(s) ``zpool create`` gives these vdevs without ``-o ashift`` (:func:`resolve`)."""
+    doc, questions = _document(b, tops, datasets, reported_ds, found)
+    if questions:
+        return ""
+    try:
+        design = parse_design(doc)
+    except InvalidDesign:
+        return ""
+    used = sorted({resolve(g, design.version).used for g in design.vdevs})
+    return ", ".join(str(a) for a in used) + ": "
