@@ -214,6 +214,8 @@ def test_a_pool_created_without_ashift_comes_back_with_its_ashift(doc, told_by):
     result = import_pool([("paste", text)])
     back = result.document
     used = {v.index: v.ashift for v in est.vdevs}
+    if told_by == "lsblk":
+        assert f"ashift {used[0]}: as zpool chose it for the disks' sector sizes (lsblk)" in " ".join(result.notes)
     if result.questions:
         [question] = result.questions
         assert told_by == "sizes" and question["kind"] == "ashift" and len(question["choices"]) > 1
