@@ -20,7 +20,7 @@ vdev and dataset) is kept under the document's ``imported`` key for the comparis
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -108,10 +108,14 @@ def build(found: Outputs, *, pool: str | None = None, catalog: Sequence[CatalogE
     if b.config_stated:
         b.notes.append("ashift from the pool configuration (zdb -C): "
                        + ", ".join(f"{name} {a}" for a, name in sorted(set(b.config_stated))))
+
+    def document(tops: list[TopVdev]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        return _document(b, tops, datasets, reported_ds, found)
+
     ashift_question = None
     if any(t.ashift is None for t in tops):
-        tops, ashift_question = _infer_ashift(b, tops, datasets, reported_ds, found)
-    doc, questions = _document(b, tops, datasets, reported_ds, found)
+        tops, ashift_question = _infer_ashift(b, tops, document)
+    doc, questions = document(tops)
     if ashift_question is not None:
         ashift_question["id"] = f"q{len(questions) + 1}"
         questions.append(ashift_question)
@@ -156,15 +160,16 @@ def _document(b: Builder, tops: list[TopVdev], datasets: list[dict[str, Any]],
     return doc, questions
 
 
-def _infer_ashift(
-    b: Builder, tops: list[TopVdev], datasets: list[dict[str, Any]], reported_ds: dict[str, dict[str, Any]],
-    found: Outputs,
-) -> tuple[list[TopVdev], dict[str, Any] | None]:
+Document = Callable[[list[TopVdev]], tuple[dict[str, Any], list[dict[str, Any]]]]
+
+
+def _infer_ashift(b: Builder, tops: list[TopVdev], document: Document) -> tuple[list[TopVdev], dict[str, Any] | None]:
     """Give the vdevs whose ashift no output states the one the outputs' sizes allow (see
-    :mod:`.ashift_inference`); several: the question to ask; none or nothing to decide by: zpool's choice."""
+    :mod:`.ashift_inference`); several: the question to ask; none or nothing to decide by: zpool's choice.
+    ``document`` makes the design document (and its size questions) of a list of top-level vdevs."""
     members = [m for t in tops for m in t.members]
     if b.ashift_not_requested and all(m.logical_sector and m.physical_sector for m in members):
-        b.notes.append(f"ashift {_automatic(b, tops, datasets, reported_ds, found)}as zpool chose it for the disks' "
+        b.notes.append(f"ashift {_automatic(tops, document)}as zpool chose it for the disks' "
                        "sector sizes (lsblk): zpool get ashift prints 0, so the pool was created without -o ashift")
         return tops, None
     logical = max((m.logical_sector for m in members if m.logical_sector), default=512)
@@ -173,7 +178,7 @@ def _infer_ashift(
         return [replace(t, ashift=a) if t.ashift is None else t for t in tops]
 
     def rows_of(a: int) -> list[Row] | None:
-        doc, questions = _document(b, with_ashift(a), datasets, reported_ds, found)
+        doc, questions = document(with_ashift(a))
         if questions:
             return []  # sizes still unknown: nothing decides
         try:
@@ -196,10 +201,9 @@ def _infer_ashift(
                   "vdevs": [t.name for t in tops if t.ashift is None], "reason": result.reason}
 
 
-def _automatic(b: Builder, tops: list[TopVdev], datasets: list[dict[str, Any]],
-               reported_ds: dict[str, dict[str, Any]], found: Outputs) -> str:
+def _automatic(tops: list[TopVdev], document: Document) -> str:
     """``"12: "``: the ashift(s) ``zpool create`` gives these vdevs without ``-o ashift`` (:func:`resolve`)."""
-    doc, questions = _document(b, tops, datasets, reported_ds, found)
+    doc, questions = document(tops)
     if questions:
         return ""
     try:
