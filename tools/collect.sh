@@ -4,8 +4,8 @@
 #
 #   curl -fsS https://planner.example/collect.sh | sh -s -- --server https://planner.example --token TOKEN
 #
-# Reads only: zpool status, zpool list, zpool get, zfs get, zfs version, lsblk. Changes nothing
-# on the pool. With --benchmark DIR it writes one test file in DIR (removed whatever happens).
+# Reads only: zpool status, zpool list, zpool get (the pool's and, on 2.2+, each vdev's properties),
+# zfs get, zfs version, lsblk. Changes nothing on the pool. With --benchmark DIR it writes one test file in DIR (removed whatever happens).
 # Exit status: 0 done; 2 bad usage, a missing tool, an unreachable server, a refused token, no
 # pool or too little free space; 1 the server could not read what was sent, or fio failed.
 # POSIX sh: runs under dash, busybox ash, bash and FreeBSD sh.
@@ -407,9 +407,20 @@ collect_pool() {  # POOL DIR: one file per output in DIR, names in DIR/names (na
             printf '%s\t%s\n' "$n" "$name" >>"$dir/list"
         fi
     }
+    add_vdevs() {
+        name=$1
+        shift
+        n=$((n + 1))
+        if run_output "$dir/$n" "$@" && grep -q '^root-0[[:space:]]' "$dir/$n"; then
+            printf '%s\t%s\n' "$n" "$name" >>"$dir/list"
+        fi
+    }
     add "zpool status $p" zpool status "$p" || fail "zpool status $p failed: $(tr '\n' ' ' <"$WORK/cmd.err")"
     add "zpool list -v -p $p" zpool list -v -p "$p" || say "note: zpool list -v -p $p failed; sizes come from the other outputs"
     add "zpool get -p all $p" zpool get -p all "$p" || true
+    # Each vdev's properties, among them the ashift it really has (OpenZFS 2.2 and later; an older zpool
+    # refuses all-vdevs, or reads it as a pool name: kept only when the root vdev's rows are there).
+    add_vdevs "zpool get -p all $p all-vdevs" zpool get -p all "$p" all-vdevs
     # Filesystems and volumes: snapshots are not modelled and can be many thousands of lines.
     add "zfs get -p -r -t filesystem,volume all $p" zfs get -p -r -t filesystem,volume all "$p" || true
     if have lsblk; then
@@ -423,6 +434,7 @@ collect_pool() {  # POOL DIR: one file per output in DIR, names in DIR/names (na
     add_json "zpool status -j -p $p" zpool status -j -p "$p"
     add_json "zpool list -v -j --json-int $p" zpool list -v -j --json-int "$p"
     add_json "zpool get -j -p all $p" zpool get -j -p all "$p"
+    add_json "zpool get -j -p all $p all-vdevs" zpool get -j -p all "$p" all-vdevs
     add_json "zfs get -j -p -r -t filesystem,volume all $p" zfs get -j -p -r -t filesystem,volume all "$p"
     add_json "zfs version -j" zfs version -j
 }

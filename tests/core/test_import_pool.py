@@ -205,5 +205,6 @@ def test_damaged_pastes_raise_only_the_importers_errors(data, name):
         result = import_pool([("paste", "\n".join(body))], catalog=CATALOG)
     except UnreadableOutput:
         return
-    # sizes no output gave are asked; once answered the design is whole
-    parse_design(answer_sizes(result.document, {q["id"]: 4 * 10**12 for q in result.questions}))
+    # sizes (and an ashift) no output gave are asked; once answered the design is whole
+    answers = {q["id"]: q["choices"][0] if q.get("kind") == "ashift" else 4 * 10**12 for q in result.questions}
+    parse_design(answer_sizes(result.document, answers))

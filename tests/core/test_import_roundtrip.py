@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from zfsplanner.core.document.export import design_to_document
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.importers import import_pool, writer
+from zfsplanner.core.importers import answer_sizes, import_pool, writer
 from zfsplanner.core.importers.common import numbered
 from zfsplanner.core.importers.zpool_status import parse as parse_status
 
@@ -264,3 +264,35 @@ def test_ratios_and_sizes_as_printed_without_p_are_read():
     again = estimate(parse_design(back))
     assert {d["name"]: d for d in back["datasets"]}["tank/vm"]["contents"]["dedup_ratio"] == 2.0
     assert abs(again.pool.savings.bclone_saved_bytes - 42.5 * 2**30) < 2**20
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(designs(), st.sampled_from(["lsblk", "vdev properties", "sizes"]))
+def test_a_pool_created_without_ashift_comes_back_with_its_ashift(doc, told_by):
+    """``zpool get ashift`` prints 0: the ashift comes from lsblk's sectors (zpool's own choice), from the vdev
+    properties (2.2+), or from the sizes the outputs give; when several ashifts give them, the preview asks,
+    and the answer gives back the same estimate."""
+    if doc["openzfs_version"] < "2.2":
+        told_by = "lsblk"  # no vdev properties, and no leaf sizes in zpool list -v: lsblk gives the sizes
+    design = parse_design(doc)
+    est = estimate(design)
+    text = writer.outputs(design, est, disks=told_by == "lsblk", datasets=False, ashift_requested=False,
+                          vdev_props=told_by == "vdev properties")
+    text += f"$ zfs list -p -H -o name,used,avail {design.name}\n{design.name}\t{est.pool.initial_used_bytes}\t" \
+            f"{est.pool.zfs_avail_bytes}\n"
+    assert f"{design.name}\tashift\t0\tdefault" in text
+    result = import_pool([("paste", text)])
+    back = result.document
+    used = {v.index: v.ashift for v in est.vdevs}
+    if told_by == "lsblk":
+        assert f"ashift {used[0]}: as zpool chose it for the disks' sector sizes (lsblk)" in " ".join(result.notes)
+    if result.questions:
+        [question] = result.questions
+        assert told_by == "sizes" and question["kind"] == "ashift" and len(question["choices"]) > 1
+        assert used[0] in question["choices"]
+        back = answer_sizes(back, {question["id"]: used[0]})
+    again = estimate(parse_design(back))
+    assert [v.ashift for v in again.vdevs] == [v.ashift for v in est.vdevs]
+    assert again.pool.zpool_size_bytes == est.pool.zpool_size_bytes
+    assert again.pool.zfs_avail_bytes + again.pool.initial_used_bytes == (
+        est.pool.zfs_avail_bytes + est.pool.initial_used_bytes)

@@ -3,6 +3,7 @@ against a live test server; with real fio for the benchmark."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -178,6 +179,36 @@ def test_dry_run_adds_the_json_forms_where_the_release_has_them(host):
     for command, output in json_outputs.items():
         assert output in result.stdout, command
     assert result.stdout.index("=== files: zpool status tank") < result.stdout.index("=== files: zpool status -j -p")
+
+
+VDEV_PROPS = ("NAME    PROPERTY  VALUE  SOURCE\n"
+              "root-0  ashift    0      -\n"
+              "raidz2-0  ashift    12     -\n")
+NONE = {"type": "NONE", "data": "-"}
+VDEV_PROPS_JSON = json.dumps({
+    "output_version": {"command": "zpool get", "vers_major": 0, "vers_minor": 1},
+    "pool": {"name": "tank", "state": "ONLINE"},
+    "vdevs": {name: {"name": name, "type": "VDEV", "properties": {"ashift": {"value": value, "source": NONE}}}
+              for name, value in (("root-0", "0"), ("raidz2-0", "12"))}}) + "\n"
+
+
+def test_each_vdev_s_properties_are_sent_where_the_release_prints_them(host):
+    host.pool(TEXT_SAMPLE)
+    # before 2.2 zpool refuses all-vdevs (here: an unknown option), or reads it as a pool name and prints
+    # only the pool's properties: nothing more is sent, and nothing fails
+    older = host.run("--dry-run")
+    assert older.returncode == 0, older.stderr
+    assert "all-vdevs" not in older.stdout
+    host.answer("zpool", "get -p all tank all-vdevs", "NAME  PROPERTY  VALUE  SOURCE\ntank  size      1000   -\n")
+    misread = host.run("--dry-run")
+    assert misread.returncode == 0 and "all-vdevs" not in misread.stdout
+    host.answer("zpool", "get -p all tank all-vdevs", VDEV_PROPS)
+    host.answer("zpool", "get -j -p all tank all-vdevs", VDEV_PROPS_JSON)
+    result = host.run("--dry-run")
+    assert result.returncode == 0, result.stderr
+    sent = "=== files: zpool get -p all tank all-vdevs\n$ zpool get -p all tank all-vdevs\n"
+    assert sent + VDEV_PROPS in result.stdout
+    assert f"$ zpool get -j -p all tank all-vdevs\n{VDEV_PROPS_JSON}" in result.stdout
 
 
 def test_it_creates_the_import_whose_size_is_the_pools(host, live_server, key, team, alice, web):

@@ -43,6 +43,19 @@ def test_import_pool_asks_the_sizes_zpool_status_alone_does_not_give(capsys):
     assert doc["vdevs"][0]["disk"] == {"size_bytes": 4 * 10**12} and "questions" not in doc["imported"]
 
 
+def test_import_pool_asks_an_ashift_the_outputs_leave_open(capsys):
+    path = SAMPLES / "openzfs-2.3.2-files-mirror-list-H-o.txt"
+    with pytest.raises(SystemExit) as exc:
+        call_command("import_pool", str(path))
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert f"{path}: the ashift of mirror-0 is not in the outputs and 9, 10, 11, 12, 13, 14, 15, 16 all give the " \
+           "sizes they report: give it with --size q1=ASHIFT" in err
+    call_command("import_pool", str(path), "--size", "q1=9")
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["vdevs"][0]["ashift"] == 9 and "questions" not in doc["imported"]
+
+
 @pytest.mark.parametrize(
     ("size", "message"),
     [("q1=4XB", "Size of each data disk: '4XB' is not a size"),

@@ -120,11 +120,40 @@ def test_the_api_previews_the_json_of_zpool_status_j(client_for, erin):
 
 
 def test_the_api_previews_zpool_list_h_o_as_openzfs_2_3_2_prints_it(client_for, erin):
-    r = client_for(erin).post("/api/pool-imports/", {"text": text("openzfs-2.3.2-files-mirror-list-H-o.txt")},
-                              format="json")
+    """A mirror of files (ashift 9) whose SIZE every ashift gives, and no output states it: asked, then answered."""
+    api = client_for(erin)
+    r = api.post("/api/pool-imports/", {"text": text("openzfs-2.3.2-files-mirror-list-H-o.txt")}, format="json")
     assert r.status_code == 201, r.content
-    size = next(row for row in r.json()["comparison"] if row["key"] == "size")
+    created = r.json()
+    [question] = created["questions"]
+    assert question["kind"] == "ashift" and question["choices"] == list(range(9, 17))
+    assert question["vdevs"] == ["mirror-0"] and created["comparison"] == []
+    r = api.post(f"/api/pool-imports/{created['id']}/sizes/", {"sizes": {"q1": "8"}}, format="json")
+    assert r.status_code == 400
+    assert r.json()["sizes"] == ["ashift of mirror-0: '8' is not one of the ashifts the outputs allow "
+                                 "(9, 10, 11, 12, 13, 14, 15, 16)"]
+    r = api.post(f"/api/pool-imports/{created['id']}/sizes/", {"sizes": {"q1": "9"}}, format="json")
+    assert r.status_code == 200, r.content
+    body = r.json()
+    assert body["questions"] == [] and body["document"]["vdevs"][0]["ashift"] == 9
+    size = next(row for row in body["comparison"] if row["key"] == "size")
     assert size["reported_bytes"] == 10200547328 and size["difference_bytes"] == 0
+
+
+def test_the_page_asks_an_ashift_the_outputs_leave_open(web, erin):
+    c = web(erin, enforce_csrf_checks=True)
+    r = csrf_post(c, "/imports/pool/", "/imports/pool/", {"text": text("openzfs-2.3.2-files-mirror-list-H-o.txt")})
+    record = PoolImport.objects.get()
+    page = c.get(r["Location"]).content.decode()
+    assert "ashift needed" in page and "Disk sizes needed" not in page and "Give the ashift asked above first." in page
+    assert "ashift of mirror-0" in page and "9 to 16 all give SIZE 10,200,547,328 B" in page
+    assert '<select id="id_size-q1" name="size-q1">' in page and '<option value="16">16</option>' in page
+    r = csrf_post(c, r["Location"], f"/imports/pool/{record.pk}/sizes/", {"size-q1": "9"})
+    assert r.status_code == 302
+    record.refresh_from_db()
+    assert record.document["vdevs"][0]["ashift"] == 9 and "questions" not in record.document["imported"]
+    page = c.get(r["Location"]).content.decode()
+    assert "ashift 9: given in the preview" in page and 'id="save-import-form"' in page
 
 
 def test_the_api_previews_status_alone_with_its_questions(client_for, erin):

@@ -10,6 +10,7 @@ from typing import Any
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import Estimate, estimate
+from zfsplanner.core.importers.answers import is_ashift_question
 from zfsplanner.core.importers.compare import Row, compare
 from zfsplanner.core.importers.members import CatalogEntry
 from zfsplanner.core.units import format_iec, format_si, parse_disk_size
@@ -41,6 +42,7 @@ class SizeQuestion:
     model: str | None
     typed: str = ""  # what was typed or chosen, shown again when the answers are refused
     chosen: str = ""
+    choices: tuple[int, ...] = ()  # an ashift question: the values the outputs allow (the size field holds one)
 
     @property
     def field(self) -> str:
@@ -52,6 +54,10 @@ class SizeQuestion:
 
 
 def _question(q: dict[str, Any]) -> SizeQuestion:
+    if is_ashift_question(q):
+        vdevs = ", ".join(q.get("vdevs") or [])
+        return SizeQuestion(str(q["id"]), f"ashift of {vdevs}", str(q.get("reason") or ""), True, None,
+                            choices=tuple(int(c) for c in q.get("choices") or []))
     devices = list(q.get("devices") or [])
     n = len(devices)
     what = "partition" if q.get("partition") else "disk"
@@ -79,6 +85,11 @@ class Preview:
     def imported(self) -> dict[str, Any]:
         value = self.document.get("imported")
         return value if isinstance(value, dict) else {}
+
+    @property
+    def size_questions(self) -> list[SizeQuestion]:
+        """The questions of a size (the others ask an ashift the outputs leave open)."""
+        return [q for q in self.questions if not q.choices]
 
     @cached_property
     def catalog_choices(self) -> list[tuple[str, str]]:
@@ -157,7 +168,13 @@ def answers_from(data: Mapping[str, Any], document: dict[str, Any]) -> dict[str,
     for q in questions:
         model = str(data.get(q.catalog_field) or "").strip()
         typed = str(data.get(q.field) or "").strip()
-        if model and not q.partition:
+        if q.choices:
+            if typed:
+                if not typed.isdigit() or int(typed) not in q.choices:
+                    raise ValueError(f"{q.label}: {typed!r} is not one of the ashifts the outputs allow "
+                                     f"({', '.join(str(c) for c in q.choices)})")
+                out[q.id] = int(typed)
+        elif model and not q.partition:
             catalog = catalog if catalog is not None else {c.model: c for c in catalog_entries()}
             if model not in catalog:
                 raise ValueError(f"{q.label}: {model!r} is not in the disk catalog")

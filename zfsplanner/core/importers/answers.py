@@ -71,11 +71,18 @@ def asked(doc: dict[str, Any], path: str) -> bool:
     return j < len(disks) and isinstance(disks[j], dict) and "size_question" in disks[j]
 
 
-def answer_sizes(document: dict[str, Any], answers: Mapping[str, int | CatalogEntry]) -> dict[str, Any]:
-    """The imported design with the sizes the preview asked for: ``{question id: bytes or catalog disk}``.
+def is_ashift_question(q: Mapping[str, Any]) -> bool:
+    """The question of an ashift the outputs allow several values of (the others ask a size)."""
+    return q.get("kind") == "ashift"
 
-    A catalog disk gives its size and links the disks to it (model, sectors, media, rpm...).
-    Raises :class:`ImportProblem` for an answer to no open question, and
+
+def answer_sizes(document: dict[str, Any], answers: Mapping[str, int | CatalogEntry]) -> dict[str, Any]:
+    """The imported design with the sizes (and ashift) the preview asked for: ``{question id: bytes, catalog
+    disk, or the ashift}``.
+
+    A catalog disk gives its size and links the disks to it (model, sectors, media, rpm...). The ashift
+    answer is one of the question's ``choices``; it goes to every vdev no output gave one.
+    Raises :class:`ImportProblem` for an answer to no open question or an ashift the outputs rule out, and
     :class:`~zfsplanner.core.design.types.InvalidDesign` when the sizes make no valid design (a member
     too small for ZFS) once every question is answered.
     """
@@ -85,6 +92,20 @@ def answer_sizes(document: dict[str, Any], answers: Mapping[str, int | CatalogEn
     unknown = sorted(set(answers) - open_ids)
     if unknown:
         raise ImportProblem(None, f"no open question {unknown[0]!r}")
+
+    for q in imported.get("questions") or []:
+        if is_ashift_question(q) and q["id"] in answers:
+            value = answers[q["id"]]
+            if isinstance(value, CatalogEntry) or value not in q["choices"]:
+                shown = value.model if isinstance(value, CatalogEntry) else value
+                raise ImportProblem(None, f"ashift {shown} does not give the sizes the outputs report (they allow "
+                                          f"{', '.join(str(c) for c in q['choices'])})")
+            for i, v in enumerate(doc.get("vdevs") or []):
+                if "ashift" not in v:
+                    items = list(v.items())
+                    at = next((k + 1 for k, (key, _) in enumerate(items) if key == "count"), len(items))
+                    doc["vdevs"][i] = dict([*items[:at], ("ashift", value), *items[at:]])
+            imported.setdefault("notes", []).append(f"ashift {value}: given in the preview")
 
     def size_of(answer: int | CatalogEntry) -> int:
         return answer.size_bytes if isinstance(answer, CatalogEntry) else answer

@@ -21,21 +21,26 @@ vdev and dataset) is kept under the document's ``imported`` key for the comparis
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import copy
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from ..design.types import InvalidDesign, Partitioning
 from ..document.parse import parse_design
+from ..estimate import estimate
+from ..geometry.ashift import resolve
 from .answers import asked, size_questions, with_stand_ins
+from .ashift_inference import candidates, infer
 from .builder import Builder
+from .compare import Row, compare
 from .members import (
     CatalogEntry,
     TopVdev,
 )
 from .outputs import Outputs, read_sections
 from .pool_import import IMPORT_KEY, ImportProblem, PoolImport
-from .savings import reported_savings, with_cloned_bytes, with_dedup_ratio
+from .savings import ReportedSavings, reported_savings, with_cloned_bytes, with_dedup_ratio
 from .sections import Section
 
 __all__ = ["build", "import_sections"]
@@ -94,32 +99,63 @@ def build(found: Outputs, *, pool: str | None = None, catalog: Sequence[CatalogE
         raise ImportProblem(None, "no vdev tree found: paste the output of `zpool status POOL` "
                                   "(optionally with zpool list -v -p, zpool get, zfs get/list and lsblk)")
     b = Builder(found, pool, catalog)
-    tops = b.top_vdevs()
-    # cache and spare devices are one group each per identical device, each a stripe of width 1
-    expanded: list[TopVdev] = []
-    for t in tops:
-        if t.role in ("cache", "spare"):
-            expanded += [replace(t, members=(m,)) for m in t.members]
-        else:
-            expanded.append(t)
-    tops, questions = size_questions(b.fill_unknown_sizes(expanded))
-    members = tuple(m for t in tops for m in t.members)
-    data_parts = [m.partitioning for t in tops if t.role == "data" for m in t.members]
-    design_partitioning = data_parts[0] if data_parts else Partitioning.LINUX_WHOLE_DISK
+    tops: list[TopVdev] = []
+    for t in b.top_vdevs():
+        # cache and spare devices are one group each per identical device, each a stripe of width 1
+        tops += [replace(t, members=(m,)) for m in t.members] if t.role in ("cache", "spare") else [t]
     datasets, reported_ds = b.datasets()
     savings = reported_savings(b.list, b.pool_props)
     with_dedup_ratio(datasets, savings.dedupratio, b.notes)
+    stated = sorted({(t.ashift, t.name) for t in tops if t.ashift is not None and t.name in b.vdev_ashifts})
+    if stated:
+        b.notes.append("ashift from the vdev properties (zpool get ashift POOL all-vdevs): "
+                       + ", ".join(f"{name} {a}" for a, name in stated))
+    if b.config_stated:
+        b.notes.append("ashift from the pool configuration (zdb -C): "
+                       + ", ".join(f"{name} {a}" for a, name in sorted(set(b.config_stated))))
+
+    def document(tops: list[TopVdev]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        return _document(b, tops, datasets, reported_ds, found, savings)
+
+    ashift_question = None
+    if any(t.ashift is None for t in tops):
+        tops, ashift_question = _infer_ashift(b, tops, document)
+    doc, questions = document(tops)
+    if ashift_question is not None:
+        ashift_question["id"] = f"q{len(questions) + 1}"
+        questions.append(ashift_question)
+        doc[IMPORT_KEY]["questions"] = questions
+    try:
+        # sizes still to be asked are no fault of the outputs: the rest is checked with them standing at 1 TiB
+        parse_design(with_stand_ins(doc) if questions else doc)
+    except InvalidDesign as exc:
+        errors = [(path, msg) for path, msg in exc.errors if not asked(doc, path)]
+        if errors:
+            raise ImportProblem(None, f"the pool does not make a valid design: {InvalidDesign(errors)}") from None
+    members = tuple(m for t in tops for m in t.members)
+    return PoolImport(doc, members, tuple(doc[IMPORT_KEY]["notes"]), tuple(found.sources))
+
+
+def _document(b: Builder, tops: list[TopVdev], datasets: list[dict[str, Any]],
+              reported_ds: dict[str, dict[str, Any]], found: Outputs,
+              savings: ReportedSavings) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The design document of these top-level vdevs (member sizes fitted or asked), and its size questions."""
+    tops, questions = size_questions(b.fill_unknown_sizes(tops))
+    members = tuple(m for t in tops for m in t.members)
+    data_parts = [m.partitioning for t in tops if t.role == "data" for m in t.members]
+    design_partitioning = data_parts[0] if data_parts else Partitioning.LINUX_WHOLE_DISK
+    notes = list(b.notes)  # this document's: each ashift tried makes one
     doc: dict[str, Any] = {"format": "zfsplanner.design/1", "name": b.name}
     if b.version:
         doc["openzfs_version"] = b.version
     doc["disk_partitioning"] = design_partitioning.value
     doc["vdevs"] = [_vdev_document(t, n, design_partitioning) for t, n in _group(tops)]
-    doc["datasets"] = datasets
-    with_cloned_bytes(doc, savings.bclonesaved, b.notes, priced=with_stand_ins(doc) if questions else doc)
+    doc["datasets"] = copy.deepcopy(datasets)
+    with_cloned_bytes(doc, savings.bclonesaved, notes, priced=with_stand_ins(doc) if questions else doc)
     doc[IMPORT_KEY] = {
         "from": list(found.sources),
-        "reported": b.reported(tops, reported_ds),
-        "notes": list(dict.fromkeys(b.notes)),
+        "reported": b.reported(tops, copy.deepcopy(reported_ds)),
+        "notes": list(dict.fromkeys(notes)),
         "devices": [
             {"name": m.name, "role": m.role, "vdev": m.vdev, "state": m.state, "size_bytes": m.size_bytes,
              "size_source": m.size_source, "model": m.model, "serial": m.serial,
@@ -129,11 +165,58 @@ def build(found: Outputs, *, pool: str | None = None, catalog: Sequence[CatalogE
     }
     if questions:
         doc[IMPORT_KEY]["questions"] = questions
+    return doc, questions
+
+
+Document = Callable[[list[TopVdev]], tuple[dict[str, Any], list[dict[str, Any]]]]
+
+
+def _infer_ashift(b: Builder, tops: list[TopVdev], document: Document) -> tuple[list[TopVdev], dict[str, Any] | None]:
+    """Give the vdevs whose ashift no output states the one the outputs' sizes allow (see
+    :mod:`.ashift_inference`); several: the question to ask; none or nothing to decide by: zpool's choice.
+    ``document`` makes the design document (and its size questions) of a list of top-level vdevs."""
+    members = [m for t in tops for m in t.members]
+    if b.ashift_not_requested and all(m.logical_sector and m.physical_sector for m in members):
+        b.notes.append(f"ashift {_automatic(tops, document)}as zpool chose it for the disks' "
+                       "sector sizes (lsblk): zpool get ashift prints 0, so the pool was created without -o ashift")
+        return tops, None
+    logical = max((m.logical_sector for m in members if m.logical_sector), default=512)
+
+    def with_ashift(a: int) -> list[TopVdev]:
+        return [replace(t, ashift=a) if t.ashift is None else t for t in tops]
+
+    def rows_of(a: int) -> list[Row] | None:
+        doc, questions = document(with_ashift(a))
+        if questions:
+            return []  # sizes still unknown: nothing decides
+        try:
+            return compare(doc, estimate(parse_design(doc)))
+        except InvalidDesign:
+            return None
+
+    result = infer(candidates(logical.bit_length() - 1), rows_of)
+    if result is None:
+        b.notes.append("no output states the ashift nor gives a size that decides it: the ashift zpool would "
+                       "choose is assumed (add `zpool get ashift POOL all-vdevs` on OpenZFS 2.2+, or `zpool list "
+                       "-v -p` and `zfs list -p POOL`)")
+        return tops, None
+    b.notes.append(result.reason)
+    if result.ashift is not None:
+        return with_ashift(result.ashift), None
+    if not result.matching:
+        return tops, None
+    return tops, {"id": "", "kind": "ashift", "choices": list(result.matching),
+                  "vdevs": [t.name for t in tops if t.ashift is None], "reason": result.reason}
+
+
+def _automatic(tops: list[TopVdev], document: Document) -> str:
+    """``"12: "``: the ashift(s) ``zpool create`` gives these vdevs without ``-o ashift`` (:func:`resolve`)."""
+    doc, questions = document(tops)
+    if questions:
+        return ""
     try:
-        # sizes still to be asked are no fault of the outputs: the rest is checked with them standing at 1 TiB
-        parse_design(with_stand_ins(doc) if questions else doc)
-    except InvalidDesign as exc:
-        errors = [(path, msg) for path, msg in exc.errors if not asked(doc, path)]
-        if errors:
-            raise ImportProblem(None, f"the pool does not make a valid design: {InvalidDesign(errors)}") from None
-    return PoolImport(doc, members, tuple(doc[IMPORT_KEY]["notes"]), tuple(found.sources))
+        design = parse_design(doc)
+    except InvalidDesign:
+        return ""
+    used = sorted({resolve(g, design.version).used for g in design.vdevs})
+    return ", ".join(str(a) for a in used) + ": "

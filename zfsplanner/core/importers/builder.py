@@ -40,6 +40,11 @@ class Builder:
                             key=lambda p: (not (p.size is not None and p.size.exact), p.from_status))
         self.list = self.lists[0] if self.lists else None
         self.pool_props = {p.property: p for p in found.pool_props if p.name == self.name}
+        self.vdev_ashifts: dict[str, int] = {}
+        self.config_stated: list[tuple[int, str]] = []
+        for vp in found.vdev_props:
+            if vp.pool in (None, self.name):
+                self.vdev_ashifts.update(vp.ashifts())
         self.version = self._version()
         self.by_kernel_name = {b.name: b for b in found.blocks}
         self.list_rows = self._list_rows()
@@ -305,8 +310,9 @@ class Builder:
             layout, data, spares = layout_of(top)
             if role in ("cache", "spare"):
                 layout = Layout.STRIPE
-            ashift = next((leaf.configured_ashift for leaf, _ in self.members_of_quiet(top)
-                           if leaf.configured_ashift), None) or pool_ashift
+            ashift = (self.vdev_ashifts.get(top.name) or self._config_ashift(top.name)
+                      or next((leaf.configured_ashift for leaf, _ in self.members_of_quiet(top)
+                               if leaf.configured_ashift), None) or pool_ashift)
             row = self.list_rows.get((section_of(role), top.name))
             if row is None and self.list is not None and self.status is not None:
                 row = self._list_row_by_position(role, top)
@@ -330,6 +336,22 @@ class Builder:
             return None
         cand = rows[idx]
         return cand if cand.name.split("-")[0] == top.name.split("-")[0] else None
+
+    def _config_ashift(self, name: str) -> int | None:
+        """The ashift ``zdb -C`` gives the top-level vdev ``name``."""
+        for config in self.found.configs:
+            if config.name in (None, self.name):
+                found = config.ashift_of(name)
+                if found:
+                    self.config_stated.append((found, name))
+                    return found
+        return None
+
+    @property
+    def ashift_not_requested(self) -> bool:
+        """``zpool get ashift`` printed 0: the pool was created without ``-o ashift`` (zpool chose)."""
+        p = self.pool_props.get("ashift")
+        return p is not None and p.value == "0"
 
     def _pool_ashift(self) -> int | None:
         p = self.pool_props.get("ashift")

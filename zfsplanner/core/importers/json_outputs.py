@@ -20,6 +20,8 @@ Shapes as ``cmd/zpool/zpool_main.c`` and ``cmd/zfs/zfs_main.c`` of OpenZFS 2.3.2
 * ``zpool get -j`` / ``zfs get -j`` / ``zfs list -j``: ``pools.<name>`` or ``datasets.<name>``
   with ``properties.<prop>`` = ``{"value", "source": {"type", "data"}}``
   (``zprop_nvlist_one_property()`` in ``lib/libzfs/libzfs_util.c``);
+* ``zpool get -j PROPS POOL all-vdevs`` (2.3+, ``get_callback_vdev()``): ``pool`` (the pool's
+  ``name``) and ``vdevs.<name>`` with ``properties`` as above (:mod:`.vdev_props`);
 * ``zfs version -j``: ``zfs_version.userland`` / ``.kernel``.
 
 Numbers are strings as the text prints them (rounded, ``21.8T``, or exact with ``-p``) or
@@ -36,6 +38,7 @@ from typing import Any
 from ..geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 from .common import Lines, Size, UnreadableOutput, parse_size
 from .props import Prop
+from .vdev_props import VdevProperties
 from .zpool_list import ListRow, PoolList
 from .zpool_status import PoolStatus, StatusVdev, check
 
@@ -64,6 +67,7 @@ class JsonResult:
     pool_props: list[Prop] = field(default_factory=list)
     dataset_props: list[Prop] = field(default_factory=list)
     versions: list[tuple[int, str]] = field(default_factory=list)
+    vdev_props: list[VdevProperties] = field(default_factory=list)
 
 
 def starts_json(text: str) -> bool:
@@ -122,6 +126,11 @@ def parse(lines: Lines, *, expected: str | None = None) -> JsonResult:
                                      zip(out.status, _objects(data, "pools", first), strict=True)) if lst.vdevs]
     elif command == "zpool list":
         out.lists = [_list(name, pool, lookup) for name, pool in _objects(data, "pools", first)]
+    elif command == "zpool get" and "vdevs" in data and "pools" not in data:
+        pool = data.get("pool")
+        pool_name = str(pool["name"]) if isinstance(pool, dict) and "name" in pool else None
+        found = [p for name, vdev in _objects(data, "vdevs", first) for p in _props(name, vdev, lookup)]
+        out.vdev_props = [VdevProperties(pool_name, tuple(found), first)]
     elif command == "zpool get":
         out.pool_props = [p for name, pool in _objects(data, "pools", first) for p in _props(name, pool, lookup)]
     elif command in ("zfs list", "zfs get"):

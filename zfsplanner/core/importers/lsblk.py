@@ -63,7 +63,7 @@ def _device(n: int, row: dict[str, str | None], parent: str | None) -> BlockDevi
         v = text(key)
         if v is None:
             return None
-        if not v.isdigit():
+        if not (v.isascii() and v.isdigit()):
             raise LsblkError(n, f"{key} {v!r} is not a number")
         return int(v)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from . import json_outputs, lsblk, props, zdb, zfs_list, zpool_list, zpool_status
+from . import json_outputs, lsblk, props, vdev_props, zdb, zdb_config, zfs_list, zpool_list, zpool_status
 from .sections import Section
 
 ZPOOL_ONLY_PROPS = {
@@ -24,6 +24,8 @@ class Outputs:
     status: list[zpool_status.PoolStatus] = field(default_factory=list)
     lists: list[zpool_list.PoolList] = field(default_factory=list)
     pool_props: list[props.Prop] = field(default_factory=list)
+    vdev_props: list[vdev_props.VdevProperties] = field(default_factory=list)
+    configs: list[zdb_config.PoolConfig] = field(default_factory=list)
     dataset_props: list[props.Prop] = field(default_factory=list)
     datasets: list[zfs_list.DatasetRow] = field(default_factory=list)
     blocks: list[lsblk.BlockDevice] = field(default_factory=list)
@@ -57,7 +59,12 @@ def read_sections(sections: Sequence[Section], out: Outputs | None = None) -> Ou
         elif cmd in ("zpool get", "zfs get", "get"):
             cols = s.option("o")
             columns = tuple(c.strip() for c in cols.split(",")) if cols else None
-            if cmd == "get":
+            positionals = _positionals(s)
+            if cmd != "zfs get" and vdev_props.is_vdev_output(positionals, s.lines):
+                pool = positionals[1] if len(positionals) >= 3 else None
+                out.vdev_props.append(vdev_props.parse(s.lines, pool=pool, columns=columns, scripted=s.flag("H")))
+                cmd = "zpool get all-vdevs"
+            elif cmd == "get":
                 _split_get(s, out)
             else:
                 parsed = props.parse(s.lines, zpool=cmd == "zpool get", columns=columns, scripted=s.flag("H"))
@@ -69,6 +76,9 @@ def read_sections(sections: Sequence[Section], out: Outputs | None = None) -> Ou
             )
         elif cmd == "lsblk":
             out.blocks += lsblk.parse(s.lines)
+        elif cmd == "zdb" and zdb_config.is_config(s.lines):
+            out.configs += zdb_config.parse(s.lines)
+            cmd = "zdb -C"
         elif cmd == "zdb":
             out.histograms.append(zdb.parse(s.lines))
         elif cmd == "version":
@@ -87,9 +97,24 @@ def _read_json(s: Section, out: Outputs) -> str:
     out.pool_props += found.pool_props
     out.dataset_props += found.dataset_props
     out.versions += found.versions
+    out.vdev_props += found.vdev_props
     if found.command == "zpool list":
         out.list_verbose = out.list_verbose or any(p.vdevs for p in found.lists)
-    return f"{found.command} -j"
+    return f"{found.command}{' all-vdevs' if found.vdev_props else ''} -j"
+
+
+def _positionals(s: Section) -> list[str]:
+    """The words of a ``get`` command line that are not options: properties, pool, vdevs."""
+    out = []
+    skip = False
+    for a in s.args:
+        if skip:
+            skip = False
+        elif a.startswith("-"):
+            skip = not a.startswith("--") and a.endswith("o")  # -o name,value
+        else:
+            out.append(a)
+    return out
 
 
 def _split_get(s: Section, out: Outputs) -> None:

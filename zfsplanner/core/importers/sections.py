@@ -28,7 +28,8 @@ _OTHER_PROMPT_RE = re.compile(r"^\s*(?:\[[^\]]*\]|[\w.@:~/+-]*@[\w.-]+[\w.:~/+-]
 _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # colours (ZFS_COLOR) and cursor codes from a terminal log
 _VERSION_RE = re.compile(r"^\s*zfs-(?:kmod-)?[0-9]+\.[0-9]+(?:\.[0-9]+)?\S*\s*$")
 _ZDB_MARKERS = ("Block Size Histogram", "Traversing all blocks", "bp count:", "Dataset mos [META]",
-                "loading concrete vdev", "Blocks  LSIZE   PSIZE", "leaked space:", "No leaks (block sum matches")
+                "loading concrete vdev", "Blocks  LSIZE   PSIZE", "leaked space:", "No leaks (block sum matches",
+                "MOS Configuration:", "Cached configuration:")
 ZPOOL_SUBCOMMANDS = {"status": "zpool status", "import": "zpool import", "list": "zpool list", "get": "zpool get",
                      "version": "version"}
 ZFS_SUBCOMMANDS = {"list": "zfs list", "get": "zfs get", "version": "version"}

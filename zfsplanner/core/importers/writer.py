@@ -30,6 +30,7 @@ from .writer_model import (
     zfs_get_text,
     zpool_get_properties,
     zpool_get_text,
+    zpool_get_vdevs_text,
 )
 
 
@@ -167,12 +168,15 @@ LIST_FORMS = ("text", "scripted", "json", "none")
 
 
 def outputs(design: Design, estimate: Estimate, *, disks: bool = True, datasets: bool = True,
-            status: str = "text", listing: str = "text", version: bool = True) -> str:
+            status: str = "text", listing: str = "text", version: bool = True, ashift_requested: bool = True,
+            vdev_props: bool = False) -> str:
     """The outputs together, each after its ``$ command`` line, as a user would paste them.
 
     ``status`` is ``text``, ``json`` (``zpool status -j -p``) or ``none``; ``listing`` is
     ``text`` (``zpool list -v -p``), ``scripted`` (``-v -p -H -o name,size,alloc,free``),
-    ``json`` (``zpool list -v -j --json-int``) or ``none``; ``version`` adds ``zfs version``.
+    ``json`` (``zpool list -v -j --json-int``) or ``none``; ``version`` adds ``zfs version``. Not
+    ``ashift_requested``: the pool was created without ``-o ashift`` (``zpool get ashift`` prints 0);
+    ``vdev_props`` adds ``zpool get -p ashift POOL all-vdevs`` (2.2+), which states each vdev's ashift.
     """
     name = design.name
     parts = {"text": [f"$ zpool status {name}", zpool_status_text(design, estimate)],
@@ -188,10 +192,12 @@ def outputs(design: Design, estimate: Estimate, *, disks: bool = True, datasets:
     props = ",".join(zpool_get_properties(design.version))
     if status == "json":
         parts += ["$ zfs version -j", zfs_version_json(design)] if version else []
-        parts += [f"$ zpool get -j -p {props} {name}", zpool_get_json(design, estimate)]
+        parts += [f"$ zpool get -j -p {props} {name}", zpool_get_json(design, estimate, requested=ashift_requested)]
     else:
         parts += ["$ zfs version", f"zfs-{design.version}.0-1", f"zfs-kmod-{design.version}.0-1"] if version else []
-        parts += [f"$ zpool get -H -p {props} {name}", zpool_get_text(design, estimate)]
+        parts += [f"$ zpool get -H -p {props} {name}", zpool_get_text(design, estimate, requested=ashift_requested)]
+    if vdev_props:
+        parts += [f"$ zpool get -p ashift {name} all-vdevs", zpool_get_vdevs_text(design, estimate)]
     if disks:
         parts += ["$ lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA", lsblk_text(design, estimate)]
     if datasets and design.datasets:

@@ -20,6 +20,7 @@ from .writer_model import (
     vdev_fields,
     zfs_get_text,
     zpool_get_text,
+    zpool_get_vdevs_text,
 )
 
 # --------------------------------------------------------------------------- the JSON of -j (OpenZFS 2.3+)
@@ -281,13 +282,25 @@ def zfs_get_json(design: Design, estimate: Estimate, *, as_int: bool = False) ->
                   "datasets": datasets})
 
 
-def zpool_get_json(design: Design, estimate: Estimate, *, as_int: bool = False) -> str:
+def zpool_get_json(design: Design, estimate: Estimate, *, as_int: bool = False, requested: bool = True) -> str:
     """``zpool get -j -p [--json-int] PROPERTIES POOL``: the properties :func:`zpool_get_text` prints
     (``get_callback()`` in zpool_main.c l. 12467)."""
     item = _pool_info(design, as_int, with_type=True)
-    item["properties"] = _props_json(zpool_get_text(design, estimate), as_int)[design.name]
+    item["properties"] = _props_json(zpool_get_text(design, estimate, requested=requested), as_int)[design.name]
     return _json({"output_version": {"command": "zpool get", "vers_major": 0, "vers_minor": 1},
                   "pools": {design.name: item}})
+
+
+def zpool_get_vdevs_json(design: Design, estimate: Estimate, *, as_int: bool = False) -> str:
+    """``zpool get -j -p [--json-int] ashift POOL all-vdevs`` (2.3+): ``get_callback()`` puts the pool
+    (``fill_pool_info()``) under ``pool`` and ``get_callback_vdev()`` each vdev (``fill_vdev_info()``) under
+    ``vdevs.<name>`` with its ``properties``."""
+    vdevs: dict[str, Any] = {}
+    for name, props in _props_json(zpool_get_vdevs_text(design, estimate, scripted=True), as_int).items():
+        vdevs[name] = {"name": name, "type": "VDEV", "guid": int(_guid(name)) if as_int else _guid(name),
+                       "class": "normal", "state": "ONLINE", "properties": props}
+    return _json({"output_version": {"command": "zpool get", "vers_major": 0, "vers_minor": 1},
+                  "pool": _pool_info(design, as_int, with_type=False), "vdevs": vdevs})
 
 
 def zfs_version_json(design: Design) -> str:

@@ -278,13 +278,16 @@ def zpool_get_properties(version: str) -> tuple[str, ...]:
     return ("ashift", "dedupratio", *cloning)
 
 
-def zpool_get_text(design: Design, estimate: Estimate) -> str:
+def zpool_get_text(design: Design, estimate: Estimate, *, requested: bool = True) -> str:
     """``zpool get -H -p ashift,dedupratio[,bcloneused,bclonesaved,bcloneratio] POOL`` of a pool built with the
-    generated commands (``zpool create -o ashift=N``), its contents written: the ratios and sizes
-    ``spa_prop_get_config()`` (``module/zfs/spa.c``) reports; the block-cloning ones from 2.2."""
+    generated commands (``zpool create -o ashift=N``), or, not ``requested``, created without ``-o ashift`` (the
+    property keeps its default, 0), its contents written: the ratios and sizes ``spa_prop_get_config()``
+    (``module/zfs/spa.c``) reports; the block-cloning ones from 2.2."""
     first = next(g for g in design.vdevs if g.role == Role.DATA)
     name = design.name
-    lines = [f"{name}\tashift\t{written_ashift(first, design.version)}\tlocal",
+    ashift = f"{name}\tashift\t{written_ashift(first, design.version)}\tlocal" if requested else (
+        f"{name}\tashift\t0\tdefault")
+    lines = [ashift,
              f"{name}\tdedupratio\t{ratio_text(dedupratio_percent(estimate))}\t-"]
     if "bclonesaved" in zpool_get_properties(design.version):
         s = estimate.pool.savings
@@ -292,4 +295,36 @@ def zpool_get_text(design: Design, estimate: Estimate) -> str:
         ratio = s.bcloneratio_percent if s is not None else 100
         lines += [f"{name}\tbcloneused\t{used}\t-", f"{name}\tbclonesaved\t{saved}\t-",
                   f"{name}\tbcloneratio\t{ratio_text(ratio)}\t-"]
+    return "\n".join(lines) + "\n"
+
+
+def vdev_ashifts(design: Design, estimate: Estimate) -> list[tuple[str, int]]:
+    """``(vdev name, ashift)`` in the order ``for_each_vdev_cb()`` (``lib/libzutil/zutil_import.c``) walks the
+    tree: the root (``root-0``, ashift 0: ``vdev_root_open()``), its hot spares, its cache devices, then each
+    top-level vdev and its leaves."""
+    tops = tops_of(design, estimate)
+    out = [("root-0", 0)]
+    for role in (Role.SPARE, Role.CACHE):
+        out += [(t.leaves[0].name, t.figures.ashift) for t in tops if t.group.role == role]
+    for top in tops:
+        if top.group.role in (Role.SPARE, Role.CACHE):
+            continue
+        if top.group.layout.value == "stripe":
+            out.append((top.leaves[0].name, top.figures.ashift))
+        else:
+            out.append((top.name, top.figures.ashift))
+            out += [(leaf.name, top.figures.ashift) for leaf in top.leaves]
+    return out
+
+
+def zpool_get_vdevs_text(design: Design, estimate: Estimate, *, scripted: bool = False) -> str:
+    """``zpool get [-H] -p ashift POOL all-vdevs`` (OpenZFS 2.2+), as ``zprop_print_one_property()`` prints it:
+    ``%-*s  `` per column with the widths ``zprop_print_headers()`` fixed when the first vdev (``root-0``) was
+    printed, so a longer name of a later vdev pushes its row's columns right; with ``-H`` ``%s\t``."""
+    rows = [(name, "ashift", str(a), "-") for name, a in vdev_ashifts(design, estimate)]
+    if scripted:
+        return "".join("\t".join(r) + "\n" for r in rows)
+    name_w, prop_w, value_w = max(4, len("root-0")), max(8, len("ashift")), max(5, len(rows[0][2]))
+    lines = [f"{'NAME':<{name_w}}  {'PROPERTY':<{prop_w}}  {'VALUE':<{value_w}}  SOURCE"]
+    lines += [f"{n:<{name_w}}  {p:<{prop_w}}  {v:<{value_w}}  {src}" for n, p, v, src in rows]
     return "\n".join(lines) + "\n"

@@ -74,7 +74,8 @@ class PoolImportSizesSerializer(serializers.Serializer):
 
     sizes = serializers.DictField(
         child=serializers.CharField(max_length=64), required=False,
-        help_text='{"q1": "16 TB"}: a size as on the label (TB), as ZFS prints it (TiB), or bytes.')
+        help_text='{"q1": "16 TB"}: a size as on the label (TB), as ZFS prints it (TiB), or bytes; '
+                  '{"q2": "9"} for an ashift question (one of its choices).')
     catalog = serializers.DictField(
         child=serializers.CharField(max_length=255), required=False,
         help_text='{"q1": "ST16000NM001G"}: a whole disk of the catalog (its size, sectors and media).')

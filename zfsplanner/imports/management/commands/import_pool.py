@@ -7,7 +7,8 @@ reported under ``imported``; anything it cannot read prints a message naming the
 line on stderr, nothing on stdout, and exits with status 2. Disk models are matched to the
 catalog in the database. Member sizes no output gives (``zpool status`` alone) are asked:
 answer them with ``--size q1=16TB`` (the message lists each question), or add
-``zpool list -v -p`` or ``lsblk -b``.
+``zpool list -v -p`` or ``lsblk -b``. An ashift no output states is inferred from the sizes
+the outputs give; when several fit, it is asked the same way (``--size q2=9``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from zfsplanner.core.importers.answers import is_ashift_question
 from zfsplanner.core.importers.common import UnreadableOutput
 from zfsplanner.imports.services import answer_questions, run_import
 from zfsplanner.uploads.handler import UploadTooLarge
@@ -40,7 +42,8 @@ class Command(BaseCommand):
         parser.add_argument("--pool", default="", help="the pool to import when the outputs show several")
         parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0 for one line)")
         parser.add_argument("--size", action="append", default=[], metavar="QUESTION=SIZE",
-                            help="a member size the outputs do not give, e.g. q1=16TB (repeat for each question)")
+                            help="a member size (or ashift) the outputs do not give, e.g. q1=16TB or q2=9 "
+                                 "(repeat for each question)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         sources = []
@@ -69,6 +72,12 @@ class Command(BaseCommand):
         questions = (document.get("imported") or {}).get("questions") or []
         if questions:
             for q in questions:
+                if is_ashift_question(q):
+                    choices = ", ".join(str(c) for c in q["choices"])
+                    self.stderr.write(f"{sources[0][0]}: the ashift of {', '.join(q['vdevs'])} is not in the outputs "
+                                      f"and {choices} all give the sizes they report: give it with --size "
+                                      f"{q['id']}=ASHIFT, or add `zpool get ashift POOL all-vdevs` (OpenZFS 2.2+)")
+                    continue
                 what = f"each {q['model']}" if q.get("model") else f"each {q['role']} device"
                 self.stderr.write(f"{sources[0][0]}: the size of {what} ({', '.join(q['devices'])}) is not in the "
                                   f"outputs: give it with --size {q['id']}=SIZE (e.g. 16TB), or add "
