@@ -130,6 +130,9 @@ class DatasetUsage:
     metadata_dvas: tuple[tuple[int, float], ...] = ()
     small_blocks_allowed: bool = True
     metadata_psize_bytes: int = 0  # one copy of every metadata block, as the ARC caches it
+    # the part of referenced_bytes charged for blocks on the special class (deflated, as
+    # metaslab_class_get_dalloc() counts them): what no longer lowers AVAIL from 2.4.1/2.3.7
+    special_used_bytes: int = 0
 
 
 @lru_cache(maxsize=8192)
@@ -439,4 +442,5 @@ def dataset_usage(
         metadata_dvas=tuple(sorted(meta_demand.items())),
         small_blocks_allowed=not volume or zvol_ssb,
         metadata_psize_bytes=int(round(meta_psize)),
+        special_used_bytes=int(round(special_tot.used)),
     )

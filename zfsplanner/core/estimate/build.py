@@ -15,7 +15,7 @@ from typing import Any
 from ..capacity.efficiency import efficiency_table
 from ..capacity.expansion import expansion_report
 from ..capacity.placement import AllocTarget
-from ..capacity.pool import PoolCapacity, VdevCapacity, pool_capacity
+from ..capacity.pool import PoolCapacity, VdevCapacity, avail_charge, pool_capacity
 from ..datasets.inputs import DatasetError
 from ..datasets.special import CurvePoint
 from ..datasets.usage import DatasetUsage, dataset_usage
@@ -236,6 +236,7 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
         design, pool, usages, _targets(pool.vdevs, Role.DATA), _targets(pool.vdevs, Role.SPECIAL), inputs
     )
     planned_used = sum(u.zfs_used_bytes for u in usages)
+    planned_charge = avail_charge(planned_used, sum(u.special_used_bytes for u in usages), design.version)
     allocated = sum(u.data_allocated_bytes + u.metadata_allocated_bytes for u in usages)
     special_planned = sum(u.special_allocated_bytes for u in usages)
     usable = pool.zfs_avail_bytes + pool.initial_used_bytes
@@ -284,7 +285,7 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
             allocated_bytes=allocated,
             used_fraction=planned_used / usable if usable else None,
             zfs_used_bytes=planned_used,
-            zfs_avail_after_bytes=max(pool.zfs_avail_bytes - planned_used, 0),
+            zfs_avail_after_bytes=max(pool.zfs_avail_bytes - planned_charge, 0),
             normal_size_bytes=pool.normal_size_bytes,
             log_size_bytes=pool.log_size_bytes,
             cache_size_bytes=pool.cache_size_bytes,

@@ -22,7 +22,7 @@ from rest_framework.fields import empty
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design.types import FORMAT, InvalidDesign
 
-from ..choices import OpenZFSVersion, Partitioning
+from ..choices import OPENZFS_VERSION_NAMES, Partitioning
 from ..models import CatalogDisk, PoolDesign, ShareLink
 from ..services.access import writable_teams
 from ..services.designs import META_KEYS, save_design_document, validate_document
@@ -100,7 +100,7 @@ class DesignSerializer(serializers.Serializer):
     format = serializers.CharField(required=False, default=FORMAT)
     name = serializers.CharField(help_text="Pool name.")
     description = serializers.CharField(required=False)
-    openzfs_version = serializers.ChoiceField(choices=OpenZFSVersion.choices, required=False)
+    openzfs_version = serializers.ChoiceField(choices=OPENZFS_VERSION_NAMES, required=False)
     disk_partitioning = serializers.ChoiceField(choices=Partitioning.choices, required=False)
     vdevs = serializers.ListField(child=serializers.DictField(), help_text="Vdev groups (see the design format).")
     datasets = serializers.ListField(child=serializers.DictField(), required=False)
