@@ -16,7 +16,14 @@ from collections.abc import Mapping, Sequence
 
 from ..design.types import Design, Media, Role
 from ..estimate import Estimate
-from .writer_json import zfs_get_json, zfs_version_json, zpool_get_json, zpool_list_json, zpool_status_json
+from .writer_json import (
+    zfs_get_json,
+    zfs_version_json,
+    zfs_version_lines,
+    zpool_get_json,
+    zpool_list_json,
+    zpool_status_json,
+)
 from .writer_model import (
     CLASS_HEADING,
     LEFT_ALIGNED,
@@ -181,7 +188,7 @@ def outputs(design: Design, estimate: Estimate, *, disks: bool = True, datasets:
         parts += ["$ zfs version -j", zfs_version_json(design)]
         parts += [f"$ zpool get -j -p ashift {name}", zpool_get_json(design)]
     else:
-        parts += ["$ zfs version", f"zfs-{design.version}.0-1", f"zfs-kmod-{design.version}.0-1"]
+        parts += ["$ zfs version", *zfs_version_lines(design)]
         parts += [f"$ zpool get -H -p ashift {name}", zpool_get_text(design)]
     if disks:
         parts += ["$ lsblk -b -o NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA", lsblk_text(design, estimate)]
