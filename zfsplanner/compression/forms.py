@@ -5,7 +5,7 @@ from typing import Any
 from django import forms
 
 from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
-from zfsplanner.plans.choices import DEFAULT_OPENZFS_VERSION, openzfs_version_choices
+from zfsplanner.plans.choices import DEFAULT_OPENZFS_VERSION, offer_versions, openzfs_version_choices
 
 from . import services
 
@@ -20,6 +20,10 @@ class SampleForm(forms.Form):
     openzfs_version = forms.ChoiceField(
         label="OpenZFS", choices=openzfs_version_choices, initial=DEFAULT_OPENZFS_VERSION
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        offer_versions(self)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -13,7 +13,7 @@ from zfsplanner.core import advisor
 from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, DatasetType, InvalidDesign
 from zfsplanner.core.units import UnitError, format_si, parse_disk_size
 
-from ..choices import DEFAULT_OPENZFS_VERSION, Media, openzfs_version_choices
+from ..choices import DEFAULT_OPENZFS_VERSION, Media, offer_versions, openzfs_version_choices
 from ..models import CatalogDisk, PoolDesign
 from ..services.access import writable_teams
 from ..services.planning import catalog_candidate
@@ -77,6 +77,7 @@ class AdvisorForm(forms.Form):
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        offer_versions(self)
         self.fields["from_design"].queryset = PoolDesign.objects.for_user(user).order_by("name", "pk")
         self.catalog = {d.model: d for d in CatalogDisk.objects.order_by("media", "-capacity_bytes", "vendor", "model")}
         groups: list[tuple[str, Any]] = []
