@@ -201,11 +201,12 @@ def pool_capacity(design: Design) -> PoolCapacity:
         gcd_alloc = gcd(gcd_alloc, m)
 
     # The first blocks are metadata: they go to the special class when there is one.
-    meta_class = [v for v in vdevs if v.role == Role.SPECIAL] or normal
+    specials = [v for v in vdevs if v.role == Role.SPECIAL]
+    meta_class = specials or normal
     extra = sum(1 for v in vdevs if v.role in ALLOCATING_ROLES) - 1
     used_each = [initial_root_used(v.ashift, v.layout, v.width, v.draid_data, extra) for v in meta_class]
     initial_used = sum(used_each) // len(used_each)
-    initial_fast = initial_used if meta_class is not normal else 0
+    initial_fast = initial_used if specials else 0
     avail = max(normal_dspace - slop - avail_charge(initial_used, initial_fast, version_s), 0)
 
     notes: list[str] = [
