@@ -345,6 +345,16 @@ FEATURES: dict[str, Feature] = {
             effect="zpool add acceptance on degraded pools with an active spare",
         ),
         Feature(
+            "zfs_rewrite",
+            Version(2, 4, 0),
+            "zfs rewrite rewrites a file's blocks in place, at the vdev's present width after a RAIDZ expansion",
+            "49fbdd4533 'Introduce zfs rewrite subcommand' (PR #17246); 2.3.4: 809b553940",
+            backport=Version(2, 3, 4),
+            modelled=False,
+            effect="what zfs accepts: old data after a RAIDZ expansion can be rewritten at the new ratio "
+            "without send/receive",
+        ),
+        Feature(
             "special_dalloc_in_avail",
             Version(2, 4, 1),
             "a dataset's AVAIL counts the space allocated on the special and dedup classes (deflated), so "

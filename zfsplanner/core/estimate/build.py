@@ -104,7 +104,7 @@ def expansion_datasets(design: Design, pool: PoolCapacity, usages: Sequence[Data
     The charge is linear in the share written before (``placement.group_targets``), so the
     dataset is priced twice, all of it at the old width and all at the new one: USED of the old
     data is its share of the first, USED of the new data its share of the second, and a rewrite
-    of the old data (``zfs rewrite``, 2.4, or send/receive) frees the difference.
+    of the old data (``zfs rewrite``, 2.3.4 and 2.4, or send/receive) frees the difference.
     """
     if not any(v.original_width for v in pool.vdevs):
         return []
