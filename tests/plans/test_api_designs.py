@@ -124,9 +124,10 @@ def test_create_reports_every_bad_field(team, alice, client_for):
 
 def test_a_design_may_name_a_known_release_and_an_unknown_one_is_refused_with_the_known_ones(team, alice, client_for):
     client = client_for(alice)
-    response = client.post("/api/designs/", {**design_document(openzfs_version="2.4.4"), "team": team.pk}, format="json")
+    body = {**design_document(openzfs_version="2.4.4"), "team": team.pk}
+    response = client.post("/api/designs/", body, format="json")
     assert response.status_code == 201 and response.json()["openzfs_version"] == "2.4.4"
-    response = client.post("/api/designs/", {**design_document(openzfs_version="2.4.9"), "team": team.pk}, format="json")
+    response = client.post("/api/designs/", {**body, "openzfs_version": "2.4.9"}, format="json")
     assert response.status_code == 400
     (error,) = [e for e in response.json()["errors"] if e["field"] == "openzfs_version"]
     assert "its newest 2.4 release is 2.4.4" in error["message"] and "2.3.0\u20132.3.9" in error["message"]
