@@ -106,10 +106,10 @@ DISTRIBUTION_RELEASES: dict[Version, str] = {
     Version(2, 3, 2): "Debian 13",
 }
 
-# A series stands for the release its long-term distribution ships where one pins the series
-# (0.8 to 2.2: what those machines run, and no newer point release changes more than the
-# backports FEATURES lists), and for the newest release the planner knows otherwise (2.3, 2.4:
-# still maintained; Debian 13's 2.3.2 is named as "2.3.2").
+# A series stands for the release its long-term distribution ships where one pins a series no
+# longer maintained (0.8 to 2.2: what those machines run), and for the newest release the planner
+# knows otherwise (2.3, 2.4: point releases change accounting and people update within a series;
+# Debian 13's 2.3.2 is named as "2.3.2").
 SERIES: dict[str, Series] = {
     s.name: s
     for s in (
