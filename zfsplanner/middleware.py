@@ -116,8 +116,8 @@ class RefuseControlCharactersMiddleware:
         query = unquote(request.META.get("QUERY_STRING", ""), errors="replace")
         if _has_control(request.path) or _has_control(query):
             message = "The address contains a control character (such as NUL); remove it."
-            if wants_json(request):
-                return JsonResponse({"detail": message}, status=400)
+            if wants_json(request):  # the API's error shape: a detail and the errors, one per field
+                return JsonResponse({"detail": message, "errors": [{"field": "", "message": message}]}, status=400)
             return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
 

@@ -119,8 +119,8 @@ def test_the_command_for_a_64k_sector_disk_on_2_3_writes_what_zpool_would_pick()
 
 
 def test_ashift_9_on_a_512e_mirror_is_raised_to_12_before_2_3_6_but_not_on_a_single_disk():
-    mirror = design(group("mirror", 2, disk(512, 4096), ashift=9), version="2.3")
-    single = design(group("stripe", 1, disk(512, 4096), ashift=9), version="2.3")
+    mirror = design(group("mirror", 2, disk(512, 4096), ashift=9), version="2.3.2")
+    single = design(group("stripe", 1, disk(512, 4096), ashift=9), version="2.3.2")
     assert pool_capacity(mirror).vdevs[0].ashift == 12
     assert pool_capacity(single).vdevs[0].ashift == 9
     assert all_commands(mirror)[0].startswith("zpool create -o ashift=9 ")  # what the user asked for

@@ -54,7 +54,7 @@ def _files_usage(e: dict):
             files_per_directory=FILES_PER_DIRECTORY,
         ),
     )
-    return dataset_usage(ds, version="2.3", normal=RAIDZ1_5, spa_min_alloc=512, spa_gcd_alloc=512)
+    return dataset_usage(ds, version="2.3.2", normal=RAIDZ1_5, spa_min_alloc=512, spa_gcd_alloc=512)
 
 
 def _zvol_usage(e: dict):
@@ -66,7 +66,7 @@ def _zvol_usage(e: dict):
         compression="off",
         contents=Contents(logical_bytes=e["volsize"]),
     )
-    return dataset_usage(ds, version="2.3", normal=RAIDZ1_5, spa_min_alloc=512, spa_gcd_alloc=512)
+    return dataset_usage(ds, version="2.3.2", normal=RAIDZ1_5, spa_min_alloc=512, spa_gcd_alloc=512)
 
 
 def test_the_calibration_has_the_expected_entries():

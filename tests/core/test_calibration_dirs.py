@@ -44,7 +44,7 @@ def _usage(r: dict, files: int):
         special_small_blocks=int(r["special_small_blocks"]),
         contents=Contents(file_count=files, files_per_directory=_per_dir(r)),
     )
-    return dataset_usage(ds, version="2.3", normal=DISK, special=DISK, spa_min_alloc=4096, spa_gcd_alloc=4096)
+    return dataset_usage(ds, version="2.3.2", normal=DISK, special=DISK, spa_min_alloc=4096, spa_gcd_alloc=4096)
 
 
 def _growth(r: dict) -> tuple[int, int]:

@@ -44,7 +44,7 @@ def design_for(entry: dict[str, Any]) -> dict[str, Any]:
         assert m, kind
         vdev.update(layout=m[1], draid_data=int(m[2]), draid_spares=int(m[3]))
         assert int(m[4]) == entry["children_per_vdev"]
-    return {"name": "tank", "openzfs_version": "2.3", "disk_partitioning": "none", "vdevs": [vdev]}
+    return {"name": "tank", "openzfs_version": "2.3.2", "disk_partitioning": "none", "vdevs": [vdev]}
 
 
 IDS = [f"{p['layout']}-{p['disk_size_bytes'] >> 30}G" for p in POOLS]

@@ -48,7 +48,7 @@ def doc(width: int, files: int, before: int | None = None, original: int | None 
         contents["logical_bytes_written_before"] = before
     return {
         "name": "tank",
-        "openzfs_version": "2.3",
+        "openzfs_version": "2.3.2",
         "disk_partitioning": "none",
         "vdevs": [group],
         "datasets": [{"name": "tank/data", "recordsize": "128K", "compression": "off", "contents": contents}],

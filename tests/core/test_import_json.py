@@ -58,7 +58,7 @@ def test_every_json_output_together_imports_like_the_text():
     assert result.sources == ("zpool status -j", "zpool list -j", "zpool get -j", "zfs get -j", "zfs version -j")
     assert shape(doc) == [("data", "raidz2", 6, 1), ("special", "mirror", 2, 1), ("log", "mirror", 2, 1),
                           ("cache", "stripe", 1, 1), ("spare", "stripe", 1, 1)]
-    assert doc["openzfs_version"] == "2.3" and doc["vdevs"][0]["ashift"] == 12
+    assert doc["openzfs_version"] == "2.3.0" and doc["vdevs"][0]["ashift"] == 12  # the release zfs version -j names
     assert doc["vdevs"][0]["disk"]["model"] == "ST14000NM001G"
     # the spare has no sizes in zpool status -j; zpool list -j gives its partition
     spare = next(d for d in doc["imported"]["devices"] if d["role"] == "spare")

@@ -79,7 +79,7 @@ def test_a_fully_described_design_comes_back_unchanged():
             "physical_sector_bytes": 4096, "media": "hdd"}
     ssd = {"size_bytes": 960197124096, "model": "MZ7L3960HCJR", "logical_sector_bytes": 512,
            "physical_sector_bytes": 4096, "media": "ssd"}
-    doc = {"format": "zfsplanner.design/1", "name": "tank", "openzfs_version": "2.3",
+    doc = {"format": "zfsplanner.design/1", "name": "tank", "openzfs_version": "2.3.9",
            "disk_partitioning": "linux-whole-disk",
            "vdevs": [{"role": "data", "layout": "raidz2", "width": 6, "count": 2, "ashift": 12, "disk": disk},
                      {"role": "special", "layout": "mirror", "width": 3, "count": 1, "ashift": 12, "disk": ssd},

@@ -119,7 +119,7 @@ def test_an_imported_design_shows_model_vs_pool():
     md = markdown(design, estimate(design))
     part = md.split("## Model vs the pool it was imported from")[1]
     assert "| SIZE | zpool list | 1.16 TiB | 1.16 TiB | +0 B | +0.00 % |  |" in part
-    assert "OpenZFS 2.3, from zfs version" in part
+    assert "OpenZFS 2.3.2, from zfs version" in part
 
 
 def test_the_csv_has_a_row_per_vdev_and_dataset():

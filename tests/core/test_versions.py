@@ -11,7 +11,20 @@ from zfsplanner.core.capacity.pool import pool_capacity
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.units import GIB
-from zfsplanner.core.versions import FEATURES, SERIES, Version, VersionError, feature_table_markdown, supports
+from zfsplanner.core.versions import (
+    FEATURES,
+    KNOWN_NAMES,
+    OFFERED,
+    SERIES,
+    Version,
+    VersionError,
+    feature_table_markdown,
+    modelled_as,
+    offered_for,
+    point_release_table_markdown,
+    supports,
+    unknown_version_message,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 DISK = {"size_bytes": 14_000_519_643_136, "logical_sector_bytes": 512, "physical_sector_bytes": 4096}
@@ -20,22 +33,57 @@ DISK = {"size_bytes": 14_000_519_643_136, "logical_sector_bytes": 512, "physical
 def test_versions_compare_as_values_not_strings():
     assert Version(2, 10) > Version(2, 9)  # "2.10" < "2.9" as strings
     assert Version(2, 2) <= Version.parse("2.2") == Version(2, 2, 2)
-    assert Version.parse("2.3.6") > Version.parse("2.3")
+    assert Version.parse("2.3") > Version.parse("2.3.6")  # the series stands for 2.3.9
     assert str(Version.parse("0.8")) == "0.8.3" and Version.parse("0.8").series == "0.8"
     with pytest.raises(VersionError):
         Version.parse("two")
 
 
-def test_each_series_stands_for_the_release_the_lts_distributions_ship():
+def test_each_series_stands_for_its_lts_release_or_else_its_newest():
     assert {s: str(x.release) for s, x in SERIES.items()} == {
-        "0.8": "0.8.3", "2.0": "2.0.3", "2.1": "2.1.5", "2.2": "2.2.2", "2.3": "2.3.2", "2.4": "2.4.0",
+        "0.8": "0.8.3", "2.0": "2.0.3", "2.1": "2.1.5", "2.2": "2.2.2", "2.3": "2.3.9", "2.4": "2.4.4",
     }
+
+
+def test_a_design_may_name_any_known_release_and_no_other():
+    assert {"2.4.4", "2.4.0", "2.3.9", "2.3.2", "2.2.11", "2.1.16", "0.8.0", "2.4", "0.8"} <= set(KNOWN_NAMES)
+    assert unknown_version_message("2.3.7") is None
+    assert "its newest 2.4 release is 2.4.4" in (unknown_version_message("2.4.9") or "")
+    assert "2.4.0\u20132.4.4" in (unknown_version_message("2.5.0") or "")
+    assert "not an OpenZFS version" in (unknown_version_message("2.x") or "")
+
+
+def test_the_pages_offer_one_release_per_run_of_releases_that_model_alike():
+    offered = {o.name: (str(o.first), str(o.last)) for o in OFFERED}
+    assert offered["2.4.4"] == ("2.4.1", "2.4.4") and offered["2.4.0"] == ("2.4.0", "2.4.0")
+    assert offered["2.3.9"] == ("2.3.7", "2.3.9") and offered["2.3.6"] == ("2.3.6", "2.3.6")
+    assert offered["2.3.2"] == ("2.3.0", "2.3.5")  # Debian 13's release stands for its run
+    assert OFFERED[0].name == "2.4.4" and offered_for("2.4.2").name == "2.4.4" and offered_for("2.3").name == "2.3.9"
+    # every release of a run gives the same estimate as the one offered for it
+    special = {"role": "special", "layout": "mirror", "width": 2,
+               "disk": {"size_bytes": "960GB", "logical_sector_bytes": 4096, "physical_sector_bytes": 4096}}
+    files = {"logical_bytes": 2 * 10**12, "file_size_histogram": [[16384, 10**6], [2**30, 1000]]}
+    extra = {"vdevs": [{"role": "data", "layout": "raidz2", "width": 6, "disk": DISK}, special],
+             "datasets": [{"name": "tank/fs", "special_small_blocks": "64K", "contents": files}]}
+    for name in ("2.4.1", "2.3.7", "2.3.0"):
+        pool = estimate(big(name, **extra)).to_document()["pool"]
+        assert pool == estimate(big(offered_for(name).name, **extra)).to_document()["pool"]
+
+
+def test_special_and_dedup_space_counts_in_avail_from_2_4_1_and_2_3_7():
+    assert supports("2.4.1", "special_dalloc_in_avail") and not supports("2.4.0", "special_dalloc_in_avail")
+    assert supports("2.3.7", "special_dalloc_in_avail") and not supports("2.3.6", "special_dalloc_in_avail")
+    assert supports("2.3", "special_dalloc_in_avail") and supports("2.4", "special_dalloc_in_avail")
+
+
+def test_an_unknown_release_is_modelled_by_its_series_or_the_nearest_one():
+    assert modelled_as("2.3.99") == "2.3" and modelled_as("2.6.0") == "2.4" and modelled_as("0.7.13") == "0.8"
 
 
 def test_backports_count_only_within_their_series():
     assert supports("2.0.6", "slop_cap") and not supports("2.0", "slop_cap")
     assert supports("2.1.6", "max_auto_ashift_14") and not supports("2.1", "max_auto_ashift_14")
-    assert supports("2.3.6", "parent_ashift_kept") and not supports("2.3", "parent_ashift_kept")
+    assert supports("2.3.6", "parent_ashift_kept") and not supports("2.3.5", "parent_ashift_kept")
 
 
 def big(version: str, **extra: Any) -> Any:
@@ -108,5 +156,6 @@ def test_zstd_before_2_0_is_refused_by_zfs_create():
 def test_docs_have_the_per_version_table():
     text = (ROOT / "docs" / "capacity.md").read_text()
     assert feature_table_markdown() in text
+    assert point_release_table_markdown() in text
     for f in FEATURES.values():
         assert f.source.split()[0] in text

@@ -108,6 +108,7 @@ def test_a_nul_in_the_address_is_a_400_not_a_500(url, web):
 def test_a_control_character_in_the_path_answers_json_to_the_api(web):
     r = web.get("/api/designs/%01/")
     assert r.status_code == 400 and "control character" in r.json()["detail"]
+    assert r.json()["errors"] == [{"field": "", "message": r.json()["detail"]}]  # the API's error shape
 
 
 # --------------------------------------------------------------------------- rate limits

@@ -43,6 +43,16 @@ def test_it_filters_by_name_team_and_version(team, alice, client_for):
     assert client.get(f"/api/designs/?team={team.pk}").json()["count"] == 2
 
 
+def test_the_version_filter_takes_a_series_with_its_releases(team, alice, client_for):
+    PoolDesignFactory(team=team, name="tank")  # "2.3"
+    PoolDesignFactory(team=team, name="debian", document=design_document("debian", openzfs_version="2.3.2"))
+    PoolDesignFactory(team=team, name="new", document=design_document("new", openzfs_version="2.4.4"))
+    client = client_for(alice)
+    names = {d["name"] for d in client.get("/api/designs/?openzfs_version=2.3").json()["results"]}
+    assert names == {"tank", "debian"}
+    assert [d["name"] for d in client.get("/api/designs/?openzfs_version=2.4").json()["results"]] == ["new"]
+
+
 def test_filtering_by_a_foreign_team_is_rejected(team, other_team, alice, client_for):
     response = client_for(alice).get(f"/api/designs/?team={other_team.pk}")
     assert response.status_code == 400
@@ -110,6 +120,17 @@ def test_create_reports_every_bad_field(team, alice, client_for):
     fields = {e["field"] for e in response.json()["errors"]}
     assert {"name", "vdevs[0].width"} <= fields
     assert not PoolDesign.objects.exists()
+
+
+def test_a_design_may_name_a_known_release_and_an_unknown_one_is_refused_with_the_known_ones(team, alice, client_for):
+    client = client_for(alice)
+    body = {**design_document(openzfs_version="2.4.4"), "team": team.pk}
+    response = client.post("/api/designs/", body, format="json")
+    assert response.status_code == 201 and response.json()["openzfs_version"] == "2.4.4"
+    response = client.post("/api/designs/", {**body, "openzfs_version": "2.4.9"}, format="json")
+    assert response.status_code == 400
+    (error,) = [e for e in response.json()["errors"] if e["field"] == "openzfs_version"]
+    assert "its newest 2.4 release is 2.4.4" in error["message"] and "2.3.0\u20132.3.9" in error["message"]
 
 
 def test_create_needs_a_team(alice, client_for):

@@ -511,3 +511,25 @@ def test_the_mixed_ashift_fix_in_the_designer_gives_every_vdev_ashift_12(team, a
     design.refresh_from_db()
     assert design.ashift == 12 and design.revisions.get(number=2).kind == "fix"
     assert 'data-code="mixed-ashift"' not in response.content.decode()
+
+
+def test_the_pool_form_offers_the_releases_that_differ_and_keeps_the_designs_own(team, alice, web):
+    import re
+
+    design = _new_design(web, alice, team)  # named "2.3", as designs were before point releases
+    html = web(alice).get(f"/designs/{design.pk}/designer/").content.decode()
+    assert _selected(html, "openzfs_version") == "2.3"
+    select = re.search(r'<select name="openzfs_version"[^>]*>(.*?)</select>', html, re.S).group(1)
+    offered = re.findall(r'<option value="([^"]*)"', select)
+    assert offered[:4] == ["2.4.4", "2.4.0", "2.3.9", "2.3"] and "2.3.2" in offered and "2.4.2" not in offered
+    assert "OpenZFS 2.3 (as 2.3.9)" in select
+    body = {"name": "tank", "openzfs_version": "2.3.4", "disk_partitioning": "", "description": "", "revision": 1,
+            "ashift": "12"}
+    assert web(alice).post(f"/designs/{design.pk}/designer/pool/", body, HTTP_HX_REQUEST="true").status_code == 200
+    design.refresh_from_db()
+    assert design.openzfs_version == "2.3.4" and design.to_spec().version == "2.3.4"
+    body.update(revision=2, openzfs_version="2.4.9")
+    response = web(alice).post(f"/designs/{design.pk}/designer/pool/", body, HTTP_HX_REQUEST="true")
+    assert response.status_code == 422
+    design.refresh_from_db()
+    assert design.openzfs_version == "2.3.4"

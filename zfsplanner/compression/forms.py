@@ -5,7 +5,7 @@ from typing import Any
 from django import forms
 
 from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
-from zfsplanner.plans.choices import DEFAULT_OPENZFS_VERSION, OpenZFSVersion
+from zfsplanner.plans.choices import DEFAULT_OPENZFS_VERSION, offer_versions, openzfs_version_choices
 
 from . import services
 
@@ -18,8 +18,12 @@ class SampleForm(forms.Form):
     recordsize = forms.CharField(initial="128K,1M", help_text="Comma list of record sizes.")
     ashift = forms.IntegerField(initial=12, min_value=ASHIFT_MIN, max_value=ASHIFT_MAX)
     openzfs_version = forms.ChoiceField(
-        label="OpenZFS", choices=OpenZFSVersion.choices, initial=DEFAULT_OPENZFS_VERSION
+        label="OpenZFS", choices=openzfs_version_choices, initial=DEFAULT_OPENZFS_VERSION
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        offer_versions(self)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from zfsplanner.plans.choices import DEFAULT_OPENZFS_VERSION, OpenZFSVersion
+from zfsplanner.plans.choices import DEFAULT_OPENZFS_VERSION
 from zfsplanner.uploads.kinds import UploadKind
 from zfsplanner.uploads.models import UploadLifecycle
 
@@ -51,7 +51,7 @@ class CompressionSample(UploadLifecycle):
     algorithms = models.JSONField(default=list, help_text="As given: lz4, zstd, zstd-7, gzip-9 ...")
     recordsizes = models.JSONField(default=list, help_text="Bytes.")
     ashift = models.PositiveSmallIntegerField(default=12)
-    openzfs_version = models.CharField(max_length=4, choices=OpenZFSVersion.choices, default=DEFAULT_OPENZFS_VERSION)
+    openzfs_version = models.CharField(max_length=8, default=DEFAULT_OPENZFS_VERSION)  # a series or a release
     status = models.CharField(max_length=10, choices=SampleStatus.choices, default=SampleStatus.PENDING)
     result = models.JSONField(null=True, blank=True, help_text="The zfsplanner.compression/1 document.")
 

@@ -17,9 +17,9 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 
 from zfsplanner.core.datasets.measure import MeasureError, Source, measure_files, settings_for
-from zfsplanner.core.design.types import OPENZFS_VERSIONS
 from zfsplanner.core.geometry.ashift import ASHIFT_RANGE
 from zfsplanner.core.units import UnitError, parse_zfs_size
+from zfsplanner.core.versions import unknown_version_message
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import spool
 
@@ -61,8 +61,9 @@ def _split(value: Any) -> list[str]:
 def parse_options(algorithms: Any = None, recordsize: Any = None, ashift: Any = None, version: Any = None) -> Options:
     """Read the options as the command, the API and the form give them (comma lists or lists)."""
     v = str(version or "2.3").strip()
-    if v not in OPENZFS_VERSIONS:
-        raise OptionError("openzfs_version", f"{v!r} is not one of {', '.join(OPENZFS_VERSIONS)}")
+    problem = unknown_version_message(v)
+    if problem is not None:
+        raise OptionError("openzfs_version", problem)
     try:
         a = int(ashift) if ashift not in (None, "") else 12
     except (TypeError, ValueError) as exc:

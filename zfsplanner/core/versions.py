@@ -1,9 +1,11 @@
 """OpenZFS versions as comparable values, and the release that brought each rule.
 
-A design names a release series (``"2.3"``). Rules change at point releases too (the
-128 GiB slop cap arrived in 2.0.6, the 16 KiB automatic-ashift cap in 2.1.6), so each
-series stands for one concrete release, the one the long-term-support distributions
-ship (:data:`SERIES`). Compare versions as values, never as strings::
+A design names a release (``"2.4.4"``) or a series (``"2.4"``). Rules change at point
+releases too (the 128 GiB slop cap arrived in 2.0.6, the special class's allocated space in
+AVAIL in 2.4.1 and 2.3.7), so each series stands for one concrete release (:data:`SERIES`):
+the newest release of that series the planner knows, or, for the older series, the one the
+long-term-support distributions ship. :data:`RELEASES` are the releases a design may name.
+Compare versions as values, never as strings::
 
     v = Version.parse(design.version)      # "2.2" -> Version(2, 2, 2)
     if Version(2, 2) <= v: ...
@@ -11,8 +13,10 @@ ship (:data:`SERIES`). Compare versions as values, never as strings::
 
 :data:`FEATURES` is the one table of "since which release": every module that needs
 to know whether a version has a behaviour asks it, and ``docs/capacity.md`` prints it
-(:func:`feature_table_markdown`). Each entry names the OpenZFS commit (and pull
-request) that introduced it, read in the openzfs/zfs history.
+(:func:`feature_table_markdown`, :func:`point_release_table_markdown`). Each entry names
+the OpenZFS commit (and pull request) that introduced it, read in the openzfs/zfs history.
+:data:`OFFERED` are the releases whose figures differ, one for each run of releases that
+model alike: what the pages offer.
 """
 
 from __future__ import annotations
@@ -83,22 +87,68 @@ class Series:
     name: str
     release: Version
     shipped_by: str
+    newest: Version  # the newest release of the series the planner knows
 
 
-# Each series is modelled as the release the long-term-support distributions ship
-# (their package versions), so "2.1" means what an Ubuntu 22.04 machine runs.
+# The releases of each series the planner knows: every tag of the openzfs/zfs history it was
+# read against (zfs-0.8.0 ... zfs-2.4.4). A design may name any of them.
+_NEWEST = (Version(0, 8, 6), Version(2, 0, 7), Version(2, 1, 16), Version(2, 2, 11), Version(2, 3, 9), Version(2, 4, 4))
+RELEASES: tuple[Version, ...] = tuple(
+    Version(n.major, n.minor, patch) for n in _NEWEST for patch in range(n.patch + 1)
+)
+
+# Releases that long-term-support distributions ship (their zfs-linux package versions).
+DISTRIBUTION_RELEASES: dict[Version, str] = {
+    Version(0, 8, 3): "Ubuntu 20.04 LTS",
+    Version(2, 0, 3): "Debian 11",
+    Version(2, 1, 5): "Ubuntu 22.04 LTS",
+    Version(2, 2, 2): "Ubuntu 24.04 LTS",
+    Version(2, 3, 2): "Debian 13",
+}
+
+# A series stands for the release its long-term distribution ships where one pins a series no
+# longer maintained (0.8 to 2.2: what those machines run), and for the newest release the planner
+# knows otherwise (2.3, 2.4: point releases change accounting and people update within a series;
+# Debian 13's 2.3.2 is named as "2.3.2").
 SERIES: dict[str, Series] = {
     s.name: s
     for s in (
-        Series("0.8", Version(0, 8, 3), "Ubuntu 20.04 LTS (zfs-linux 0.8.3)"),
-        Series("2.0", Version(2, 0, 3), "Debian 11 (zfs-linux 2.0.3)"),
-        Series("2.1", Version(2, 1, 5), "Ubuntu 22.04 LTS (zfs-linux 2.1.5)"),
-        Series("2.2", Version(2, 2, 2), "Ubuntu 24.04 LTS (zfs-linux 2.2.2)"),
-        Series("2.3", Version(2, 3, 2), "Debian 13 (zfs-linux 2.3.2); the release the calibration pools ran"),
-        Series("2.4", Version(2, 4, 0), "OpenZFS 2.4.0"),
+        Series("0.8", Version(0, 8, 3), "Ubuntu 20.04 LTS (zfs-linux 0.8.3)", _NEWEST[0]),
+        Series("2.0", Version(2, 0, 3), "Debian 11 (zfs-linux 2.0.3)", _NEWEST[1]),
+        Series("2.1", Version(2, 1, 5), "Ubuntu 22.04 LTS (zfs-linux 2.1.5)", _NEWEST[2]),
+        Series("2.2", Version(2, 2, 2), "Ubuntu 24.04 LTS (zfs-linux 2.2.2)", _NEWEST[3]),
+        Series("2.3", Version(2, 3, 9), "the newest 2.3 release (Debian 13 ships 2.3.2: name it as 2.3.2)", _NEWEST[4]),
+        Series("2.4", Version(2, 4, 4), "the newest 2.4 release", _NEWEST[5]),
     )
 }
 SERIES_NAMES: tuple[str, ...] = tuple(SERIES)
+# Every name a design may give: a series, or a release the planner knows.
+KNOWN_NAMES: tuple[str, ...] = SERIES_NAMES + tuple(str(r) for r in RELEASES)
+
+
+def known_ranges() -> str:
+    """The releases the planner knows, series by series: ``0.8.0–0.8.6, …, 2.4.0–2.4.4``."""
+    return ", ".join(f"{s.name}.0\u2013{s.newest}" for s in SERIES.values())
+
+
+def unknown_version_message(text: str) -> str | None:
+    """Why ``text`` is not a version a design may name (None when it is one)."""
+    if text in KNOWN_NAMES:
+        return None
+    try:
+        v = Version.parse(text)
+    except VersionError:
+        return f"{text!r} is not an OpenZFS version (a series such as 2.4 or a release such as 2.4.4)"
+    series = SERIES.get(v.series)
+    if series is not None and v > series.newest:
+        return (
+            f"{text!r} is not an OpenZFS release the planner knows: its newest {series.name} release is "
+            f"{series.newest} (known: {known_ranges()})"
+        )
+    return (
+        f"{text!r} is not an OpenZFS release the planner knows "
+        f"(known: {known_ranges()}; or a series {', '.join(SERIES_NAMES)})"
+    )
 
 
 @dataclass(frozen=True)
@@ -110,6 +160,8 @@ class Feature:
     what: str
     source: str  # commit and pull request in openzfs/zfs
     backport: Version | None = None  # the same change in an earlier series' point release
+    modelled: bool = True  # False: recorded for the table, no figure the planner computes depends on it
+    effect: str = ""  # what it changes in SIZE / AVAIL / USED or in what zpool and zfs accept
 
     def in_version(self, v: Version) -> bool:
         return reached(v, self.since, self.backport)
@@ -148,6 +200,7 @@ FEATURES: dict[str, Feature] = {
             "slop space capped at 128 GiB (before: 1/32 of the pool without an upper bound)",
             "f01eaed455 'Add upper bound for slop space calculation' (PR #11023)",
             backport=Version(2, 0, 6),
+            effect="AVAIL of pools whose normal class exceeds 4 TiB (slop stops at 128 GiB)",
         ),
         Feature(
             "slop_without_dedup",
@@ -175,6 +228,7 @@ FEATURES: dict[str, Feature] = {
             "automatic ashift stops at 14 (16 KiB); a larger physical sector is ignored and the logical one used",
             "37f6845c6f 'Improve too large physical ashift handling' (PR #13798)",
             backport=Version(2, 1, 6),
+            effect="SIZE, AVAIL and USED of vdevs of disks with physical sectors over 16 KiB",
         ),
         Feature(
             "compression_on_default",
@@ -209,6 +263,7 @@ FEATURES: dict[str, Feature] = {
             "vdev whose writes fail",
             "6187b19434 'On the first vdev open ignore impossible ashift hints' (PR #16690)",
             backport=Version(2, 2, 7),
+            effect="SIZE and USED of vdevs created with -o ashift below the disks' logical sector",
         ),
         Feature(
             "compression_budget_sectors",
@@ -247,8 +302,9 @@ FEATURES: dict[str, Feature] = {
             Version(2, 4, 0),
             "zpool create/add -o ashift=N also sets the ashift of mirror, raidz and dRAID vdevs, so a "
             "larger physical sector no longer raises it",
-            "51de2d76f8 'Explicit set ashift for non-leaf vdevs' (PR #17826)",
+            "51de2d76f8 'Explicit set ashift for non-leaf vdevs' (PR #17826); 2.3.6: 1397bf1e0e",
             backport=Version(2, 3, 6),
+            effect="SIZE, AVAIL and USED of vdevs created with -o ashift below the disks' physical sector",
         ),
         Feature(
             "special_any_topology",
@@ -270,6 +326,74 @@ FEATURES: dict[str, Feature] = {
             "--allow-ashift-mismatch (--allow-replication-mismatch arrives with it)",
             "b1e46f869e 'Add ashift validation when adding devices to a pool' (PR #15509)",
             backport=Version(2, 2, 4),
+            effect="what zpool add accepts (no figure changes)",
+        ),
+        Feature(
+            "embedded_with_dedup",
+            Version(2, 4, 0),
+            "a block that compresses to 112 B or less is embedded in its block pointer with dedup=on too "
+            "(before: dedup turned embedding off)",
+            "09f4dd06c3 'Prefer embedded blocks to dedup' (PR #17113); 2.3.3: 602fecc316",
+            backport=Version(2, 3, 3),
+            modelled=False,
+            effect="USED and the dedup table of dedup=on datasets with tiny compressible blocks",
+        ),
+        Feature(
+            "zero_holes_with_dedup",
+            Version(2, 4, 0),
+            "with dedup=on, all-zero blocks become holes even with compression=off",
+            "bcd0430236 'Allow zero compression if dedup is enabled' (PR #17435); 2.3.3: 4c8d0471fa",
+            backport=Version(2, 3, 3),
+            modelled=False,
+            effect="USED and the dedup table of dedup=on, compression=off datasets holding zeros",
+        ),
+        Feature(
+            "meta_dnode_some_redundancy",
+            Version(2, 4, 0),
+            "redundant_metadata=some keeps the second copy of the meta-dnode's indirect blocks",
+            "d5616ad34a 'Increase meta-dnode redundancy in \"some\" mode' (PR #17339); 2.3.4: 30fa92bff3",
+            backport=Version(2, 3, 4),
+            modelled=False,
+            effect="USED of redundant_metadata=some datasets: one more copy of each meta-dnode indirect block",
+        ),
+        Feature(
+            "zpool_add_replication_corner_cases",
+            Version(2, 4, 0),
+            "zpool add warns about a mismatched replication level also when the pool mixes files and disks "
+            "or has an active hot or dRAID spare",
+            "d33d0cac5a 'Fix zpool add safety check corner cases' (PR #17780); 2.3.5: e5ca94f21e",
+            backport=Version(2, 3, 5),
+            modelled=False,
+            effect="zpool add acceptance on degraded pools with an active spare",
+        ),
+        Feature(
+            "zfs_rewrite",
+            Version(2, 4, 0),
+            "zfs rewrite rewrites a file's blocks in place, at the vdev's present width after a RAIDZ expansion",
+            "49fbdd4533 'Introduce zfs rewrite subcommand' (PR #17246); 2.3.4: 809b553940",
+            backport=Version(2, 3, 4),
+            modelled=False,
+            effect="what zfs accepts: old data after a RAIDZ expansion can be rewritten at the new ratio "
+            "without send/receive",
+        ),
+        Feature(
+            "special_dalloc_in_avail",
+            Version(2, 4, 1),
+            "a dataset's AVAIL counts the space allocated on the special and dedup classes (deflated), so "
+            "blocks written there no longer lower AVAIL; an empty pool's AVAIL is the normal class less slop",
+            "3dcd071b51 'Fix available space accounting for special/dedup' (PR #18222); 2.3.7: ba53ba5a01",
+            backport=Version(2, 3, 7),
+            effect="AVAIL (and USED + AVAIL) of pools with special or dedup vdevs",
+        ),
+        Feature(
+            "alloc_class_selection_cleanup",
+            Version(2, 4, 2),
+            "gang children stay in their parent's class; with zfs_user_indirect_is_special=0 small indirect "
+            "blocks follow special_small_blocks",
+            "6f14581e1a 'Cleanup allocation class selection' (PR #18208)",
+            modelled=False,
+            effect="none with the default tunables (where blocks go changes only with "
+            "zfs_user_indirect_is_special=0 or for gang blocks of a nearly full pool)",
         ),
         Feature(
             "special_embedded_log",
@@ -289,7 +413,7 @@ def supports(version: str | Version, feature: str) -> bool:
 def feature_table_markdown() -> str:
     """The per-version table of ``docs/capacity.md``: series by series, what each rule is."""
     names = list(SERIES)
-    head = "| rule | " + " | ".join(names) + " | since (commit, pull request) |"
+    head = "| rule | " + " | ".join(f"{n} ({SERIES[n].release})" for n in names) + " | since (commit, pull request) |"
     sep = "|---|" + "---|" * len(names) + "---|"
     rows = [head, sep]
     for f in FEATURES.values():
@@ -297,3 +421,81 @@ def feature_table_markdown() -> str:
         since = str(f.since) if f.backport is None else f"{f.since} (and {f.backport})"
         rows.append(f"| {f.what} | " + " | ".join(marks) + f" | {since}: {f.source} |")
     return "\n".join(rows)
+
+
+def point_release_table_markdown() -> str:
+    """The rules that changed at a point release (x.y.z, z > 0), newest first, for ``docs/capacity.md``."""
+    rows = [
+        "| release | rule | commit, pull request | effect | modelled |",
+        "|---|---|---|---|---|",
+    ]
+    changed = [f for f in FEATURES.values() if f.since.patch or (f.backport is not None and f.backport.patch)]
+    for f in sorted(changed, key=lambda f: f.since, reverse=True):
+        releases = ", ".join(str(v) for v in (f.since, f.backport) if v is not None)
+        rows.append(
+            f"| {releases} | {f.what} | {f.source} | {f.effect or f.what} | {'yes' if f.modelled else 'no'} |"
+        )
+    return "\n".join(rows)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A release the pages offer: it models like every release from ``first`` to ``last``."""
+
+    release: Version
+    first: Version
+    last: Version
+    shipped_by: str | None = None
+
+    @property
+    def name(self) -> str:
+        return str(self.release)
+
+    @property
+    def label(self) -> str:
+        span = str(self.first) if self.first == self.last else f"{self.first}\u2013{self.last}"
+        extra = f", {self.shipped_by}" if self.shipped_by else ""
+        return f"OpenZFS {self.release}" + (f" (as {span}{extra})" if span != self.name or extra else "")
+
+
+def _fingerprint(v: Version) -> tuple[bool, ...]:
+    """Which modelled rules ``v`` has: releases with the same fingerprint give the same figures."""
+    return tuple(f.in_version(v) for f in FEATURES.values() if f.modelled)
+
+
+def _offers() -> tuple[Offer, ...]:
+    out: list[Offer] = []
+    for series in SERIES.values():
+        runs: list[list[Version]] = []
+        for v in (r for r in RELEASES if r.series == series.name):
+            if runs and _fingerprint(runs[-1][-1]) == _fingerprint(v):
+                runs[-1].append(v)
+            else:
+                runs.append([v])
+        for run in runs:
+            shipped = [v for v in run if v in DISTRIBUTION_RELEASES]
+            chosen = series.release if series.release in run else (shipped[0] if shipped else run[-1])
+            out.append(Offer(chosen, run[0], run[-1], DISTRIBUTION_RELEASES.get(chosen)))
+    return tuple(sorted(out, key=lambda o: o.release, reverse=True))
+
+
+# The releases whose figures differ, newest first: one per run of releases that model alike,
+# represented by the series' own release, else a distribution's, else the run's newest.
+OFFERED: tuple[Offer, ...] = _offers()
+NEWEST_RELEASE: Version = RELEASES[-1]
+
+
+def offered_for(name: str) -> Offer:
+    """The offer that models like ``name`` (a series or a known release)."""
+    v = Version.parse(name)
+    return next(o for o in OFFERED if o.first <= v <= o.last)
+
+
+def modelled_as(text: str) -> str:
+    """The name a design gives a release the planner does not know (a development build, a
+    release newer than it knows): its series when the planner knows the series, else the
+    oldest or the newest series."""
+    v = Version.parse(text)
+    if v.series in SERIES:
+        return v.series
+    return SERIES_NAMES[0] if v < Version.parse(SERIES_NAMES[0]) else SERIES_NAMES[-1]

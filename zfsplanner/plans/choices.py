@@ -4,9 +4,12 @@ The values come from ``zfsplanner.core.design`` so the database and the document
 format cannot drift apart.
 """
 
+from typing import Any
+
 from django.db import models
 
 from zfsplanner.core.design import types as core
+from zfsplanner.core.versions import NEWEST_RELEASE, OFFERED, SERIES_NAMES, Version
 
 
 class Media(models.TextChoices):
@@ -15,17 +18,23 @@ class Media(models.TextChoices):
     NVME = core.Media.NVME.value, "NVMe"
 
 
-class OpenZFSVersion(models.TextChoices):
-    V0_8 = "0.8", "OpenZFS 0.8"
-    V2_0 = "2.0", "OpenZFS 2.0"
-    V2_1 = "2.1", "OpenZFS 2.1"
-    V2_2 = "2.2", "OpenZFS 2.2"
-    V2_3 = "2.3", "OpenZFS 2.3"
-    V2_4 = "2.4", "OpenZFS 2.4"
+# Every name a design may give (a series or a release the planner knows), and the series a list filters by.
+OPENZFS_VERSION_NAMES: tuple[str, ...] = core.OPENZFS_VERSIONS
+OPENZFS_SERIES_CHOICES = [(s, f"OpenZFS {s}") for s in reversed(SERIES_NAMES)]
+# What a new design, the quick planner and the advisor start from: the newest release.
+DEFAULT_OPENZFS_VERSION = str(NEWEST_RELEASE)
 
 
-DEFAULT_OPENZFS_VERSION = OpenZFSVersion.V2_3
-assert tuple(OpenZFSVersion.values) == core.OPENZFS_VERSIONS  # noqa: S101
+def openzfs_version_choices(current: str | None = None) -> list[tuple[str, str]]:
+    """The releases whose figures differ, newest first (``versions.OFFERED``), and ``current``
+    (a series or another known release a design already names) where it sorts."""
+    choices = [(o.name, o.label) for o in OFFERED]
+    if current and current in OPENZFS_VERSION_NAMES and current not in dict(choices):
+        modelled = Version.parse(current)
+        label = f"OpenZFS {current} (as {modelled})" if str(modelled) != current else f"OpenZFS {current}"
+        at = next((i for i, o in enumerate(OFFERED) if o.release < modelled), len(choices))
+        choices.insert(at, (current, label))
+    return choices
 
 
 class Partitioning(models.TextChoices):
@@ -68,3 +77,10 @@ class Severity(models.TextChoices):
     INFO = "info", "info"
     WARNING = "warning", "warning"
     CRITICAL = "critical", "critical"
+
+
+def offer_versions(form: Any, name: str = "openzfs_version") -> None:
+    """Give ``form``'s version field the offered releases plus the one the form holds (its data or
+    its initial value: an older design's series, a release typed in a link), so it is kept."""
+    current = form.data.get(form.add_prefix(name)) or form.initial.get(name) or form.fields[name].initial
+    form.fields[name].choices = openzfs_version_choices(str(current) if current else None)

@@ -9,7 +9,7 @@ from django.db.models import Q, QuerySet
 
 from zfsplanner.accounts.models import Team
 
-from .choices import Media, OpenZFSVersion
+from .choices import OPENZFS_SERIES_CHOICES, Media
 from .models import CatalogDisk, PoolDesign
 
 
@@ -23,11 +23,17 @@ def _user_teams(request: Any) -> QuerySet[Team]:
 class PoolDesignFilterSet(django_filters.FilterSet):
     q = django_filters.CharFilter(method="search", label="Name contains")
     team = django_filters.ModelChoiceFilter(queryset=_user_teams)
-    openzfs_version = django_filters.ChoiceFilter(choices=OpenZFSVersion.choices, label="OpenZFS version")
+    openzfs_version = django_filters.ChoiceFilter(
+        choices=OPENZFS_SERIES_CHOICES, method="in_series", label="OpenZFS version"
+    )
 
     class Meta:
         model = PoolDesign
         fields = ["q", "team", "openzfs_version"]
+
+    def in_series(self, queryset: QuerySet[PoolDesign], name: str, value: str) -> QuerySet[PoolDesign]:
+        """Designs of a series: named by the series ("2.3") or by one of its releases ("2.3.9")."""
+        return queryset.filter(Q(openzfs_version=value) | Q(openzfs_version__startswith=f"{value}."))
 
     def search(self, queryset: QuerySet[PoolDesign], name: str, value: str) -> QuerySet[PoolDesign]:
         value = value.strip()

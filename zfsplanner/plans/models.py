@@ -28,7 +28,6 @@ from .choices import (
     DEFAULT_OPENZFS_VERSION,
     DatasetType,
     Media,
-    OpenZFSVersion,
     Partitioning,
     Sync,
     VdevLayout,
@@ -138,7 +137,8 @@ class PoolDesign(models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="designs")
     name = models.CharField("pool name", max_length=255)
     description = models.TextField(blank=True)
-    openzfs_version = models.CharField(max_length=4, choices=OpenZFSVersion.choices, default=DEFAULT_OPENZFS_VERSION)
+    # a series ("2.4") or a release ("2.4.4"); the design format decides which names are known
+    openzfs_version = models.CharField(max_length=8, default=DEFAULT_OPENZFS_VERSION)
     disk_partitioning = models.CharField(
         max_length=20, choices=Partitioning.choices, blank=True, help_text="Blank: the format's default."
     )

@@ -3,7 +3,8 @@
 Step 6 of the capacity pipeline (:mod:`zfsplanner.core.capacity.pool`): every group's shape
 (:mod:`zfsplanner.core.geometry.vdev_shape`) summed per allocation class; the normal class's
 deflated space less slop (:mod:`zfsplanner.core.geometry.slop`) less the metadata a new pool writes
-(:func:`initial_root_used`, modelled from measurements) is the empty pool's AVAIL.
+(:func:`initial_root_used`, modelled from measurements) is the empty pool's AVAIL; from 2.4.1 and
+2.3.7 only the part of USED on the normal class lowers it (:func:`avail_charge`).
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ class PoolCapacity:
     slop_bytes: int
     initial_used_bytes: int  # modelled USED of the new pool's root dataset
     zfs_avail_bytes: int  # empty pool
+    initial_fast_class_bytes: int  # the part of initial_used_bytes allocated on the special class
     spa_min_alloc: int
     spa_gcd_alloc: int
     openzfs_version: str
@@ -94,8 +96,34 @@ class PoolCapacity:
 
     @property
     def usable_bytes(self) -> int:
-        """USED + AVAIL of the empty pool: normal deflated space less slop."""
+        """USED + AVAIL of the empty pool: normal deflated space less slop (plus, from 2.4.1 and
+        2.3.7, the initial metadata on the special class: :func:`avail_charge`)."""
         return self.zfs_avail_bytes + self.initial_used_bytes
+
+
+def fast_class_space_in_avail(version: str) -> bool:
+    """Does AVAIL count what the special and dedup classes hold (2.4.1 and 2.3.7 on)?
+
+    ``spa_update_dspace()`` (``module/zfs/spa_misc.c``) adds
+    ``metaslab_class_get_dalloc()`` of the special and dedup classes to ``spa_dspace``, the
+    base of every dataset's AVAIL, since openzfs/zfs#18222 (3dcd071b51 in 2.4.1, ba53ba5a01 in
+    2.3.7); before, ``spa_dspace`` was the normal class's deflated space alone."""
+    return supports(version, "special_dalloc_in_avail")
+
+
+def avail_charge(used_bytes: int, fast_class_bytes: int, version: str) -> int:
+    """What ``used_bytes`` of USED takes from AVAIL, ``fast_class_bytes`` of it (deflated, as
+    USED charges it) allocated on the special or dedup class.
+
+    AVAIL is ``spa_dspace - slop - USED`` (``dsl_dir_space_available()``). Before 2.4.1/2.3.7
+    ``spa_dspace`` is the normal class's space, so all of USED lowers AVAIL, special blocks
+    included. From then ``spa_dspace`` also holds the deflated space allocated on the special
+    and dedup classes (``metaslab_class_get_dalloc()``, the same ``dva_get_dsize_sync()``
+    charge USED counts), so blocks there cancel out: only the normal class's part lowers AVAIL
+    (:func:`fast_class_space_in_avail`)."""
+    if fast_class_space_in_avail(version):
+        return used_bytes - min(fast_class_bytes, used_bytes)
+    return used_bytes
 
 
 def initial_root_used(ashift: int, layout: Layout, width: int, draid_data: int | None, extra_vdevs: int) -> int:
@@ -173,17 +201,24 @@ def pool_capacity(design: Design) -> PoolCapacity:
         gcd_alloc = gcd(gcd_alloc, m)
 
     # The first blocks are metadata: they go to the special class when there is one.
-    meta_class = [v for v in vdevs if v.role == Role.SPECIAL] or normal
+    specials = [v for v in vdevs if v.role == Role.SPECIAL]
+    meta_class = specials or normal
     extra = sum(1 for v in vdevs if v.role in ALLOCATING_ROLES) - 1
     used_each = [initial_root_used(v.ashift, v.layout, v.width, v.draid_data, extra) for v in meta_class]
     initial_used = sum(used_each) // len(used_each)
-    avail = max(normal_dspace - slop - initial_used, 0)
+    initial_fast = initial_used if specials else 0
+    avail = max(normal_dspace - slop - avail_charge(initial_used, initial_fast, version_s), 0)
 
     notes: list[str] = [
         "SIZE counts parity and padding (zpool list); AVAIL is after parity, RAIDZ padding, slop and "
         "the metadata a new pool writes (zfs list)",
     ]
-    if special_size:
+    if special_size and fast_class_space_in_avail(version_s):
+        notes.append(
+            "special/dedup space is in SIZE; AVAIL is the normal class's, and what the special and dedup "
+            "vdevs hold does not lower it (OpenZFS 2.4.1 and 2.3.7 on)"
+        )
+    elif special_size:
         notes.append("special/dedup space is in SIZE but never in AVAIL")
     if total("zpool_size_bytes", Role.LOG, Role.CACHE):
         notes.append("log and cache devices are in neither SIZE nor AVAIL")
@@ -205,6 +240,7 @@ def pool_capacity(design: Design) -> PoolCapacity:
         slop_bytes=slop,
         initial_used_bytes=initial_used,
         zfs_avail_bytes=avail,
+        initial_fast_class_bytes=initial_fast,
         spa_min_alloc=min(min_allocs),
         spa_gcd_alloc=gcd_alloc,
         openzfs_version=version_s,

@@ -130,6 +130,9 @@ class DatasetUsage:
     small_blocks_allowed: bool = True
     metadata_psize_bytes: int = 0  # one copy of every metadata block, as the ARC caches it
     data_referenced_bytes: int = 0  # the data blocks' part of referenced_bytes (what dedup and clones save)
+    # the part of referenced_bytes charged for blocks on the special class (deflated, as
+    # metaslab_class_get_dalloc() counts them): what no longer lowers AVAIL from 2.4.1/2.3.7
+    special_used_bytes: int = 0
 
 
 @lru_cache(maxsize=8192)
@@ -440,4 +443,5 @@ def dataset_usage(
         small_blocks_allowed=not volume or zvol_ssb,
         metadata_psize_bytes=int(round(meta_psize)),
         data_referenced_bytes=int(round(data_tot.used)),
+        special_used_bytes=int(round(special_tot.used)),
     )

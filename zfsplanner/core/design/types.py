@@ -9,7 +9,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from ..versions import SERIES_NAMES, supports
+from ..versions import KNOWN_NAMES, supports
 
 FORMAT = "zfsplanner.design/1"
 
@@ -56,7 +56,7 @@ class Sync(StrEnum):
     DISABLED = "disabled"
 
 
-OPENZFS_VERSIONS = SERIES_NAMES  # "0.8" ... "2.4", each modelled as one release (versions.SERIES)
+OPENZFS_VERSIONS = KNOWN_NAMES  # a series ("2.4", modelled as one release: versions.SERIES) or a known release
 DEFAULT_OPENZFS_VERSION = "2.3"
 COMPRESSION_VALUES = (
     ("on", "off", "lz4", "lzjb", "zle", "gzip", "zstd", "zstd-fast")

@@ -9,7 +9,6 @@ from ..design.planning import planning_errors
 from ..design.types import (
     DEFAULT_OPENZFS_VERSION,
     FORMAT,
-    OPENZFS_VERSIONS,
     POOL_NAME_RE,
     RESERVED_POOL_NAMES,
     Dataset,
@@ -21,7 +20,7 @@ from ..design.types import (
 )
 from ..geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 from ..geometry.vdev_shape import shape_errors
-from ..versions import supports
+from ..versions import supports, unknown_version_message
 from .limits import MAX_BYTES, document_errors
 from .parts import read_dataset, read_host, read_vdev
 from .reader import Reader, extra
@@ -61,8 +60,9 @@ def parse_design(doc: Any) -> Design:
         elif name in RESERVED_POOL_NAMES or re.match(r"^c[0-9]", name):
             r.err("name", f"{name!r} is reserved by zpool")
     version = r.string(d, "openzfs_version", "")
-    if version is not None and version not in OPENZFS_VERSIONS:
-        r.err("openzfs_version", f"{version!r} is not one of {', '.join(OPENZFS_VERSIONS)}")
+    problem = unknown_version_message(version) if version is not None else None
+    if problem is not None:
+        r.err("openzfs_version", problem)
     partitioning = r.choice(d, "disk_partitioning", "", Partitioning)
     pool_ashift = r.integer(d, "ashift", "", lo=ASHIFT_MIN, hi=ASHIFT_MAX)
     vdevs: list[VdevGroup] = []

@@ -15,7 +15,7 @@ from typing import Any
 from ..capacity.efficiency import efficiency_table
 from ..capacity.expansion import expansion_report
 from ..capacity.placement import AllocTarget
-from ..capacity.pool import PoolCapacity, VdevCapacity, pool_capacity
+from ..capacity.pool import PoolCapacity, VdevCapacity, avail_charge, pool_capacity
 from ..datasets.inputs import DatasetError
 from ..datasets.savings import SpaceSavings, space_savings
 from ..datasets.special import CurvePoint
@@ -106,7 +106,7 @@ def expansion_datasets(design: Design, pool: PoolCapacity, usages: Sequence[Data
     The charge is linear in the share written before (``placement.group_targets``), so the
     dataset is priced twice, all of it at the old width and all at the new one: USED of the old
     data is its share of the first, USED of the new data its share of the second, and a rewrite
-    of the old data (``zfs rewrite``, 2.4, or send/receive) frees the difference.
+    of the old data (``zfs rewrite``, 2.3.4 and 2.4, or send/receive) frees the difference.
     """
     if not any(v.original_width for v in pool.vdevs):
         return []
@@ -256,6 +256,8 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
     )
     planned_used = sum(u.zfs_used_bytes for u in usages)
     saved = space_savings(design, pool, usages)
+    # what the contents take from AVAIL: from 2.4.1/2.3.7 not what they keep on the special class
+    planned_charge = avail_charge(planned_used, sum(u.special_used_bytes for u in usages), design.version)
     allocated = sum(u.data_allocated_bytes + u.metadata_allocated_bytes for u in usages) - saved.allocated_saved_bytes
     special_planned = sum(u.special_allocated_bytes for u in usages)
     usable = saved.usable_bytes
@@ -264,7 +266,7 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
     table_on_special = table.on_disk_bytes if table is not None and on_fast_class else 0
     figures = RiskFigures(
         zfs_avail_bytes=usable - pool.initial_used_bytes,  # the savings count as room (USED counts in full)
-        planned_used_bytes=planned_used,
+        planned_used_bytes=planned_charge,
         zpool_size_bytes=pool.zpool_size_bytes,
         planned_allocated_bytes=allocated,
         special_usable_bytes=pool.special_size_bytes or None,
@@ -304,7 +306,7 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
             allocated_bytes=allocated,
             used_fraction=planned_used / usable if usable else None,
             zfs_used_bytes=planned_used,
-            zfs_avail_after_bytes=max(usable - pool.initial_used_bytes - planned_used, 0),
+            zfs_avail_after_bytes=max(usable - pool.initial_used_bytes - planned_charge, 0),
             normal_size_bytes=pool.normal_size_bytes,
             log_size_bytes=pool.log_size_bytes,
             cache_size_bytes=pool.cache_size_bytes,

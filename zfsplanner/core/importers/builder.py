@@ -9,7 +9,7 @@ from typing import Any
 
 from ..design.types import DEFAULT_OPENZFS_VERSION, OPENZFS_VERSIONS, Layout, Partitioning
 from ..geometry.ashift import ASHIFT_RANGE
-from ..versions import Version
+from ..versions import Version, modelled_as
 from . import devices, lsblk, zpool_list, zpool_status
 from .common import Size, parse_size
 from .datasets import dataset_from, root_matters
@@ -82,10 +82,10 @@ class Builder:
     def _version(self) -> str | None:
         found = None
         for n, text in self.found.versions:
-            m = re.match(r"^zfs-(kmod-)?([0-9]+)\.([0-9]+)", text)
+            m = re.match(r"^zfs-(kmod-)?([0-9]+)\.([0-9]+)(\.[0-9]+)?", text)
             if not m:
                 raise ImportProblem(n, f"{text!r} is not a zfs version line (zfs-2.2.2-1)")
-            found = f"{m.group(2)}.{m.group(3)}"
+            found = f"{m.group(2)}.{m.group(3)}{m.group(4) or ''}"
             if m.group(1):
                 break  # the kernel module decides what the pool does
         source = "zfs version"
@@ -105,8 +105,7 @@ class Builder:
             )
             return None
         if found not in OPENZFS_VERSIONS:
-            oldest, newest = Version.parse(OPENZFS_VERSIONS[0]), Version.parse(OPENZFS_VERSIONS[-1])
-            chosen = OPENZFS_VERSIONS[0] if Version.parse(found) < oldest else newest.series
+            chosen = modelled_as(found)
             self.notes.append(f"OpenZFS {found} (from {source}) is modelled with the {chosen} rules")
             return chosen
         self.notes.append(f"OpenZFS {found}, from {source}")

@@ -16,7 +16,14 @@ from collections.abc import Mapping, Sequence
 
 from ..design.types import Design, Media, Role
 from ..estimate import Estimate
-from .writer_json import zfs_get_json, zfs_version_json, zpool_get_json, zpool_list_json, zpool_status_json
+from .writer_json import (
+    zfs_get_json,
+    zfs_version_json,
+    zfs_version_lines,
+    zpool_get_json,
+    zpool_list_json,
+    zpool_status_json,
+)
 from .writer_model import (
     CLASS_HEADING,
     LEFT_ALIGNED,
@@ -194,7 +201,7 @@ def outputs(design: Design, estimate: Estimate, *, disks: bool = True, datasets:
         parts += ["$ zfs version -j", zfs_version_json(design)] if version else []
         parts += [f"$ zpool get -j -p {props} {name}", zpool_get_json(design, estimate, requested=ashift_requested)]
     else:
-        parts += ["$ zfs version", f"zfs-{design.version}.0-1", f"zfs-kmod-{design.version}.0-1"] if version else []
+        parts += ["$ zfs version", *zfs_version_lines(design)] if version else []
         parts += [f"$ zpool get -H -p {props} {name}", zpool_get_text(design, estimate, requested=ashift_requested)]
     if vdev_props:
         parts += [f"$ zpool get -p ashift {name} all-vdevs", zpool_get_vdevs_text(design, estimate)]

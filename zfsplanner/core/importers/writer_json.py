@@ -303,7 +303,14 @@ def zpool_get_vdevs_json(design: Design, estimate: Estimate, *, as_int: bool = F
                   "pool": _pool_info(design, as_int, with_type=False), "vdevs": vdevs})
 
 
+def zfs_version_lines(design: Design) -> tuple[str, str]:
+    """``zfs version``: the userland and kernel module lines of the release the design is modelled as."""
+    release = Version.parse(design.version)
+    return f"zfs-{release}-1", f"zfs-kmod-{release}-1"
+
+
 def zfs_version_json(design: Design) -> str:
     """``zfs version -j`` (``zfs_version_nvlist()`` in libzfs_util.c)."""
+    userland, kernel = zfs_version_lines(design)
     return _json({"output_version": {"command": "zfs version", "vers_major": 0, "vers_minor": 1},
-                  "zfs_version": {"userland": f"zfs-{design.version}.0-1", "kernel": f"zfs-kmod-{design.version}.0-1"}})
+                  "zfs_version": {"userland": userland, "kernel": kernel}})

@@ -216,8 +216,8 @@ class _Writer:
                 "After the expansion, `zfs list` shows less USED than the data written: ZFS still converts every "
                 "block's raw size to USED with the ratio of the original width, so data written before keeps "
                 "its old cost, and data written after, stored at the new, better ratio, counts for less than "
-                "its own size. Rewriting the old data (`zfs rewrite` in OpenZFS 2.4, or send and receive) "
-                "stores it at the new ratio too.", "",
+                "its own size. Rewriting the old data (`zfs rewrite`, OpenZFS 2.3.4 and later, or send and "
+                "receive) stores it at the new ratio too.", "",
                 *table(("Dataset", "Written before", "Its USED", "Written after", "Its USED", "USED in all",
                         "A rewrite of the old data frees"), rows), ""]
 

@@ -95,8 +95,9 @@ class RiskFigures:
     """Numbers computed elsewhere; every field is optional and a rule that needs a missing one is skipped.
 
     ``zfs_avail_bytes`` and ``planned_used_bytes``: the empty pool's AVAIL (with the space dedup and
-    block cloning of the contents give back) and the sum of the datasets' USED after writing the
-    contents (``zfs list`` terms). ``zpool_size_bytes`` and
+    block cloning of the contents give back) and what the datasets' USED after writing the contents
+    takes from it (``zfs list`` terms; from OpenZFS 2.4.1 and 2.3.7 without what they keep on the special
+    class: ``capacity.pool.avail_charge``). ``zpool_size_bytes`` and
     ``planned_allocated_bytes``: the same in ``zpool list`` terms (SIZE and ALLOC), used when
     the first pair is missing. ``special_usable_bytes``: SIZE of the special class;
     ``special_planned_bytes``: bytes the estimate allocates there (both raw, as

@@ -17,11 +17,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from zfsplanner.core import advisor
-from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, OPENZFS_VERSIONS, InvalidDesign
+from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, InvalidDesign
 from zfsplanner.core.document.limits import MAX_FILES
 from zfsplanner.core.document.parts import read_histogram
 from zfsplanner.core.document.reader import Reader
 from zfsplanner.core.units import UnitError, parse_disk_size, parse_zfs_size
+from zfsplanner.core.versions import unknown_version_message
 
 from ..models import CatalogDisk, PoolDesign
 from ..presentation import charts
@@ -149,8 +150,9 @@ def _options(raw: Any, errors: list[tuple[str, str]]) -> advisor.Options:
         errors.append(("options", "must be an object"))
         return advisor.Options()
     version = raw.get("openzfs_version", "2.3")
-    if version not in OPENZFS_VERSIONS:
-        errors.append(("options.openzfs_version", f"must be one of {', '.join(OPENZFS_VERSIONS)}"))
+    problem = unknown_version_message(version) if isinstance(version, str) else "must be a version such as 2.4.4"
+    if problem is not None:
+        errors.append(("options.openzfs_version", problem))
         version = "2.3"
     name = raw.get("pool_name", "tank")
     if not isinstance(name, str) or not name[:1].isalpha():

@@ -21,8 +21,9 @@ from rest_framework.fields import empty
 
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design.types import FORMAT, InvalidDesign
+from zfsplanner.core.versions import unknown_version_message
 
-from ..choices import OpenZFSVersion, Partitioning
+from ..choices import Partitioning
 from ..models import CatalogDisk, PoolDesign, ShareLink
 from ..services.access import writable_teams
 from ..services.designs import META_KEYS, save_design_document, validate_document
@@ -100,10 +101,20 @@ class DesignSerializer(serializers.Serializer):
     format = serializers.CharField(required=False, default=FORMAT)
     name = serializers.CharField(help_text="Pool name.")
     description = serializers.CharField(required=False)
-    openzfs_version = serializers.ChoiceField(choices=OpenZFSVersion.choices, required=False)
+    openzfs_version = serializers.CharField(
+        required=False,
+        max_length=8,
+        help_text="A series (2.4: its newest release the planner knows) or a release (2.4.4, 2.3.2).",
+    )
     disk_partitioning = serializers.ChoiceField(choices=Partitioning.choices, required=False)
     vdevs = serializers.ListField(child=serializers.DictField(), help_text="Vdev groups (see the design format).")
     datasets = serializers.ListField(child=serializers.DictField(), required=False)
+
+    def validate_openzfs_version(self, value: str) -> str:
+        problem = unknown_version_message(value)
+        if problem is not None:
+            raise serializers.ValidationError(problem)
+        return value
 
     def to_representation(self, instance: PoolDesign) -> dict[str, Any]:
         meta = {

@@ -13,7 +13,7 @@ from zfsplanner.core import advisor
 from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, DatasetType, InvalidDesign
 from zfsplanner.core.units import UnitError, format_si, parse_disk_size
 
-from ..choices import DEFAULT_OPENZFS_VERSION, Media, OpenZFSVersion
+from ..choices import DEFAULT_OPENZFS_VERSION, Media, offer_versions, openzfs_version_choices
 from ..models import CatalogDisk, PoolDesign
 from ..services.access import writable_teams
 from ..services.planning import catalog_candidate
@@ -71,12 +71,13 @@ class AdvisorForm(forms.Form):
         help_text="Its datasets' file-size histograms (and their size, when 'Data now' is 0).",
     )
     openzfs_version = forms.ChoiceField(
-        label="OpenZFS", choices=OpenZFSVersion.choices, initial=DEFAULT_OPENZFS_VERSION
+        label="OpenZFS", choices=openzfs_version_choices, initial=DEFAULT_OPENZFS_VERSION
     )
     sort = forms.ChoiceField(choices=list(SORT_LABELS.items()), initial="cost_per_usable_tb", required=False)
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        offer_versions(self)
         self.fields["from_design"].queryset = PoolDesign.objects.for_user(user).order_by("name", "pk")
         self.catalog = {d.model: d for d in CatalogDisk.objects.order_by("media", "-capacity_bytes", "vendor", "model")}
         groups: list[tuple[str, Any]] = []

@@ -20,7 +20,8 @@ from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT
 from zfsplanner.core.units import format_disk_size, format_zfs_size, parse_disk_size
 from zfsplanner.core.versions import supports
 
-from ..choices import DatasetType, OpenZFSVersion, Partitioning, Sync
+from ..choices import DEFAULT_OPENZFS_VERSION as NEWEST_OPENZFS_VERSION
+from ..choices import DatasetType, Partitioning, Sync, offer_versions, openzfs_version_choices
 from ..models import CatalogDisk
 from .vdevs import VDEV_FIELD_KEYS, ashift_choices
 
@@ -46,7 +47,7 @@ def pool_ashift(doc: Mapping[str, Any]) -> int | None:
 class PoolForm(forms.Form):
     name = forms.CharField(label="Pool name", max_length=200, help_text="As in zpool create NAME, e.g. tank.")
     description = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
-    openzfs_version = forms.ChoiceField(label="OpenZFS version", choices=OpenZFSVersion.choices)
+    openzfs_version = forms.ChoiceField(label="OpenZFS version", choices=openzfs_version_choices)
     disk_partitioning = forms.ChoiceField(
         label="Disk partitioning",
         choices=[("", "Linux whole disk (default)"), *Partitioning.choices],
@@ -73,6 +74,7 @@ class PoolForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        offer_versions(self)
         version = self.data.get(self.add_prefix("openzfs_version")) or self.initial.get("openzfs_version")
         version = str(version or DEFAULT_OPENZFS_VERSION)
         try:
@@ -309,10 +311,13 @@ class NewDesignForm(forms.Form):
         help_text="A name here puts the design in a new team that you own.",
     )
     name = forms.CharField(label="Pool name", max_length=200, initial="tank", help_text="As in zpool create NAME.")
-    openzfs_version = forms.ChoiceField(label="OpenZFS version", choices=OpenZFSVersion.choices, initial="2.3")
+    openzfs_version = forms.ChoiceField(
+        label="OpenZFS version", choices=openzfs_version_choices, initial=NEWEST_OPENZFS_VERSION
+    )
 
     def __init__(self, *args: Any, teams: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        offer_versions(self)
         self.fields["team"].queryset = teams
 
     def clean_new_team(self) -> str:

@@ -15,7 +15,7 @@ from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 
-from ..choices import OpenZFSVersion
+from ..choices import offer_versions, openzfs_version_choices
 from ..services.access import writable_teams
 from ..services.designs import META_KEYS, validate_document
 from ..services.editing import error_texts
@@ -113,11 +113,12 @@ class CompressionSampleForm(forms.Form):
     algorithm = forms.CharField(label="compression", max_length=20, help_text="lz4, zstd, zstd-9, gzip-6, zle, off…")
     recordsize = forms.CharField(label="recordsize", max_length=12, help_text="128K, 1M…")
     ashift = forms.IntegerField(label="ashift", min_value=ASHIFT_MIN, max_value=ASHIFT_MAX)
-    openzfs_version = forms.ChoiceField(label="OpenZFS", choices=OpenZFSVersion.choices)
+    openzfs_version = forms.ChoiceField(label="OpenZFS", choices=openzfs_version_choices)
 
     def __init__(self, *args: Any, too_big: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.too_big = too_big
+        offer_versions(self)
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]

@@ -26,9 +26,8 @@ from zfsplanner.core.design.types import COMPRESSION_VALUES, FORMAT, Layout, Rol
 from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT
 from zfsplanner.core.geometry.vdev_shape import fault_tolerance
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, UnitError, format_zfs_size, parse_disk_size
-from zfsplanner.core.versions import SERIES
 
-from ..choices import VdevLayout
+from ..choices import DEFAULT_OPENZFS_VERSION, VdevLayout, offer_versions, openzfs_version_choices
 from ..models import CatalogDisk
 from ..services.estimates import ESTIMATE_CACHE_SECONDS, planning_stamp
 from .designer import RECORDSIZES
@@ -37,7 +36,7 @@ from .vdevs import catalog_label
 POOL_NAME = "tank"
 DATASET_NAME = "tank/data"
 POOL_ASHIFT = DEFAULT_POOL_ASHIFT  # what `zpool create -o ashift=12` gives every vdev: 4 KiB sectors
-NEWEST_VERSION = max(SERIES.values(), key=lambda s: s.release).name
+NEWEST_VERSION = DEFAULT_OPENZFS_VERSION  # the newest release the planner knows
 TEXT_MAX = 40  # characters in a typed size; longer text is refused before it is read
 UNIT_LABELS = {"TiB": "TiB (as zfs)", "TB": "TB (as labels)"}
 UNITS = tuple((u, UNIT_LABELS.get(u, u)) for u in SIZE_UNITS)
@@ -83,7 +82,7 @@ class QuickPlanForm(forms.Form):
         required=False,
         help_text="Its size, sectors and price replace the size typed.",
     )
-    version = forms.ChoiceField(label="OpenZFS version", choices=[(s, f"OpenZFS {s}") for s in reversed(SERIES)])
+    version = forms.ChoiceField(label="OpenZFS version", choices=openzfs_version_choices)
     special = forms.CharField(
         label="Special mirror (SSD size)",
         required=False,
@@ -126,6 +125,7 @@ class QuickPlanForm(forms.Form):
         for name in ("size", "special", "slog", "data"):
             self.fields[name].widget.attrs.update({"autocomplete": "off", "spellcheck": "false"})
         self.fields["disk"].choices = [("", "none: use the size typed above"), *catalog_choices()]
+        offer_versions(self, "version")
 
     def clean_size(self) -> str:
         text = self.cleaned_data["size"]

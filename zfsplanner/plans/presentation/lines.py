@@ -170,8 +170,8 @@ def expansion_sections(estimate: Estimate, unit: str) -> tuple[Section, ...]:
                 explain="Data written before an expansion keeps its old ratio of data to parity until it is "
                 "rewritten, and ZFS keeps reporting space at the old ratio. So after the expansion a dataset "
                 "shows less USED than the data written to it: data written afterwards is stored at the new, "
-                "better ratio but still counted at the old one. Rewriting the old data (zfs rewrite in OpenZFS 2.4, or "
-                "send and receive) stores it at the new ratio too.",
+                "better ratio but still counted at the old one. Rewriting the old data (zfs rewrite, OpenZFS 2.3.4 "
+                "and later, or send and receive) stores it at the new ratio too.",
                 rows=tuple(LabelledRow(label, Size(n, unit).text) for n, label in figures)
                 + _expansion_datasets(e, unit),
             )

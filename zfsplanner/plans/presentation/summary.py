@@ -133,14 +133,15 @@ def breakdown(estimate: Estimate, unit: str = DEFAULT_SIZE_UNIT) -> tuple[Segmen
     normal = pool.normal_size_bytes
     dspace = pool.normal_dspace_bytes
     slop = pool.slop_bytes
-    initial = pool.initial_used_bytes
-    used = pool.zfs_used_bytes
     free = pool.zfs_avail_after_bytes
     reservations = 0
     for ds in estimate.datasets:
         refres = ds.refreservation_bytes
         if refres is not None:
             reservations += max(0, min(refres, ds.zfs_used_bytes) - ds.referenced_bytes)
+    # what the metadata and the data take from AVAIL (from 2.4.1 and 2.3.7 not what the special class holds)
+    initial = max(0, dspace - slop - pool.zfs_avail_bytes)
+    used = max(0, pool.zfs_avail_bytes - free)
     special = pool.special_size_bytes
     special_used = min(pool.special_allocated_bytes, special)
     log = pool.log_size_bytes
@@ -164,7 +165,8 @@ def breakdown(estimate: Estimate, unit: str = DEFAULT_SIZE_UNIT) -> tuple[Segmen
             "data",
             "Planned data",
             max(0, used - reservations),
-            "What the datasets you planned will use (zfs list USED).",
+            "What the datasets you planned take from AVAIL (zfs list USED; from OpenZFS 2.4.1 and 2.3.7 "
+            "less what they keep on the special class).",
         ),
         ("reservations", "Reservations", reservations, "Space zvols reserve beyond what is written (refreservation)."),
         ("free", "Free", free, "Left for more data after the planned contents (zfs list AVAIL)."),

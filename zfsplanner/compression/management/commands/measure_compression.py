@@ -55,7 +55,7 @@ class Command(BaseCommand):
         parser.add_argument("--algorithms", default="lz4,zstd", help="comma list (default lz4,zstd)")
         parser.add_argument("--recordsize", default="128K", help="comma list, e.g. 128K,1M (default 128K)")
         parser.add_argument("--ashift", default="12", help="log2 of the pool's sector size (default 12)")
-        parser.add_argument("--openzfs-version", default="2.3", help="0.8, 2.0, 2.1, 2.2, 2.3 (default), 2.4")
+        parser.add_argument("--openzfs-version", default="2.3", help="a series (default 2.3) or a release (2.4.4)")
         parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0 for one line)")
 
     def handle(self, *args: Any, **options: Any) -> None:
