@@ -34,6 +34,7 @@ from rest_framework.views import APIView
 from zfsplanner.api_parsers import JSONBodyError, LimitedJSONParser
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
+from zfsplanner.uploads.text import UnreadableUpload, read_text
 
 from ..filters import CatalogDiskFilterSet, PoolDesignFilterSet
 from ..models import CatalogDisk, PoolDesign
@@ -359,11 +360,11 @@ def _import_document(request: Request) -> dict[str, Any]:
         if upload.size > MAX_DOCUMENT_BYTES:
             raise InvalidDesignError([("file", f"{upload.name} is larger than 1 MiB; a design is a few kilobytes")])
         try:
-            doc = load_json_document(upload.read().decode("utf-8-sig"))
+            doc = load_json_document(read_text(upload.read(), upload.name))
         except DocumentLimitError as exc:
             raise InvalidDesignError([("file", f"{upload.name}: {exc}")]) from exc
-        except UnicodeDecodeError as exc:
-            raise InvalidDesignError([("file", f"{upload.name} is not UTF-8 text")]) from exc
+        except UnreadableUpload as exc:
+            raise InvalidDesignError([("file", str(exc.detail))]) from exc
         except json.JSONDecodeError as exc:
             raise InvalidDesignError(
                 [("file", f"{upload.name}: invalid JSON at line {exc.lineno}: {exc.msg}")]
