@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from zfsplanner.accounts.models import Team
 from zfsplanner.uploads.kinds import UploadKind
-from zfsplanner.uploads.text import TextRule
 from zfsplanner.uploads.models import UploadLifecycle
+from zfsplanner.uploads.text import TextRule
 
 from .charts import settings_text
 from .run_settings import short_settings

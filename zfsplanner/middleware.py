@@ -1,15 +1,18 @@
-"""Middleware: health check first, requests with control characters refused, security headers on every answer.
+"""Middleware: health check first, requests with control characters or forms with invalid text refused,
+security headers on every answer.
 
 Order in ``settings.MIDDLEWARE``: :class:`HealthzMiddleware` first of all (a container's
 health check reaches ``http://127.0.0.1:8000/healthz`` whatever ALLOWED_HOSTS and the TLS
-redirect say), then Django's ``SecurityMiddleware``, then :class:`RefuseControlCharactersMiddleware`
-and :class:`SecurityHeadersMiddleware`; :class:`HtmxMessagesMiddleware` last, inside Django's
-``MessageMiddleware`` and django-htmx's ``HtmxMiddleware``.
+redirect say), then Django's ``SecurityMiddleware``, then :class:`RefuseControlCharactersMiddleware`,
+:class:`RefuseInvalidFormTextMiddleware` and :class:`SecurityHeadersMiddleware`;
+:class:`HtmxMessagesMiddleware` last, inside Django's ``MessageMiddleware`` and django-htmx's
+``HtmxMiddleware``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from urllib.parse import unquote
 
 from django.conf import settings
@@ -20,6 +23,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
 from .errors import CACHE_ERRORS, DATABASE_ERRORS, DATABASE_RETRY_AFTER, wants_json
+from .form_text import checked_load
 
 Handler = Callable[[HttpRequest], HttpResponse]
 
@@ -119,6 +123,22 @@ class RefuseControlCharactersMiddleware:
             if wants_json(request):
                 return JsonResponse({"detail": message}, status=400)
             return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+
+class RefuseInvalidFormTextMiddleware:
+    """A posted form whose fields are not UTF-8 text (invalid bytes, a lone surrogate) is a 400
+    naming the field, whichever view reads it (:mod:`zfsplanner.form_text`); the parse stays
+    lazy, so a view still installs its upload handler before the body is read."""
+
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST":
+            request._load_post_and_files = partial(  # type: ignore[method-assign]
+                checked_load, request, request._load_post_and_files  # type: ignore[attr-defined]
+            )
         return self.get_response(request)
 
 

@@ -60,6 +60,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # A NUL or other control character in the path or query is a 400 before any view sees it.
     "zfsplanner.middleware.RefuseControlCharactersMiddleware",
+    # A posted form field that is not UTF-8 text (invalid bytes, a lone surrogate) is a 400 naming it.
+    "zfsplanner.middleware.RefuseInvalidFormTextMiddleware",
     # Content-Security-Policy (the app's own scripts and styles only) and Permissions-Policy.
     "zfsplanner.middleware.SecurityHeadersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -15,8 +15,8 @@ from django.db import models
 
 from zfsplanner.plans.choices import DEFAULT_OPENZFS_VERSION, OpenZFSVersion
 from zfsplanner.uploads.kinds import UploadKind
-from zfsplanner.uploads.text import TextRule
 from zfsplanner.uploads.models import UploadLifecycle
+from zfsplanner.uploads.text import TextRule
 
 
 class SampleStatus(models.TextChoices):

@@ -23,8 +23,8 @@ from django.db import models
 from zfsplanner.accounts.models import Team
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.uploads.kinds import UploadKind
-from zfsplanner.uploads.text import TextRule
 from zfsplanner.uploads.models import UploadLifecycle
+from zfsplanner.uploads.text import TextRule
 
 
 class PoolImportQuerySet(models.QuerySet["PoolImport"]):
