@@ -1,10 +1,11 @@
 """Middleware: health check first, requests with control characters or forms with invalid text refused,
 security headers on every answer.
 
-Order in ``settings.MIDDLEWARE``: :class:`HealthzMiddleware` first of all (a container's
-health check reaches ``http://127.0.0.1:8000/healthz`` whatever ALLOWED_HOSTS and the TLS
-redirect say), then Django's ``SecurityMiddleware``, then :class:`RefuseControlCharactersMiddleware`,
-:class:`RefuseInvalidFormTextMiddleware` and :class:`SecurityHeadersMiddleware`;
+Order in ``settings.MIDDLEWARE``: :class:`SecurityHeadersMiddleware` outermost (every answer
+carries the headers, ``/healthz`` and static files included), then :class:`HealthzMiddleware`
+(a container's health check reaches ``http://127.0.0.1:8000/healthz`` whatever ALLOWED_HOSTS
+and the TLS redirect say), then Django's ``SecurityMiddleware`` (and WhiteNoise in production),
+then :class:`RefuseControlCharactersMiddleware` and :class:`RefuseInvalidFormTextMiddleware`;
 :class:`HtmxMessagesMiddleware` last, inside Django's ``MessageMiddleware`` and django-htmx's
 ``HtmxMiddleware``.
 """
@@ -20,6 +21,8 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.security import SecurityMiddleware
 from django.template.loader import render_to_string
 
 from .errors import CACHE_ERRORS, DATABASE_ERRORS, DATABASE_RETRY_AFTER, wants_json
@@ -143,14 +146,24 @@ class RefuseInvalidFormTextMiddleware:
 
 
 class SecurityHeadersMiddleware:
-    """Content-Security-Policy and Permissions-Policy on every response that does not set its own."""
+    """Every security header on every response that does not set its own: Content-Security-Policy
+    and Permissions-Policy, and what Django's ``SecurityMiddleware`` (X-Content-Type-Options,
+    Referrer-Policy, Cross-Origin-Opener-Policy, HSTS over HTTPS) and ``XFrameOptionsMiddleware``
+    (X-Frame-Options) add, through their own code and settings.
+
+    It is the outermost middleware, so answers given before the rest of the chain carry them
+    too: ``/healthz`` (:class:`HealthzMiddleware`) and the static files WhiteNoise serves.
+    """
 
     def __init__(self, get_response: Handler) -> None:
         self.get_response = get_response
         self.csp = getattr(settings, "CONTENT_SECURITY_POLICY", CONTENT_SECURITY_POLICY)
+        self.django_headers = (SecurityMiddleware(get_response), XFrameOptionsMiddleware(get_response))
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
+        for middleware in self.django_headers:  # each sets only what the response lacks
+            response = middleware.process_response(request, response)
         if self.csp and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.csp
         if "Permissions-Policy" not in response:

@@ -55,6 +55,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: every answer carries the security headers (Content-Security-Policy, Permissions-Policy,
+    # X-Frame-Options, nosniff, Referrer-Policy), /healthz and the static files WhiteNoise serves included.
+    "zfsplanner.middleware.SecurityHeadersMiddleware",
     # /healthz before host checks and the TLS redirect: container health checks call plain http://127.0.0.1.
     "zfsplanner.middleware.HealthzMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -62,8 +65,6 @@ MIDDLEWARE = [
     "zfsplanner.middleware.RefuseControlCharactersMiddleware",
     # A posted form field that is not UTF-8 text (invalid bytes, a lone surrogate) is a 400 naming it.
     "zfsplanner.middleware.RefuseInvalidFormTextMiddleware",
-    # Content-Security-Policy (the app's own scripts and styles only) and Permissions-Policy.
-    "zfsplanner.middleware.SecurityHeadersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
