@@ -287,6 +287,8 @@ REST_FRAMEWORK = {
         "uploads": env.str("THROTTLE_UPLOADS", default="60/hour"),
         "compression": env.str("THROTTLE_COMPRESSION", default="30/hour"),
         "estimate": env.str("THROTTLE_ESTIMATE", default="600/minute"),
+        # Accounts created per client address (the sign-up page); a refused form does not count.
+        "signup": env.str("THROTTLE_SIGNUP", default="5/hour"),
     },
 }
 # The cache holds estimates per design revision and the API's throttle counters. Empty: one
