@@ -139,9 +139,8 @@ class RefuseInvalidFormTextMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method == "POST":
-            request._load_post_and_files = partial(  # type: ignore[method-assign]
-                checked_load, request, request._load_post_and_files  # type: ignore[attr-defined]
-            )
+            load = request._load_post_and_files  # type: ignore[attr-defined]
+            request._load_post_and_files = partial(checked_load, request, load)  # type: ignore[attr-defined]
         return self.get_response(request)
 
 
