@@ -139,8 +139,8 @@ class RefuseInvalidFormTextMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method == "POST":
-            load = request._load_post_and_files  # type: ignore[attr-defined]
-            request._load_post_and_files = partial(checked_load, request, load)  # type: ignore[attr-defined]
+            load = request._load_post_and_files
+            request._load_post_and_files = partial(checked_load, request, load)  # type: ignore[method-assign]
         return self.get_response(request)
 
 
