@@ -11,11 +11,13 @@ import html
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.test import APIClient
 
 from benchmarks.models import BenchRun, BenchUpload
 from tests.benchmarks.conftest import CDM_WD
 from tests.factories import BenchRunFactory
 from zfsplanner.accounts.models import Team
+from zfsplanner.accounts.tokens import issue_token
 from zfsplanner.form_text import text_problem
 
 pytestmark = pytest.mark.django_db
@@ -108,3 +110,41 @@ def test_a_form_with_valid_text_and_a_file_is_stored_as_before(alice, team, web,
 def test_text_problem(value, problem):
     got = text_problem(value)
     assert got == problem or (problem is not None and got is not None and got.startswith(problem))
+
+
+# --------------------------------------------------------------------------- the API's form parsers
+
+
+def _token_client(user) -> APIClient:
+    """A client sending an API token (no session: DRF's own parsers read the body, not the page's)."""
+    _token, key = issue_token(user, "test", 1)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    return client
+
+
+def test_the_api_refuses_a_multipart_label_with_a_lone_surrogate(alice, team, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    body = _multipart({"team": b"alpha", "label": b"x\xed\xbf\xbf"}, {"files": (b"cdm.txt", CDM_WD.read_bytes())})
+    r = _token_client(alice).post("/api/benchmark-uploads/", body,
+                                  content_type=f"multipart/form-data; boundary={BOUNDARY}")
+    assert r.status_code == 400, r.content
+    assert r.json()["detail"].startswith("label: contains a lone surrogate (\\udfff)")
+    assert not BenchUpload.objects.exists() and not BenchRun.objects.exists()
+    assert [p for p in (tmp_path / "media").rglob("*") if p.is_file()] == []
+
+
+def test_the_api_refuses_a_urlencoded_name_that_is_not_utf8(alice):
+    r = _token_client(alice).post("/api/teams/", b"name=caf%E9", content_type=FORM)
+    assert r.status_code == 400, r.content
+    assert r.json()["detail"] == "name: is not UTF-8 text (byte 0xe9)"
+    assert not Team.objects.filter(name__startswith="caf").exists()
+
+
+def test_the_api_keeps_form_text_in_every_script(alice, team, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    r = _token_client(alice).post("/api/benchmark-uploads/", {
+        "team": "alpha", "label": "Équipe 東京", "files": [SimpleUploadedFile("a.txt", CDM_WD.read_bytes())],
+    }, format="multipart")
+    assert r.status_code == 201, r.content
+    assert BenchRun.objects.get().label == "Équipe 東京"

@@ -106,11 +106,13 @@ def checked_load(request: HttpRequest, load: Callable[[], None]) -> None:
     except InvalidFormText:
         # Whoever reads the form after the refusal reads it as Django would have (U+FFFD); the
         # files stay on the request, which removes them when it ends.
-        request._post = _as_django_reads(parsed)  # type: ignore[attr-defined]
+        request._post = as_django_reads(parsed)  # type: ignore[attr-defined]
         raise
 
 
-def _as_django_reads(post: QueryDict) -> QueryDict:
+def as_django_reads(post: QueryDict) -> QueryDict:
+    """``post`` read with :data:`MARKED_UTF8`, as Django reads it (each invalid byte a U+FFFD)."""
+
     def plain(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 

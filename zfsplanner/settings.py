@@ -270,11 +270,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # JSON bodies: at most API_JSON_MAX_BYTES, nesting and NULs checked before parsing (api_parsers.py).
+    # JSON bodies: at most API_JSON_MAX_BYTES, nesting and NULs checked before parsing; form fields
+    # that are not UTF-8 text refused (api_parsers.py).
     "DEFAULT_PARSER_CLASSES": [
         "zfsplanner.api_parsers.LimitedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "zfsplanner.api_parsers.TextFormParser",
+        "zfsplanner.api_parsers.TextMultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "zfsplanner.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
