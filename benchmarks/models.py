@@ -18,6 +18,7 @@ from django.utils import timezone
 from zfsplanner.accounts.models import Team
 from zfsplanner.uploads.kinds import UploadKind
 from zfsplanner.uploads.models import UploadLifecycle
+from zfsplanner.uploads.text import TextRule
 
 from .charts import settings_text
 from .run_settings import short_settings
@@ -104,6 +105,7 @@ BENCHMARK_LOGS = UploadKind(
     default_max_bytes=200 * 1000 * 1000,
     spool_subdir="benchmarks",
     prefix="upload-",
+    text=TextRule.LOG,  # UTF-16 as CrystalDiskMark writes it, or 8-bit text; no NUL
     chunk_size=256 * 1024,
     running=UploadStatus.PARSING,
     noun="upload",

@@ -17,6 +17,7 @@ from django_htmx.http import HttpResponseStopPolling
 from zfsplanner.throttling import page_throttled
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import UploadTooLarge, check_content_length, install_upload_handler
+from zfsplanner.uploads.text import UploadRefused
 
 from . import charts, services
 from .access import get_run_for_user, get_upload_for_user, parse_run_ids, runs_for_user, writable_teams
@@ -77,8 +78,8 @@ def upload(request: HttpRequest) -> HttpResponse:
     try:
         check_content_length(request, BENCHMARK_LOGS)
         return _upload(request)
-    except UploadTooLarge as exc:
-        return _upload_error(request, str(exc.detail), status=413)
+    except UploadRefused as exc:  # too large or not a log: nothing stored
+        return _upload_error(request, str(exc.detail), status=413 if isinstance(exc, UploadTooLarge) else 422)
 
 
 @csrf_protect

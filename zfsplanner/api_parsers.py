@@ -12,6 +12,11 @@ store the one, no encoding the other). Each refusal is a 400 with a message nami
 JSON that arrives inside a request rather than as its body (a multipart field holding a JSON
 string, such as a benchmark upload's ``settings``) goes through :func:`load_json_field`: the
 same limits and checks, refused as that field's validation error.
+
+Form bodies (:class:`TextFormParser`, :class:`TextMultiPartParser`) are read as the pages read
+them (``zfsplanner.form_text``): a field name or value that is not UTF-8 text (invalid bytes, the
+UTF-8 bytes of a lone surrogate) is a 400 naming the field, where DRF's own parsers would have
+kept U+FFFD in its place.
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ import json
 from typing import Any
 
 from django.conf import settings
+from django.http import QueryDict
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import DataAndFiles, FormParser, JSONParser, MultiPartParser
 
 from zfsplanner.core.document.limits import DocumentLimitError, load_json_document, text_error
+from zfsplanner.form_text import MARKED_UTF8, InvalidFormText, as_django_reads, check_fields
 
 
 def _shown(key: str) -> str:
@@ -118,3 +125,30 @@ def load_json_field(text: str, *, max_bytes: int | None = None) -> Any:
         return _load(text, int(max_bytes or settings.API_JSON_MAX_BYTES))
     except JSONBodyError as exc:
         raise serializers.ValidationError(str(exc.detail)) from exc
+
+
+class TextFormParser(FormParser):
+    """DRF's urlencoded form parser, refusing a field that is not UTF-8 text (:class:`JSONBodyError`)."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        body = stream.read() if stream is not None else b""
+        try:
+            check_fields(QueryDict(body, encoding=MARKED_UTF8))
+        except InvalidFormText as exc:
+            raise JSONBodyError(exc.problem, field=exc.field) from exc
+        return QueryDict(body, encoding=(parser_context or {}).get("encoding") or settings.DEFAULT_CHARSET)
+
+
+class TextMultiPartParser(MultiPartParser):
+    """DRF's multipart parser, refusing a field that is not UTF-8 text; files go on streaming through
+    the view's upload handler, and are removed when a field is refused."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> DataAndFiles:
+        parsed = super().parse(stream, media_type, {**(parser_context or {}), "encoding": MARKED_UTF8})
+        try:
+            check_fields(parsed.data)
+        except InvalidFormText as exc:
+            for upload in parsed.files.values():
+                upload.close()
+            raise JSONBodyError(exc.problem, field=exc.field) from exc
+        return DataAndFiles(as_django_reads(parsed.data), parsed.files)

@@ -61,9 +61,12 @@ def database_unavailable(request: HttpRequest, service: str = "database") -> Htt
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """400; a refused form field (``InvalidFormText``) is named, with why."""
+    field = getattr(exception, "field", None)
+    message = str(getattr(exception, "message", "")) if isinstance(field, str) else ""
     if wants_json(request):
-        return JsonResponse({"detail": "Bad request."}, status=400)
-    return _page(request, "400.html", 400, "Bad request")
+        return JsonResponse({"detail": message, "field": field} if message else {"detail": "Bad request."}, status=400)
+    return _page(request, "400.html", 400, "Bad request", message=message)
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

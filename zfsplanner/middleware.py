@@ -1,15 +1,19 @@
-"""Middleware: health check first, requests with control characters refused, security headers on every answer.
+"""Middleware: health check first, requests with control characters or forms with invalid text refused,
+security headers on every answer.
 
-Order in ``settings.MIDDLEWARE``: :class:`HealthzMiddleware` first of all (a container's
-health check reaches ``http://127.0.0.1:8000/healthz`` whatever ALLOWED_HOSTS and the TLS
-redirect say), then Django's ``SecurityMiddleware``, then :class:`RefuseControlCharactersMiddleware`
-and :class:`SecurityHeadersMiddleware`; :class:`HtmxMessagesMiddleware` last, inside Django's
-``MessageMiddleware`` and django-htmx's ``HtmxMiddleware``.
+Order in ``settings.MIDDLEWARE``: :class:`SecurityHeadersMiddleware` outermost (every answer
+carries the headers, ``/healthz`` and static files included), then :class:`HealthzMiddleware`
+(a container's health check reaches ``http://127.0.0.1:8000/healthz`` whatever ALLOWED_HOSTS
+and the TLS redirect say), then Django's ``SecurityMiddleware`` (and WhiteNoise in production),
+then :class:`RefuseControlCharactersMiddleware` and :class:`RefuseInvalidFormTextMiddleware`;
+:class:`HtmxMessagesMiddleware` last, inside Django's ``MessageMiddleware`` and django-htmx's
+``HtmxMiddleware``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from urllib.parse import unquote
 
 from django.conf import settings
@@ -17,9 +21,12 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.security import SecurityMiddleware
 from django.template.loader import render_to_string
 
 from .errors import CACHE_ERRORS, DATABASE_ERRORS, DATABASE_RETRY_AFTER, wants_json
+from .form_text import checked_load
 
 Handler = Callable[[HttpRequest], HttpResponse]
 
@@ -130,15 +137,40 @@ def with_form_targets(csp: str, origins: tuple[str, ...]) -> str:
     return csp.replace("form-action 'self'", "form-action 'self' " + " ".join(origins), 1)
 
 
+class RefuseInvalidFormTextMiddleware:
+    """A posted form whose fields are not UTF-8 text (invalid bytes, a lone surrogate) is a 400
+    naming the field, whichever view reads it (:mod:`zfsplanner.form_text`); the parse stays
+    lazy, so a view still installs its upload handler before the body is read."""
+
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST":
+            load = request._load_post_and_files
+            request._load_post_and_files = partial(checked_load, request, load)  # type: ignore[method-assign]
+        return self.get_response(request)
+
+
 class SecurityHeadersMiddleware:
-    """Content-Security-Policy and Permissions-Policy on every response that does not set its own."""
+    """Every security header on every response that does not set its own: Content-Security-Policy
+    and Permissions-Policy, and what Django's ``SecurityMiddleware`` (X-Content-Type-Options,
+    Referrer-Policy, Cross-Origin-Opener-Policy, HSTS over HTTPS) and ``XFrameOptionsMiddleware``
+    (X-Frame-Options) add, through their own code and settings.
+
+    It is the outermost middleware, so answers given before the rest of the chain carry them
+    too: ``/healthz`` (:class:`HealthzMiddleware`) and the static files WhiteNoise serves.
+    """
 
     def __init__(self, get_response: Handler) -> None:
         self.get_response = get_response
         self.csp = getattr(settings, "CONTENT_SECURITY_POLICY", CONTENT_SECURITY_POLICY)
+        self.django_headers = (SecurityMiddleware(get_response), XFrameOptionsMiddleware(get_response))
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
+        for middleware in self.django_headers:  # each sets only what the response lacks
+            response = middleware.process_response(request, response)
         if self.csp and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = with_form_targets(self.csp, settings.CSP_FORM_ACTION_ORIGINS)
         if "Permissions-Policy" not in response:

@@ -58,13 +58,16 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: every answer carries the security headers (Content-Security-Policy, Permissions-Policy,
+    # X-Frame-Options, nosniff, Referrer-Policy), /healthz and the static files WhiteNoise serves included.
+    "zfsplanner.middleware.SecurityHeadersMiddleware",
     # /healthz before host checks and the TLS redirect: container health checks call plain http://127.0.0.1.
     "zfsplanner.middleware.HealthzMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # A NUL or other control character in the path or query is a 400 before any view sees it.
     "zfsplanner.middleware.RefuseControlCharactersMiddleware",
-    # Content-Security-Policy (the app's own scripts and styles only) and Permissions-Policy.
-    "zfsplanner.middleware.SecurityHeadersMiddleware",
+    # A posted form field that is not UTF-8 text (invalid bytes, a lone surrogate) is a 400 naming it.
+    "zfsplanner.middleware.RefuseInvalidFormTextMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -306,11 +309,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # JSON bodies: at most API_JSON_MAX_BYTES, nesting and NULs checked before parsing (api_parsers.py).
+    # JSON bodies: at most API_JSON_MAX_BYTES, nesting and NULs checked before parsing; form fields
+    # that are not UTF-8 text refused (api_parsers.py).
     "DEFAULT_PARSER_CLASSES": [
         "zfsplanner.api_parsers.LimitedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "zfsplanner.api_parsers.TextFormParser",
+        "zfsplanner.api_parsers.TextMultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "zfsplanner.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
@@ -323,6 +327,8 @@ REST_FRAMEWORK = {
         "uploads": env.str("THROTTLE_UPLOADS", default="60/hour"),
         "compression": env.str("THROTTLE_COMPRESSION", default="30/hour"),
         "estimate": env.str("THROTTLE_ESTIMATE", default="600/minute"),
+        # Accounts created per client address (the sign-up page); a refused form does not count.
+        "signup": env.str("THROTTLE_SIGNUP", default="5/hour"),
     },
 }
 # The cache holds estimates per design revision and the API's throttle counters. Empty: one

@@ -1,11 +1,13 @@
-"""Rate limits on the expensive requests: uploads, compression measurement, estimates.
+"""Rate limits on the expensive requests (uploads, compression measurement, estimates) and on sign-up.
 
 A view names which of its actions count against which rate:
 ``throttle_scopes = {"create": "uploads", "retry": "uploads"}`` (actions of a ViewSet, or
 HTTP methods of an APIView, lower case). The rates are settings
 (``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, from THROTTLE_* variables); a request past
 its rate gets 429 with ``Retry-After``. Requests are counted per user, or per client
-address when anonymous, in the default cache (set CACHE_URL so every worker shares it).
+address when anonymous or for a scope in ``BY_ADDRESS`` (sign-up), in the default cache (set
+CACHE_URL so every worker shares it). A page may give back what a request it counted did not
+use (:func:`page_refund`: a sign-up form refused for a typo is no account made).
 
 Counting is a fixed window per rate period: one counter per user, scope and period,
 created with ``add`` and raised with ``incr`` (atomic in Redis). Each request costs the same
@@ -34,6 +36,8 @@ logger = logging.getLogger(__name__)
 # Where requests are counted while the shared cache cannot be reached: per process, so each
 # gunicorn worker allows the rate on its own until Redis is back.
 LOCAL_COUNTS = LocMemCache("zfsplanner-throttle-fallback", {"MAX_ENTRIES": 10_000})
+# Scopes counted per client address even for a signed-in user.
+BY_ADDRESS = frozenset({"signup"})
 
 
 class ScopedActionThrottle(SimpleRateThrottle):
@@ -57,16 +61,21 @@ class ScopedActionThrottle(SimpleRateThrottle):
         # Read when asked (not once at import), so the THROTTLE_* settings in force apply.
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
-    def allow_scope(self, request: Any, scope: str) -> bool:
+    def _window_key(self, request: Any, scope: str) -> str | None:
+        """The counter of ``scope`` for this request's user or address in the current window (None: no rate)."""
         self.scope = scope
         self.rate = self.get_rate()
         if self.rate is None:
-            return True
+            return None
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        now = self.timer()
-        window = int(now // self.duration)
+        window = int(self.timer() // self.duration)
         self.window_end = (window + 1) * self.duration
-        key = f"{self.get_cache_key(request, None)}_{window}"
+        return f"{self.get_cache_key(request, None)}_{window}"
+
+    def allow_scope(self, request: Any, scope: str) -> bool:
+        key = self._window_key(request, scope)
+        if key is None:
+            return True
         try:
             count = self._count(self.cache, key)
         except CACHE_ERRORS as exc:
@@ -75,6 +84,19 @@ class ScopedActionThrottle(SimpleRateThrottle):
             logger.warning("rate limit %s counted in this process: the cache is unavailable (%s)", scope, exc)
             count = self._count(LOCAL_COUNTS, key)
         return count <= self.num_requests
+
+    def refund(self, request: Any, scope: str) -> None:
+        """Give back one request counted by :meth:`allow_scope` in this window."""
+        key = self._window_key(request, scope)
+        if key is None:
+            return
+        for cache in (self.cache, LOCAL_COUNTS):
+            try:
+                if cache.get(key):
+                    cache.decr(key)
+                    return
+            except (ValueError, *CACHE_ERRORS):  # expired meanwhile, or the cache is down: nothing to give back
+                continue
 
     def _count(self, cache: Any, key: str) -> int:
         cache.add(key, 0, timeout=self.duration + 1)
@@ -89,18 +111,24 @@ class ScopedActionThrottle(SimpleRateThrottle):
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         user = getattr(request, "user", None)
-        ident = user.pk if user is not None and user.is_authenticated else self.get_ident(request)
+        signed_in = user is not None and user.is_authenticated and self.scope not in BY_ADDRESS
+        ident = user.pk if signed_in else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
-def page_throttled(request: HttpRequest, scope: str) -> HttpResponse | None:
+def page_throttled(request: HttpRequest, scope: str, what: str = "Too many requests") -> HttpResponse | None:
     """For a plain Django view: None within the rate, else a 429 answer with Retry-After."""
     throttle = ScopedActionThrottle()
     if throttle.allow_scope(request, scope):
         return None
     wait = throttle.wait() or 1
     response = HttpResponse(
-        f"Too many requests: try again in {int(wait) + 1} seconds.", status=429, content_type="text/plain"
+        f"{what}: try again in {int(wait) + 1} seconds.", status=429, content_type="text/plain; charset=utf-8"
     )
     response["Retry-After"] = str(int(wait) + 1)
     return response
+
+
+def page_refund(request: HttpRequest, scope: str) -> None:
+    """Give back what :func:`page_throttled` counted for a request that used nothing (a refused form)."""
+    ScopedActionThrottle().refund(request, scope)

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from .accounts import views as accounts_views
 from .views import healthz
 
 # The admin's log-in goes through the site's log-in page, with its limit on failed attempts.
@@ -17,6 +18,8 @@ handler500 = "zfsplanner.errors.server_error"
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    # allauth's sign-up, with a limit per client address (THROTTLE_SIGNUP); the rest is allauth's own.
+    path("accounts/signup/", accounts_views.signup, name="account_signup"),
     path("accounts/", include("allauth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file: no inline script (CSP).

@@ -154,7 +154,7 @@ def accounts_url_names() -> set[str]:
     for namespace, pattern in _walk(get_resolver().url_patterns):
         if namespace in ("accounts", "accounts-api"):
             names.add(f"{namespace}:{pattern.name}")
-        elif pattern.callback.__module__.startswith("allauth."):
+        elif pattern.callback.__module__.startswith(("allauth.", "zfsplanner.accounts.")):  # sign-up wraps allauth's
             names.add(pattern.name)
     return names
 

@@ -246,7 +246,9 @@ def site_url_names() -> set[str]:
     """Every named URL outside the admin, the accounts area and allauth (tested in tests/accounts)."""
     names = set()
     for namespace, pattern in _walk(get_resolver().url_patterns):
-        if namespace in ("admin", "accounts", "accounts-api") or pattern.callback.__module__.startswith("allauth."):
+        if namespace in ("admin", "accounts", "accounts-api") or pattern.callback.__module__.startswith(
+            ("allauth.", "zfsplanner.accounts.")
+        ):
             continue
         if pattern.name is None and str(pattern.pattern).startswith("social/"):
             continue  # allauth's old addresses of the identity-provider pages: redirects to /accounts/3rdparty/

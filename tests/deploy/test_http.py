@@ -42,6 +42,19 @@ def test_every_answer_carries_the_content_security_policy_and_permissions_policy
     assert "camera=()" in r["Permissions-Policy"] and "geolocation=()" in r["Permissions-Policy"]
 
 
+SECURITY_HEADERS = ("Content-Security-Policy", "Permissions-Policy", "X-Frame-Options", "X-Content-Type-Options",
+                    "Referrer-Policy", "Cross-Origin-Opener-Policy")
+
+
+@pytest.mark.django_db
+def test_healthz_carries_the_same_security_headers_as_a_page():
+    page, health = Client().get("/accounts/login/"), Client().get("/healthz")
+    assert health.status_code == 200 and health.json() == {"status": "ok"}
+    for name in SECURITY_HEADERS:
+        assert health.get(name) and health[name] == page[name], name
+    assert health["X-Frame-Options"] == "DENY" and health["X-Content-Type-Options"] == "nosniff"
+
+
 def test_the_anonymous_login_page_and_share_page_carry_them_too(team, alice):
     link = create_share_link(PoolDesignFactory(team=team), alice)
     for url in ("/accounts/login/", f"/share/{link.token}/"):

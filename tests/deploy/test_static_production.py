@@ -118,9 +118,12 @@ def test_every_main_page_renders_with_debug_off_and_its_assets_are_served(produc
         assert response.status_code == 200, url
         assets.update(ASSET_RE.findall(response.content.decode()))
     assert any("/static/vendor/chart.umd." in a for a in assets)
+    page = anonymous.get("/accounts/login/")
     for asset in sorted(assets):
         # Hashed names (app.3f2a….css): the manifest resolved each reference.
         assert re.search(r"\.[0-9a-f]{12}\.", asset), asset
         response = anonymous.get(asset)
         assert response.status_code == 200, asset
         assert "immutable" in response.get("Cache-Control", ""), asset
+        for name in ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Permissions-Policy"):
+            assert response.get(name) and response[name] == page[name], (asset, name)

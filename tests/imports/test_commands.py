@@ -79,6 +79,22 @@ def test_import_pool_exits_2_naming_the_line(capsys, tmp_path):
     assert err.startswith(f"{path}: line 12: zpool status: expected a vdev row")
 
 
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [(b"zpool list\n  NAME\x00\n", "line 2: contains a NUL byte"),
+     ("zpool list\n".encode("utf-16"), "line 1: is saved as UTF-16")],
+    ids=["nul", "utf-16"],
+)
+def test_import_pool_refuses_a_file_the_upload_would_refuse(data, problem, capsys, tmp_path):
+    path = tmp_path / "list.txt"
+    path.write_bytes(data)
+    with pytest.raises(SystemExit) as exc:
+        call_command("import_pool", str(path))
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert err.startswith(f"'{path}', {problem}")
+
+
 def test_import_pool_names_a_missing_file(capsys, tmp_path):
     with pytest.raises(SystemExit) as exc:
         call_command("import_pool", str(tmp_path / "nope.txt"))

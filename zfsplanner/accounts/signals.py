@@ -51,6 +51,13 @@ def accept_invitation_on_login(sender: Any, request: HttpRequest | None, user: A
         accept_remembered_invitation(request, user)
 
 
+@receiver(user_signed_up, dispatch_uid="accounts.account_made")
+def note_the_account_made(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """The sign-up page counts against THROTTLE_SIGNUP only the requests that made an account (views.signup)."""
+    if request is not None:
+        request.account_made = True  # type: ignore[attr-defined]
+
+
 @receiver(user_signed_up, dispatch_uid="accounts.personal_team")
 def give_a_new_account_its_team(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
     """Someone who signs up can save a design at once: they own a team of their own from the start.

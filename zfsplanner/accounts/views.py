@@ -4,12 +4,15 @@ profile (display name, email, API tokens, teams, leaving one)."""
 from __future__ import annotations
 
 from allauth.account.adapter import get_adapter
+from allauth.account.views import signup as allauth_signup
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from zfsplanner.throttling import page_refund, page_throttled
 
 from . import services, tokens
 from .adapter import remember_invitation
@@ -248,3 +251,18 @@ def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     tokens.revoke_token(token)
     messages.info(request, f"Token {token.name!r} revoked; scripts using it now get 401.")
     return redirect("accounts:profile")
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """The sign-up page (allauth's), with at most THROTTLE_SIGNUP accounts made per client address:
+    past it, 429 with Retry-After. A form refused (a typo, a name taken) does not count."""
+    if request.method != "POST":
+        return allauth_signup(request)
+    throttled = page_throttled(request, "signup", "Too many accounts were created from your address")
+    if throttled is not None:
+        return throttled
+    response = allauth_signup(request)
+    if not getattr(request, "account_made", False):
+        page_refund(request, "signup")
+    return response

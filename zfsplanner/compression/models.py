@@ -16,6 +16,7 @@ from django.db import models
 from zfsplanner.plans.choices import DEFAULT_OPENZFS_VERSION
 from zfsplanner.uploads.kinds import UploadKind
 from zfsplanner.uploads.models import UploadLifecycle
+from zfsplanner.uploads.text import TextRule
 
 
 class SampleStatus(models.TextChoices):
@@ -78,6 +79,7 @@ COMPRESSION_SAMPLES = UploadKind(
     default_max_bytes=4 * 1024**3,
     spool_subdir="compression",
     prefix="sample-",
+    text=TextRule.BINARY,  # any bytes: how they compress is the question
     chunk_size=1024 * 1024,
     running=SampleStatus.MEASURING,
     noun="sample",

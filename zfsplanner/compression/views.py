@@ -18,7 +18,8 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling, reswap, retarget
 
-from zfsplanner.uploads.handler import UploadTooLarge, check_content_length, install_upload_handler
+from zfsplanner.uploads.handler import check_content_length, install_upload_handler
+from zfsplanner.uploads.text import UploadRefused
 
 from . import services
 from .forms import SampleForm
@@ -57,7 +58,7 @@ def sample_list(request: HttpRequest) -> HttpResponse:
         try:
             check_content_length(request, COMPRESSION_SAMPLES)
             return _store(request)
-        except UploadTooLarge as exc:  # a form error like any other (422), nothing stored
+        except UploadRefused as exc:  # a form error like any other (422), nothing stored
             form = SampleForm()
             form.errors["file"] = form.error_class([str(exc.detail)])
             return _form_response(request, form, status=422)

@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 
 from zfsplanner.accounts.models import Team
+from zfsplanner.uploads.text import read_text
 
 from .models import HistogramFormat
 
@@ -26,12 +27,14 @@ class MultipleFileField(forms.FileField):
 
 
 def read_files(files: list[Any]) -> list[tuple[str, str]]:
-    """``(name, text)`` of uploaded outputs; each spooled file is removed once read (the text is what is stored)."""
+    """``(name, text)`` of uploaded outputs; each spooled file is removed once read (the text is what is
+    stored). A NUL, UTF-16 or bytes that are not UTF-8 are refused (``UnreadableUpload``), naming the line."""
     out = []
-    for f in files:
-        try:
-            out.append((f.name, f.read().decode("utf-8", "replace")))
-        finally:
+    try:
+        for f in files:
+            out.append((f.name, read_text(f.read(), f.name)))
+    finally:
+        for f in files:
             f.close()
     return out
 

@@ -24,6 +24,7 @@ from zfsplanner.accounts.models import Team
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.uploads.kinds import UploadKind
 from zfsplanner.uploads.models import UploadLifecycle
+from zfsplanner.uploads.text import TextRule
 
 
 class PoolImportQuerySet(models.QuerySet["PoolImport"]):
@@ -144,6 +145,7 @@ FILE_LISTINGS = UploadKind(
     default_max_bytes=4 * 1000 * 1000 * 1000,
     spool_subdir="histograms",
     prefix="listing-",
+    text=TextRule.LINES,  # the paths are the file system's bytes; no NUL
     chunk_size=1024 * 1024,
     running=HistogramStatus.PARSING,
     noun="listing",
@@ -162,6 +164,7 @@ POOL_OUTPUTS = UploadKind(
     default_max_bytes=4 * 1024 * 1024,
     spool_subdir="pool-imports",
     prefix="outputs-",
+    text=TextRule.UTF8,
     chunk_size=64 * 1024,
     running=PoolImportStatus.PARSING,
     noun="import",

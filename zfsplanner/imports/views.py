@@ -23,6 +23,7 @@ from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import error_text, get_design_for_user, writable_teams
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import UploadTooLarge, check_content_length, install_upload_handler
+from zfsplanner.uploads.text import UploadRefused
 
 from . import services
 from .forms import HistogramForm, PoolImportForm, SaveImportForm
@@ -51,7 +52,7 @@ def pool_import_new(request: HttpRequest) -> HttpResponse:
     try:
         check_content_length(request, POOL_OUTPUTS)
         return _pool_import_create(request)
-    except UploadTooLarge as exc:  # a form error (422, which htmx swaps), nothing stored
+    except UploadRefused as exc:  # too large or not text: a form error (422, which htmx swaps), nothing stored
         context = {"form": PoolImportForm(), "upload_error": str(exc.detail)}
         return render(request, "imports/pool_import_new.html", context, status=UNPROCESSABLE)
 
@@ -169,10 +170,11 @@ def histogram_upload(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         check_content_length(request, FILE_LISTINGS)
         return _histogram_upload(request, pk)
-    except UploadTooLarge as exc:
+    except UploadRefused as exc:  # nothing stored
         design, can_write = get_design_for_user(request, pk)
         context = _histogram_context(request, design, can_write, upload_error=str(exc.detail))
-        return render(request, "imports/histogram_list.html", context, status=413)
+        return render(request, "imports/histogram_list.html", context,
+                      status=413 if isinstance(exc, UploadTooLarge) else UNPROCESSABLE)
 
 
 @csrf_protect

@@ -36,9 +36,9 @@ from django.core.files.uploadhandler import FileUploadHandler
 from django.core.signals import request_finished
 from django.http import HttpRequest
 from rest_framework import status
-from rest_framework.exceptions import APIException
 
 from .kinds import KINDS, UploadKind
+from .text import TextCheck, UploadRefused
 
 logger = logging.getLogger(__name__)
 
@@ -46,8 +46,7 @@ logger = logging.getLogger(__name__)
 FORM_OVERHEAD_BYTES = 1024 * 1024
 
 
-
-class UploadTooLarge(APIException):
+class UploadTooLarge(UploadRefused):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "upload_too_large"
 
@@ -104,15 +103,17 @@ class Spooled:
 def spool(f: Any, kind: UploadKind) -> Spooled:
     """``f`` on disk in the kind's spool folder with its sha256 and size.
 
-    A file the handler already spooled is used as it is; anything else (a Django file, a
-    stream, bytes) is streamed to disk in chunks and refused (:class:`UploadTooLarge`) as
-    soon as it passes the limit.
+    A file the handler already spooled (and checked) is used as it is; anything else (a Django
+    file, a stream, bytes) is streamed to disk in chunks and refused as soon as it passes the
+    limit (:class:`UploadTooLarge`) or holds what its kind's files may not
+    (:class:`~.text.UnreadableUpload`).
     """
     if isinstance(f, SpooledUpload):
         return Spooled(f.path, f.sha256, f.size)
     limit = kind.max_bytes()
     digest = hashlib.sha256()
     size = 0
+    check = TextCheck(kind.text, str(getattr(f, "name", "") or "the file"))
     with tempfile.NamedTemporaryFile(dir=kind.spool_dir(), prefix=kind.prefix, delete=False) as out:
         try:
             if isinstance(f, bytes):
@@ -125,8 +126,10 @@ def spool(f: Any, kind: UploadKind) -> Spooled:
                 size += len(chunk)
                 if size > limit:
                     raise UploadTooLarge(kind, repr(getattr(f, "name", "the file")))
+                check.feed(chunk)
                 digest.update(chunk)
                 out.write(chunk)
+            check.close()
         except BaseException:
             out.close()
             discard(out.name)
@@ -146,7 +149,8 @@ class MovableFile(File):  # type: ignore[type-arg]
 
 
 class StreamingUploadHandler(FileUploadHandler):
-    """Writes each file to a temporary file under MEDIA_ROOT, hashing and counting bytes."""
+    """Writes each file to a temporary file under MEDIA_ROOT, hashing and counting bytes, and
+    checking them as the kind's files must be (:class:`~.text.TextCheck`)."""
 
     def __init__(self, request: HttpRequest | None, kind: UploadKind) -> None:
         super().__init__(request)
@@ -155,6 +159,7 @@ class StreamingUploadHandler(FileUploadHandler):
         self.limit = kind.max_bytes()
         self._fh: Any = None
         self._hash: Any = None
+        self._check: TextCheck | None = None
         self._size = 0
 
     def handle_raw_input(self, input_data: Any, META: Any, content_length: int, boundary: Any, encoding: Any = None):  # noqa: N803
@@ -168,6 +173,7 @@ class StreamingUploadHandler(FileUploadHandler):
             dir=self.kind.spool_dir(), prefix=self.kind.prefix, delete=False
         )
         self._hash = hashlib.sha256()
+        self._check = TextCheck(self.kind.text, self.file_name or "upload")
         self._size = 0
         _UNFINISHED.__dict__.setdefault("handlers", []).append(weakref.ref(self))
 
@@ -176,11 +182,21 @@ class StreamingUploadHandler(FileUploadHandler):
         if self._size > self.limit:
             self._abort()
             raise UploadTooLarge(self.kind, f"{self.file_name!r}")
+        try:
+            self._check.feed(raw_data)  # type: ignore[union-attr]
+        except UploadRefused:
+            self._abort()
+            raise
         self._hash.update(raw_data)
         self._fh.write(raw_data)
         return None
 
     def file_complete(self, file_size: int) -> SpooledUpload:
+        try:
+            self._check.close()  # type: ignore[union-attr]
+        except UploadRefused:
+            self._abort()
+            raise
         self._fh.close()
         path = self._fh.name
         self._fh = None

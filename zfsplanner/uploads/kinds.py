@@ -1,4 +1,4 @@
-"""What one kind of upload is: its limit, its spool folder, its model and its words.
+"""What one kind of upload is: its limit, its spool folder, what its files may hold, its model and its words.
 
 Every kind (benchmark logs, file listings, compression samples) goes through the same
 lifecycle (:mod:`.lifecycle`) and the same handler (:mod:`.handler`); an ``UploadKind`` is
@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
+from .text import TextRule
+
 if TYPE_CHECKING:
     from .models import UploadLifecycle
 
@@ -30,6 +32,7 @@ class UploadKind:
     default_max_bytes: int
     spool_subdir: str  # under MEDIA_ROOT, so storing a spooled file is a rename, not a copy
     prefix: str
+    text: TextRule = TextRule.UTF8  # what its files may hold, checked as they arrive (.text)
     chunk_size: int = 256 * 1024
     running: str = "parsing"  # the status of a claimed upload
     noun: str = "upload"  # one of them, in messages: "the upload is kept"

@@ -14,12 +14,12 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
-from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from zfsplanner.api_parsers import TextMultiPartParser
 from zfsplanner.core.units import format_iec
 from zfsplanner.uploads.handler import install_upload_handler
 
@@ -47,7 +47,7 @@ def read_options(data: Any) -> services.Options:
 class MeasureView(APIView):
     """Measure how ZFS would compress sample files, with ZFS's own compressors."""
 
-    parser_classes = [MultiPartParser]
+    parser_classes = [TextMultiPartParser]
     throttle_scopes = {"post": "compression"}
 
     def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:

@@ -11,12 +11,11 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from zfsplanner.accounts.tokens import upload_only_team
-from zfsplanner.api_parsers import LimitedJSONParser
+from zfsplanner.api_parsers import LimitedJSONParser, TextFormParser, TextMultiPartParser
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import FORM_OVERHEAD_BYTES, check_content_length, install_upload_handler
@@ -87,7 +86,7 @@ class PoolImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
 
     serializer_class = PoolImportSerializer
     permission_classes = [permissions.IsAuthenticated]
-    parser_classes = [ImportJSONParser, MultiPartParser, FormParser]
+    parser_classes = [ImportJSONParser, TextMultiPartParser, TextFormParser]
 
     def get_queryset(self) -> QuerySet[PoolImport]:
         return PoolImport.objects.for_user(self.request.user)
@@ -170,7 +169,7 @@ class HistogramUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
 
     serializer_class = HistogramUploadSerializer
     permission_classes = [permissions.IsAuthenticated]
-    parser_classes = [MultiPartParser, ImportJSONParser, FormParser]
+    parser_classes = [TextMultiPartParser, ImportJSONParser, TextFormParser]
 
     def get_queryset(self) -> QuerySet[HistogramUpload]:
         qs = HistogramUpload.objects.for_user(self.request.user).select_related("design__team")

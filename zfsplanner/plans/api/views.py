@@ -25,15 +25,15 @@ from drf_spectacular.utils import (
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ParseError, ValidationError
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from zfsplanner.api_parsers import JSONBodyError, LimitedJSONParser
+from zfsplanner.api_parsers import JSONBodyError, LimitedJSONParser, TextFormParser, TextMultiPartParser
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
+from zfsplanner.uploads.text import UnreadableUpload, read_text
 
 from ..filters import CatalogDiskFilterSet, PoolDesignFilterSet
 from ..models import CatalogDisk, PoolDesign
@@ -339,7 +339,7 @@ class DesignViewSet(DesignErrorShapeMixin, ShareLinksMixin, viewsets.ModelViewSe
         detail=False,
         methods=["post"],
         url_path="import",
-        parser_classes=[LimitedJSONParser, MultiPartParser, FormParser],
+        parser_classes=[LimitedJSONParser, TextMultiPartParser, TextFormParser],
     )
     def import_design(self, request: Request) -> Response:
         """Create a design from a document: a ``file`` upload with ``team``, or JSON ``{"team", "document"}``."""
@@ -359,11 +359,11 @@ def _import_document(request: Request) -> dict[str, Any]:
         if upload.size > MAX_DOCUMENT_BYTES:
             raise InvalidDesignError([("file", f"{upload.name} is larger than 1 MiB; a design is a few kilobytes")])
         try:
-            doc = load_json_document(upload.read().decode("utf-8-sig"))
+            doc = load_json_document(read_text(upload.read(), upload.name))
         except DocumentLimitError as exc:
             raise InvalidDesignError([("file", f"{upload.name}: {exc}")]) from exc
-        except UnicodeDecodeError as exc:
-            raise InvalidDesignError([("file", f"{upload.name} is not UTF-8 text")]) from exc
+        except UnreadableUpload as exc:
+            raise InvalidDesignError([("file", str(exc.detail))]) from exc
         except json.JSONDecodeError as exc:
             raise InvalidDesignError(
                 [("file", f"{upload.name}: invalid JSON at line {exc.lineno}: {exc.msg}")]

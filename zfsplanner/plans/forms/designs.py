@@ -14,6 +14,7 @@ from zfsplanner.accounts.models import Team
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
+from zfsplanner.uploads.text import UnreadableUpload, read_text
 
 from ..choices import offer_versions, openzfs_version_choices
 from ..services.access import writable_teams
@@ -85,9 +86,9 @@ class DesignImportForm(forms.Form):
         if upload.size > self.MAX_BYTES:
             raise forms.ValidationError(f"{upload.name} is larger than 1 MiB; a design is a few kilobytes.")
         try:
-            text = upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise forms.ValidationError(f"{upload.name} is not UTF-8 text.") from exc
+            text = read_text(upload.read(), upload.name)
+        except UnreadableUpload as exc:
+            raise forms.ValidationError(str(exc.detail)) from exc
         return checked_document(read_json(text, what=f"file {upload.name}"))
 
 

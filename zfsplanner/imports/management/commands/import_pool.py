@@ -23,15 +23,15 @@ from django.core.management.base import BaseCommand, CommandParser
 from zfsplanner.core.importers.answers import is_ashift_question
 from zfsplanner.core.importers.common import UnreadableOutput
 from zfsplanner.imports.services import answer_questions, run_import
-from zfsplanner.uploads.handler import UploadTooLarge
+from zfsplanner.uploads.text import UploadRefused, read_text
 
 EXIT_INVALID = 2
 
 
-def read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    return Path(path).read_bytes().decode("utf-8", "replace")
+def read_output(path: str) -> str:
+    """The text of a file ('-': stdin), refused as an uploaded one is (a NUL, UTF-16, not UTF-8)."""
+    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    return read_text(data, "stdin" if path == "-" else path)
 
 
 class Command(BaseCommand):
@@ -49,9 +49,12 @@ class Command(BaseCommand):
         sources = []
         for path in options["files"]:
             try:
-                sources.append(("stdin" if path == "-" else path, read_text(path)))
+                sources.append(("stdin" if path == "-" else path, read_output(path)))
             except OSError as exc:
                 self.stderr.write(f"{path}: cannot read the file: {exc.strerror or exc}")
+                sys.exit(EXIT_INVALID)
+            except UploadRefused as exc:
+                self.stderr.write(str(exc.detail))
                 sys.exit(EXIT_INVALID)
         try:
             result = run_import(sources, options["pool"])
@@ -64,7 +67,7 @@ class Command(BaseCommand):
         except (UnreadableOutput, ValueError) as exc:
             self.stderr.write(str(exc))
             sys.exit(EXIT_INVALID)
-        except UploadTooLarge as exc:
+        except UploadRefused as exc:
             self.stderr.write(str(exc.detail))
             sys.exit(EXIT_INVALID)
         for note in result.notes:
