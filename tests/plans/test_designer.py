@@ -511,3 +511,23 @@ def test_the_mixed_ashift_fix_in_the_designer_gives_every_vdev_ashift_12(team, a
     design.refresh_from_db()
     assert design.ashift == 12 and design.revisions.get(number=2).kind == "fix"
     assert 'data-code="mixed-ashift"' not in response.content.decode()
+
+
+def test_the_compare_chart_names_each_redundancy_by_its_group_number(design, alice, web):
+    c = web(alice)
+    c.post(f"/designs/{design.pk}/duplicate/")
+    variant = PoolDesign.objects.exclude(pk=design.pk).get()
+    chart = c.get(f"/designs/compare/chart/?ids={design.pk},{variant.pk}").json()
+    redundancy = [d for d in chart["datasets"] if d["category"] == "redundancy"]
+    assert redundancy and all(d["label"].startswith("Redundancy, vdev group ") for d in redundancy)
+    assert [d["shade"] for d in redundancy] == list(range(len(redundancy)))
+
+
+def test_the_compare_table_has_a_row_per_breakdown_category(design, alice, web):
+    c = web(alice)
+    c.post(f"/designs/{design.pk}/duplicate/")
+    variant = PoolDesign.objects.exclude(pk=design.pk).get()
+    html = c.get(f"/designs/compare/?ids={design.pk},{variant.pk}").content.decode()
+    for key, label in (("data", "Data"), ("redundancy", "Redundancy"), ("slop", "Slop"),
+                       ("metadata", "Pool metadata"), ("log_cache", "Log and cache devices"), ("free", "Free")):
+        assert f'<tr data-row="category-{key}"><th scope="row">{label}</th>' in html

@@ -166,7 +166,7 @@ def test_the_chart_takes_the_same_query_string():
     chart = Client().get(f"/plan/chart/?{REFERENCE}").json()
     assert chart["unit"] == "bytes" and chart["stacked"] is True
     keys = {d["key"] for d in chart["datasets"]}
-    assert {"parity", "free", "special_free"} <= keys
+    assert {"redundancy-1", "redundancy-2", "free", "special_free"} <= keys
     shown = urlsplit(Client().get(f"/plan/?{REFERENCE}", **HX)["HX-Replace-Url"]).query
     page = Client().get(f"/plan/?{REFERENCE}").content.decode()
     assert f'data-chart-url="/plan/chart/?{shown.replace("&", "&amp;")}"' in page
@@ -419,3 +419,17 @@ def test_a_catalog_disk_with_a_price_gives_the_cost_without_typing_one():
     assert "1200.00 for 4 data disks at 300.00 (the catalog's price)" in html_text
     typed = Client().get("/plan/?layout=mirror&disks=2&vdevs=2&disk=ST16000NM001G&price=250").content.decode()
     assert "1000.00 for 4 data disks at 250.00;" in typed
+
+
+def test_a_6_way_mirror_shows_its_copies_as_redundancy_in_words_and_in_the_chart():
+    query = "layout=mirror&disks=6&vdevs=1&size=16TB"
+    page = Client().get(f"/plan/?{query}").content.decode()
+    row = re.search(r'<tr data-segment="redundancy-1" data-category="redundancy"><th>([^<]*)<', page)
+    assert row and row.group(1) == "Mirror copies: the data vdev (group 1: 6-way mirror)"
+    assert '<tr class="category" data-category="redundancy"><th colspan="3" scope="colgroup">Redundancy</th>' in page
+    chart = Client().get(f"/plan/chart/?{query}").json()
+    by_key = {d["key"]: d for d in chart["datasets"]}
+    raw = sum(d["data"][0] for d in chart["datasets"])
+    assert by_key["redundancy-1"]["category"] == "redundancy"
+    assert by_key["redundancy-1"]["data"][0] > 0.83 * raw  # five of the six copies
+    assert by_key["layout"]["data"][0] < 0.01 * raw  # partitions, labels, rounding
