@@ -300,40 +300,74 @@ def zpool_add_checks(design: Design) -> list[ZpoolCheck]:
     return out
 
 
-def zpool_create_command(design: Design) -> str:
+CONTINUATION = " \\\n  "  # the end of a line that goes on: a space, a backslash, the next line indented
+
+
+def _lines(parts: Sequence[Sequence[str]], wrapped: bool) -> str:
+    """A command from its parts, each a list of words: on one line, or (``wrapped``) one part per
+    line, every line but the last ending in `` \\`` and the next one indented, as a person writes it."""
+    quoted = [_quote(part) for part in parts if part]
+    return (CONTINUATION if wrapped else " ").join(quoted)
+
+
+def _vdev_parts(group: VdevGroup, devices: Sequence[Sequence[str]], with_role: bool) -> list[list[str]]:
+    """One part per top-level vdev of the group (``raidz2 a b c d``); the first carries the class word."""
+    parts = [_group_words(group, [members], with_role=False) for members in devices]
+    if with_role and group.role != Role.DATA and parts:
+        parts[0].insert(0, group.role.value)
+    return parts
+
+
+def _create_parts(design: Design) -> list[list[str]]:
+    """``zpool create`` in parts: the command and its options, the root dataset's ``-O`` options with the
+    pool name, then one part per top-level vdev (per spare or cache device group), classes in order."""
+    names = device_names(design)
+    head = ["zpool", "create", *zpool_create_check(design).flags, "-o", f"ashift={_pool_ashift(design)}"]
+    root = root_dataset(design)
+    options: list[str] = []
+    if root is not None:
+        for opt in dataset_options(design, root).options:
+            options += ["-O", opt]
+    parts = [head + [design.name]] if not options else [head, [*options, design.name]]
+    groups = _create_groups(design)
+    for role in _ROLE_ORDER:
+        in_role = [i for i in groups if design.vdevs[i].role == role]
+        first = True
+        for i in in_role:
+            group = design.vdevs[i]
+            if group.layout.value == "stripe":  # single disks of one class: one part for the class
+                disks = [w for members in names[i] for w in members[:1]]
+                parts.append(([role.value] if first and role != Role.DATA else []) + disks)
+            else:
+                parts += _vdev_parts(group, names[i], with_role=first)
+            first = False
+    return parts
+
+
+def zpool_create_command(design: Design, *, wrapped: bool = False) -> str:
     """``zpool create [-f] -o ashift=N [-O prop=value ...] POOL vdevs...`` for the groups that share the pool ashift.
 
     An expanded RAIDZ group is created at its original width (``expanded_from_width``);
     :func:`zpool_attach_commands` widens it. ``-f`` only when :func:`zpool_create_check` says so.
+    ``wrapped``: one top-level vdev per line, the lines joined with `` \\`` (what the pages and the
+    report show and copy); the API gives the command on one line.
     """
-    names = device_names(design)
-    words = ["zpool", "create", *zpool_create_check(design).flags, "-o", f"ashift={_pool_ashift(design)}"]
-    root = root_dataset(design)
-    if root is not None:
-        for opt in dataset_options(design, root).options:
-            words += ["-O", opt]
-    words.append(design.name)
-    groups = _create_groups(design)
-    for role in _ROLE_ORDER:
-        in_role = [i for i in groups if design.vdevs[i].role == role]
-        if not in_role:
-            continue
-        if role != Role.DATA:
-            words.append(role.value)
-        for i in in_role:
-            words += _group_words(design.vdevs[i], names[i], with_role=False)
-    return _quote(words)
+    return _lines(_create_parts(design), wrapped)
 
 
-def zpool_add_commands(design: Design) -> list[str]:
+def zpool_add_commands(design: Design, *, wrapped: bool = False) -> list[str]:
     """One ``zpool add [overrides] -o ashift=N POOL <class> vdevs...`` per group whose ashift differs."""
     names = device_names(design)
     out = []
     for i, check in zip(_add_groups(design), zpool_add_checks(design), strict=True):
         group = design.vdevs[i]
-        words = ["zpool", "add", *check.flags, "-o", f"ashift={written_ashift(group, design.version)}", design.name]
-        words += _group_words(group, names[i], with_role=True)
-        out.append(_quote(words))
+        head = ["zpool", "add", *check.flags, "-o", f"ashift={written_ashift(group, design.version)}", design.name]
+        if group.layout.value == "stripe":
+            disks = [w for members in names[i] for w in members[:1]]
+            vdevs = [([group.role.value] if group.role != Role.DATA else []) + disks]
+        else:
+            vdevs = _vdev_parts(group, names[i], with_role=True)
+        out.append(_lines([head, *vdevs], wrapped))
     return out
 
 
@@ -448,11 +482,13 @@ _WHY = {
 }
 
 
-def all_commands(design: Design) -> list[str]:
+def all_commands(design: Design, *, wrapped: bool = False) -> list[str]:
     """Every command, in the order to run them: create, add, attach, then datasets.
 
     A command that needs an override, that leaves out a property of the design, or that
     the targeted release refuses outright is preceded by ``# `` comment lines saying so.
+    ``wrapped``: ``zpool create`` and ``zpool add`` one top-level vdev per line (see
+    :func:`zpool_create_command`); such a command is one item with its line breaks in it.
     """
     version = Version.parse(design.version)
     out: list[str] = []
@@ -460,8 +496,8 @@ def all_commands(design: Design) -> list[str]:
     if root is not None:
         out += [f"# {root.name}: {note}" for note in dataset_options(design, root).left_out]
     out += [f"# {n}" for n in _override_notes("zpool create", zpool_create_check(design), version)]
-    out.append(zpool_create_command(design))
-    for command, check in zip(zpool_add_commands(design), zpool_add_checks(design), strict=True):
+    out.append(zpool_create_command(design, wrapped=wrapped))
+    for command, check in zip(zpool_add_commands(design, wrapped=wrapped), zpool_add_checks(design), strict=True):
         out += [f"# {n}" for n in _override_notes("zpool add", check, version)]
         out.append(command)
     out += zpool_attach_commands(design)
@@ -470,3 +506,8 @@ def all_commands(design: Design) -> list[str]:
         out += [f"# {name}: {note}" for note in options.left_out]
         out.append(command)
     return out
+
+
+def command_lines(commands: Sequence[str]) -> list[str]:
+    """The lines of ``commands`` as a page shows them, one element per line (a wrapped command gives several)."""
+    return [line for command in commands for line in command.split("\n")]

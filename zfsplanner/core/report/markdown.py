@@ -257,7 +257,7 @@ def markdown(
     lines += w.md_raid() + w.expansion()
     lines += _comparison(design, estimate, w)
     try:
-        commands = all_commands(design)
+        commands = all_commands(design, wrapped=True)
     except (InvalidDesign, ValueError):
         commands = []
     if commands:

@@ -22,7 +22,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from zfsplanner.accounts.models import request_unit
-from zfsplanner.core.commands.create import all_commands
+from zfsplanner.core.commands.create import all_commands, command_lines
 from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_size
@@ -85,10 +85,11 @@ def computed(doc: dict[str, Any]) -> tuple[Design, Estimate, dict[str, list[str]
         # The commands do not change with the data planned or the price: typing those reuses them.
         shape = {**doc, "datasets": [{k: v for k, v in ds.items() if k != "contents"} for ds in doc["datasets"]]}
         shape["vdevs"] = [{k: v for k, v in g.items() if k != "price_per_disk"} for g in doc["vdevs"]]
-        commands_key = f"quick-plan-commands:{_digest(shape)}"
+        commands_key = f"quick-plan-commands:wrapped:{_digest(shape)}"
         commands = cache.get(commands_key)
         if commands is None:
-            commands = {"commands": all_commands(spec)}
+            wrapped = all_commands(spec, wrapped=True)
+            commands = {"commands": wrapped, "lines": command_lines(wrapped)}
             cache.set(commands_key, commands, timeout=ESTIMATE_CACHE_SECONDS)
         stored = (spec, estimate_with_catalog(spec), commands)
         cache.set(key, stored, timeout=ESTIMATE_CACHE_SECONDS)
