@@ -1,5 +1,6 @@
 """The pages as someone who knows ZFS reads them, in real Chromium at 1366 and 390 px: the commands
-one top-level vdev per line and inside their box, the copy button copying them as shown.
+one top-level vdev per line and inside their box, the copy button copying them as shown; switching
+the layout to mirror keeps the disks (2-way mirrors), in the quick planner and in the designer.
 
 Screenshots go to ``SCREENSHOT_DIR`` (default ``build/screenshots``).
 """
@@ -12,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.factories import PoolDesignFactory
+from tests.factories import PoolDesignFactory, design_document
+from zfsplanner.plans.models import PoolDesign
 
-from .browser import log_in, wide_context
+from .browser import log_in, wait_processed, wide_context
 
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 REFERENCE = "layout=raidz2&disks=8&vdevs=1&size=16TB&special=1TB&slog=16GB&recordsize=1M&compression=zstd&data=20TB"
@@ -73,5 +75,45 @@ def test_the_design_page_commands_are_one_vdev_a_line_inside_their_box(browser, 
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#commands").screenshot(path=str(SHOTS / f"design-commands-{width}.png"))
     page.screenshot(path=str(SHOTS / f"design-page-{width}.png"), full_page=True)
+    assert page.js_errors == []
+    context.close()
+
+
+def test_switching_the_quick_planner_to_mirror_gives_2_way_mirrors_of_the_same_disks(browser, live_server):
+    context, page = wide_context(browser, live_server, 390)
+    page.goto("/plan/?layout=raidz2&disks=6&vdevs=1&size=16TB")
+    page.wait_for_load_state("networkidle")
+    page.select_option("#id_layout", "mirror")
+    page.wait_for_function("document.querySelector('#id_disks').value === '2'")
+    assert page.input_value("#id_vdevs") == "3"
+    page.wait_for_function("location.search.includes('disks=2') && location.search.includes('vdevs=3')")
+    assert "3 × 2-way mirror" in page.locator(".quick-pool").inner_text()
+    assert page.locator("[data-code=wide-mirror]").count() == 0
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "quick-plan-mirror-390.png"), full_page=True)
+    # and back: one raidz2 of the same 6 disks, from the layout the page now shows
+    page.select_option("#id_layout", "raidz2")
+    page.wait_for_function("document.querySelector('#id_disks').value === '6'")
+    assert page.input_value("#id_vdevs") == "1"
+    assert page.js_errors == []
+    context.close()
+
+
+def test_switching_a_designer_group_to_mirror_gives_2_way_mirrors_of_the_same_disks(browser, live_server, alice, team):
+    design = PoolDesignFactory(team=team, name="tank", document=design_document("tank"))
+    context, page = wide_context(browser, live_server, 1366)
+    log_in(page, alice)
+    page.goto(f"/designs/{design.pk}/designer/")
+    page.click(".vdev-row[data-index='0'] details.row-edit > summary")
+    wait_processed(page, "select[name=v0-layout]")
+    page.select_option("select[name=v0-layout]", "mirror")
+    page.wait_for_function("document.querySelector('input[name=v0-width]').value === '2'")
+    assert page.input_value("input[name=v0-count]") == "3"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(".vdev-row[data-index='0']").screenshot(path=str(SHOTS / "designer-mirror-switch-1366.png"))
+    page.click(".vdev-row[data-index='0'] button.save-vdev")
+    page.wait_for_selector("#revision:has-text('revision 2')")
+    group = PoolDesign.objects.get(pk=design.pk).to_document()["vdevs"][0]
+    assert (group["layout"], group["width"], group["count"]) == ("mirror", 2, 3)
     assert page.js_errors == []
     context.close()

@@ -68,8 +68,8 @@ def test_plan_answers_without_an_account():
     response = Client().get(f"/plan/?{REFERENCE}")
     assert response.status_code == 200
     assert usable(response)[0] > 0
-    assert 'id="commands-text"' in response.content.decode()
-    assert "zpool create" in response.content.decode()
+    assert 'id="commands-text" data-commands' in response.content.decode()
+    assert '<span class="line"><span class="w">zpool</span> <span class="w">create</span>' in response.content.decode()
 
 
 def test_a_logged_in_user_keeps_the_designs_list_with_the_planner_one_click_away(alice, web):
@@ -433,3 +433,33 @@ def test_a_6_way_mirror_shows_its_copies_as_redundancy_in_words_and_in_the_chart
     assert by_key["redundancy-1"]["category"] == "redundancy"
     assert by_key["redundancy-1"]["data"][0] > 0.83 * raw  # five of the six copies
     assert by_key["layout"]["data"][0] < 0.01 * raw  # partitions, labels, rounding
+
+
+def test_switching_to_mirror_keeps_the_disks_as_2_way_mirrors():
+    response = Client().get("/plan/?layout=mirror&disks=6&vdevs=1&size=16TB&from_layout=raidz2", **HX)
+    assert response.status_code == 200
+    query = parse_qs(urlsplit(response["HX-Replace-Url"]).query)
+    assert (query["disks"], query["vdevs"]) == (["2"], ["3"])
+    assert "from_layout" not in query  # the address stays the form's fields
+    body = response.content.decode()
+    for name, value in (("disks", "2"), ("vdevs", "3")):
+        field = re.search(rf'<input type="number" name="{name}"[^>]*>', body)
+        assert field and f'value="{value}"' in field.group(0) and 'hx-swap-oob="true"' in field.group(0)
+    assert '<input type="hidden" name="from_layout" id="shown-layout" value="mirror" hx-swap-oob="true">' in body
+    assert "3 × 2-way mirror" in body
+
+
+def test_a_link_to_a_6_way_mirror_keeps_it_and_says_what_it_costs():
+    response = Client().get("/plan/?layout=mirror&disks=6&vdevs=1&size=16TB", **HX)
+    body = response.content.decode()
+    assert 'name="disks"' not in body  # nothing switched: the fields stay as typed
+    assert 'data-code="wide-mirror"' in body
+    assert "1/6 of the raw space is usable" in body
+
+
+def test_the_stripe_error_names_the_fields_on_the_page():
+    response = Client().get("/plan/?layout=stripe&disks=6&vdevs=1&size=16TB", **HX)
+    assert response.status_code == 422
+    message = field_error(response, "disks")
+    assert "disks per vdev must be 1 (got 6)" in message and "number of vdevs" in message
+    assert "width" not in message and "count" not in message

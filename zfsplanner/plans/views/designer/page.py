@@ -29,7 +29,7 @@ from ...services.designs import (
     can_undo_redo,
     save_design_document,
 )
-from .editors import dataset_form, defaults_url, vdev_form
+from .editors import dataset_form, vdev_form
 
 CONFLICT = 409
 
@@ -94,7 +94,7 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
     context.update(override)
     spec = design.to_spec() if summary is not None else None
     if context.get("open_new") == "vdevs" and "new_vdev_form" not in override:
-        context["new_vdev_form"] = vdev_form(doc, None, spec=spec, defaults_url=defaults_url(design, None))
+        context["new_vdev_form"] = vdev_form(doc, None, spec=spec, design=design)
     if context.get("open_new") == "datasets" and "new_dataset_form" not in override:
         context["new_dataset_form"] = dataset_form(doc, None, summary, spec)
     return context
