@@ -39,6 +39,8 @@
     free: "#3f9d5d", special_used: "#c2571a", special_free: "#f0b27a", log: "#6b6b6b", cache: "#b0b0b0",
     embedded_log: "#8f8f8f", special_stop: "#a4161a", special_size: "#4d4d4d",
   };
+  // A line filled to the next one (fill: "+1") shades the band between them in its own colour, lightly.
+  const BAND_COLOURS = { special_stop: "rgba(164, 22, 26, 0.15)" };
   // Redundancy has one part per vdev group: shades of one colour, in group order.
   const REDUNDANCY_SHADES = ["#7d8aa3", "#a9b3c5", "#56627a", "#c9d0dc"];
   const MIN_PLOT_PX = 140;  // the least height (a horizontal bar chart: per bar, BAR_PX) of the plot itself
@@ -51,6 +53,7 @@
         ? REDUNDANCY_SHADES[(d.shade || 0) % REDUNDANCY_SHADES.length]
         : d.key && SEGMENT_COLOURS[d.key];
       if (!colour) return;
+      if (d.fill && BAND_COLOURS[d.key] && !d.backgroundColor) d.backgroundColor = BAND_COLOURS[d.key];
       if (!d.backgroundColor) d.backgroundColor = colour;
       if (spec.type === "line" && !d.borderColor) d.borderColor = colour;
     });
