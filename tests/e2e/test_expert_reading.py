@@ -117,3 +117,36 @@ def test_switching_a_designer_group_to_mirror_gives_2_way_mirrors_of_the_same_di
     assert (group["layout"], group["width"], group["count"]) == ("mirror", 2, 3)
     assert page.js_errors == []
     context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_breakdown_puts_the_copies_under_redundancy_and_the_sizing_asks_for_data(
+    browser, live_server, alice, team, width
+):
+    doc = json.loads(REFERENCE_DESIGN.read_text())
+    no_data = {**doc, "name": "bare", "datasets": [{"name": "bare/media", "recordsize": "1M"}]}
+    design = PoolDesignFactory(team=team, name="tank", document=doc)
+    bare = PoolDesignFactory(team=team, name="bare", document=no_data)
+    context, page = wide_context(browser, live_server, width)
+    log_in(page, alice)
+    page.goto(f"/designs/{design.pk}/")
+    page.click("figure.breakdown details > summary")
+    rows = page.locator("table.segments tr[data-category=redundancy] th").all_inner_texts()
+    assert any(r.startswith("Mirror copies: the special mirror (group 2)") for r in rows), rows
+    layout = page.locator("tr[data-segment=layout] td").inner_text()
+    assert "GiB" in layout or "MiB" in layout  # a sliver of the raw disks, not the copies
+    page.wait_for_function("document.querySelectorAll('#special-sizing canvas').length > 0")
+    page.wait_for_load_state("networkidle")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#summary").screenshot(path=str(SHOTS / f"design-breakdown-{width}.png"))
+    page.locator("#special-sizing").screenshot(path=str(SHOTS / f"design-special-sizing-{width}.png"))
+    page.goto(f"/designs/{bare.pk}/")
+    shown = page.locator("#special-recommended").inner_text()
+    assert "Needs the data to store" in shown
+    page.locator("#special-sizing .figures").screenshot(path=str(SHOTS / f"design-special-needs-data-{width}.png"))
+    page.click("#special-recommended a.needs-data-link")
+    page.wait_for_url(f"**/designs/{bare.pk}/designer/?edit=datasets-0#id_d0-logical_size")
+    assert page.locator("#id_d0-logical_size").is_visible()
+    page.screenshot(path=str(SHOTS / f"designer-data-to-store-{width}.png"))
+    assert page.js_errors == []
+    context.close()
