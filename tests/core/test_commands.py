@@ -12,11 +12,11 @@ from zfsplanner.core.commands.create import (
     all_commands,
     command_lines,
     top_level_ids,
-    zfs_create_commands,
     zpool_add_commands,
     zpool_attach_commands,
     zpool_create_command,
 )
+from zfsplanner.core.commands.datasets import zfs_create_commands
 from zfsplanner.core.commands.replication import create_refusal, top_level_vdevs
 from zfsplanner.core.design.types import Role
 from zfsplanner.core.document.parse import parse_design

@@ -4,7 +4,8 @@ import pytest
 from django.test import Client
 
 from tests.factories import PoolDesignFactory, design_document
-from zfsplanner.core.commands.create import all_commands, zfs_create_commands, zpool_create_command
+from zfsplanner.core.commands.create import all_commands, zpool_create_command
+from zfsplanner.core.commands.datasets import zfs_create_commands
 
 pytestmark = pytest.mark.django_db
 

@@ -20,11 +20,11 @@ from django.core.cache import cache
 from zfsplanner.core.commands.create import (
     all_commands,
     command_lines,
-    zfs_create_commands,
     zpool_add_commands,
     zpool_attach_commands,
     zpool_create_command,
 )
+from zfsplanner.core.commands.datasets import zfs_create_commands
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.estimate import Estimate, estimate
 from zfsplanner.errors import CACHE_ERRORS
