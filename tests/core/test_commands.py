@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 
 from zfsplanner.core.commands.create import (
     all_commands,
+    command_lines,
     top_level_ids,
-    zfs_create_commands,
     zpool_add_commands,
     zpool_attach_commands,
     zpool_create_command,
 )
+from zfsplanner.core.commands.datasets import zfs_create_commands
 from zfsplanner.core.commands.replication import create_refusal, top_level_vdevs
 from zfsplanner.core.design.types import Role
 from zfsplanner.core.document.parse import parse_design
@@ -466,3 +467,42 @@ def test_f_appears_exactly_when_the_replication_check_refuses(d):
     assert any(n.startswith("# zpool create needs -f") for n in notes) == (refusal is not None)
     if refusal is not None:
         assert all(f"#   {line}" in notes for line in refusal.splitlines())
+
+
+def test_wrapped_zpool_create_gives_each_top_level_vdev_its_own_line():
+    d = design(
+        [
+            {"role": "data", "layout": "mirror", "width": 2, "count": 2, "ashift": 12, "disk": HDD},
+            {"role": "special", "layout": "mirror", "width": 2, "ashift": 12, "disk": SSD},
+            {"role": "log", "layout": "mirror", "width": 2, "ashift": 12, "disk": {**SSD, "size_bytes": "16GB"}},
+            {"role": "cache", "layout": "stripe", "width": 1, "count": 2, "disk": {**SSD, "size_bytes": "1TB"}},
+        ],
+        [{"name": "tank", "compression": "zstd"}],
+    )
+    assert zpool_create_command(d, wrapped=True).split("\n") == [
+        "zpool create -o ashift=12 \\",
+        "  -O compression=zstd tank \\",
+        f"  mirror {hdds(1, 2)} \\",
+        f"  mirror {hdds(3, 4)} \\",
+        f"  special mirror {B}special-1 {B}special-2 \\",
+        f"  log mirror {B}log-1 {B}log-2 \\",
+        f"  cache {B}cache-1 {B}cache-2",
+    ]
+
+
+def test_a_wrapped_command_is_the_same_command_to_the_shell():
+    d = design(
+        [
+            {"role": "data", "layout": "raidz2", "width": 6, "count": 2, "ashift": 12, "disk": HDD},
+            {"role": "special", "layout": "mirror", "width": 2, "ashift": 13, "disk": SSD},
+            {"role": "spare", "layout": "stripe", "width": 1, "disk": {"size_bytes": "14TB"}},
+        ]
+    )
+    wrapped = all_commands(d, wrapped=True)
+    assert len(wrapped) == len(all_commands(d))
+    for long, short in zip(wrapped, all_commands(d), strict=True):
+        # the shell reads "\\<newline>" as nothing: the words are the same
+        assert shlex.split(long.replace("\\\n", "")) == shlex.split(short)
+        assert all(not line.endswith(" ") for line in long.split("\n"))
+    assert zpool_add_commands(d, wrapped=True)[-1].endswith(f"tank \\\n  special mirror {B}special-1 {B}special-2")
+    assert command_lines(["a \\\n  b", "c"]) == ["a \\", "  b", "c"]

@@ -196,3 +196,13 @@ def test_a_volume_on_4kn_disks_has_no_fix_in_the_design_and_breaks_nothing():
     risks = [r for r in risks_of(native) if r.code == "vm-sector-size"]
     assert {r.subject for r in risks} == {"datasets[0]", "datasets[1]", "datasets[2]"}
     assert all(design_fix(r, native) is None for r in risks)
+
+
+def test_a_wide_mirror_becomes_3_way_mirrors_of_the_same_disks():
+    d = doc({"role": "data", "layout": "mirror", "width": 6, "count": 1, "disk": HDD})
+    fix, after = fixed(d, "wide-mirror")
+    assert fix.label == "Make it 2 3-way mirrors of the same disks"
+    assert (after["vdevs"][0]["width"], after["vdevs"][0]["count"]) == (3, 2)
+    assert "wide-mirror" not in codes(after)
+    _, four = fixed(doc({"role": "data", "layout": "mirror", "width": 4, "count": 2, "disk": HDD}), "wide-mirror")
+    assert (four["vdevs"][0]["width"], four["vdevs"][0]["count"]) == (2, 4)

@@ -775,3 +775,20 @@ def test_the_captures_all_fix_uses_the_block_size_in_force_and_clears_the_risk(d
     assert fixed is not None
     assert fixed.label == f"Set special_small_blocks={value} (below {label})"
     assert risks(parse_design(fixed.document), code="special-small-blocks-captures-all") == []
+
+
+# --------------------------------------------------------------------------- wide mirrors
+
+
+def test_a_6_way_mirror_says_what_its_copies_cost():
+    d = design([vdev("data", "mirror", 6)])
+    (r,) = risks(d, code="wide-mirror")
+    assert r.severity == Severity.INFO
+    assert r.title == "6-way mirror in the data vdev (group 1: 6-way mirror): 1/6 of the raw space is usable"
+    assert "1/6 (16.7 %) of its raw space holds data" in r.detail
+    assert "3 2-way mirrors hold 3 times as much" in r.detail
+
+
+def test_mirrors_of_2_and_3_disks_are_not_wide():
+    assert risks(design([vdev("data", "mirror", 3, count=2), SPECIAL3]), code="wide-mirror") == []
+    assert len(risks(design([RAIDZ2, vdev("special", "mirror", 4, SSD)]), code="wide-mirror")) == 1

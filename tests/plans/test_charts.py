@@ -52,12 +52,26 @@ def test_the_special_chart_reads_gigabytes_and_terabytes_on_a_log_axis():
     assert series["tank/photos on the data vdevs"] == [12 * TB, 11 * TB, None]  # no zero on a log axis: a gap
 
 
+SIZE_LINE = "special vdev size (the last 25 %: metadata only)"
+STOP_LINE = "small blocks stop (75 % full)"
+
+
 def test_the_special_chart_draws_the_vdev_size_and_the_75_percent_line():
     chart = charts.special_curve_chart(_estimate(), 0)
     series = {d["label"]: d for d in chart["datasets"]}
-    assert series["special vdev size"]["data"] == [960 * GB] * 3
-    assert series["small blocks stop (75 % full)"]["data"] == [720 * GB] * 3
-    assert series["small blocks stop (75 % full)"]["pointRadius"] == 0
+    assert series[SIZE_LINE]["data"] == [960 * GB] * 3
+    assert series[STOP_LINE]["data"] == [720 * GB] * 3
+    assert series[STOP_LINE]["pointRadius"] == 0
+
+
+def test_the_size_and_the_75_percent_lines_look_different_and_the_band_between_is_shaded():
+    """On a log axis 75 % and 100 % are an eighth of a decade apart: a dashed line, a thicker solid one."""
+    chart = charts.special_curve_chart(_estimate(), 0)
+    stop, size = chart["datasets"][-2:]
+    assert stop["borderDash"] and "borderDash" not in size
+    assert size["borderWidth"] > stop["borderWidth"]
+    assert stop["fill"] == "+1"  # shades up to the next line: the size
+    assert (stop["key"], size["key"]) == ("special_stop", "special_size")
 
 
 def test_the_special_chart_marks_the_datasets_own_setting():
@@ -68,7 +82,7 @@ def test_the_special_chart_marks_the_datasets_own_setting():
 def test_without_a_special_vdev_the_chart_shows_the_recommended_size():
     chart = charts.special_curve_chart(_estimate(class_size=None), 0)
     labels = [d["label"] for d in chart["datasets"]]
-    assert "special vdev size" not in labels and "small blocks stop (75 % full)" not in labels
+    assert SIZE_LINE not in labels and STOP_LINE not in labels
     assert chart["datasets"][-1]["label"] == "recommended special size"
     assert chart["datasets"][-1]["data"] == [9 * GB] * 3
 

@@ -4,7 +4,8 @@ import pytest
 from django.test import Client
 
 from tests.factories import PoolDesignFactory, design_document
-from zfsplanner.core.commands.create import all_commands, zfs_create_commands, zpool_create_command
+from zfsplanner.core.commands.create import all_commands, zpool_create_command
+from zfsplanner.core.commands.datasets import zfs_create_commands
 
 pytestmark = pytest.mark.django_db
 
@@ -13,6 +14,17 @@ ZPOOL_CREATE = (
     "/dev/disk/by-id/ST14000NM001G-3 /dev/disk/by-id/ST14000NM001G-4 /dev/disk/by-id/ST14000NM001G-5 "
     "/dev/disk/by-id/ST14000NM001G-6"
 )
+
+
+def shown(line: str) -> str:
+    """A command line as the commands block shows it: its indent, then each word in its span (a device
+    path is not broken at a hyphen), one space apart."""
+    body = line.lstrip(" ")
+    words = " ".join(f'<span class="w">{w}</span>' for w in body.split(" "))
+    return f'<span class="line">{line[: len(line) - len(body)]}{words}</span>'
+
+
+ZPOOL_CREATE_LINES = shown("zpool create -o ashift=12 tank \\") + shown("  raidz2 " + ZPOOL_CREATE.split(" raidz2 ")[1])
 ZFS_CREATE = "zfs create -o recordsize=1M -o compression=lz4 tank/data"
 
 
@@ -97,7 +109,8 @@ def test_the_design_page_shows_the_commands_card(design, bob):
     web.force_login(bob)
     html = web.get(f"/designs/{design.pk}/").content.decode()
     assert 'id="commands"' in html
-    assert ZPOOL_CREATE in html
-    assert ZFS_CREATE in html
+    assert ZPOOL_CREATE_LINES in html  # one line per top-level vdev, as the copy button copies them
+    assert shown(ZFS_CREATE) in html
+    assert '<pre class="commands-text" id="commands-text" data-commands' in html
     assert 'data-copy-target="#commands-text"' in html
     assert "/dev/disk/by-id/..." in html  # the note that the paths are placeholders

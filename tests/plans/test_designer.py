@@ -533,3 +533,37 @@ def test_the_pool_form_offers_the_releases_that_differ_and_keeps_the_designs_own
     assert response.status_code == 422
     design.refresh_from_db()
     assert design.openzfs_version == "2.3.4"
+
+
+def test_the_compare_chart_names_each_redundancy_by_its_group_number(design, alice, web):
+    c = web(alice)
+    c.post(f"/designs/{design.pk}/duplicate/")
+    variant = PoolDesign.objects.exclude(pk=design.pk).get()
+    chart = c.get(f"/designs/compare/chart/?ids={design.pk},{variant.pk}").json()
+    redundancy = [d for d in chart["datasets"] if d["category"] == "redundancy"]
+    assert redundancy and all(d["label"].startswith("Redundancy, vdev group ") for d in redundancy)
+    assert [d["shade"] for d in redundancy] == list(range(len(redundancy)))
+
+
+def test_the_compare_table_has_a_row_per_breakdown_category(design, alice, web):
+    c = web(alice)
+    c.post(f"/designs/{design.pk}/duplicate/")
+    variant = PoolDesign.objects.exclude(pk=design.pk).get()
+    html = c.get(f"/designs/compare/?ids={design.pk},{variant.pk}").content.decode()
+    for key, label in (("data", "Data"), ("redundancy", "Redundancy"), ("slop", "Slop"),
+                       ("metadata", "Pool metadata"), ("log_cache", "Log and cache devices"), ("free", "Free")):
+        assert f'<tr data-row="category-{key}"><th scope="row">{label}</th>' in html
+
+
+def test_switching_a_group_to_mirror_keeps_its_disks_as_2_way_mirrors(design, alice, web):
+    c = web(alice)
+    html = c.get(f"/designs/{design.pk}/designer/form/?section=vdevs&index=0").content.decode()
+    assert "relayout=1" in html and "from_layout&quot;: &quot;raidz2" in html  # the layout select asks for it
+    form = f"/designs/{design.pk}/designer/form/"
+    typed = {"v0-role": "data", "v0-layout": "mirror", "v0-width": "6", "v0-count": "1", "from_layout": "raidz2"}
+    html = c.get(form, {"section": "vdevs", "index": "0", "relayout": "1", **typed}).content.decode()
+    assert 'name="v0-width" value="2"' in html and 'name="v0-count" value="3"' in html
+    assert "from_layout&quot;: &quot;mirror" in html  # the next switch starts from the mirror
+    new = {"vnew-role": "data", "vnew-layout": "mirror", "vnew-width": "8", "vnew-count": "1", "from_layout": "raidz2"}
+    html = c.get(form, {"section": "vdevs", "index": "new", "relayout": "1", **new}).content.decode()
+    assert 'name="vnew-width" value="2"' in html and 'name="vnew-count" value="4"' in html

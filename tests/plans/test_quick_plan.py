@@ -68,8 +68,8 @@ def test_plan_answers_without_an_account():
     response = Client().get(f"/plan/?{REFERENCE}")
     assert response.status_code == 200
     assert usable(response)[0] > 0
-    assert 'id="commands-text"' in response.content.decode()
-    assert "zpool create" in response.content.decode()
+    assert 'id="commands-text" data-commands' in response.content.decode()
+    assert '<span class="line"><span class="w">zpool</span> <span class="w">create</span>' in response.content.decode()
 
 
 def test_a_logged_in_user_keeps_the_designs_list_with_the_planner_one_click_away(alice, web):
@@ -166,7 +166,7 @@ def test_the_chart_takes_the_same_query_string():
     chart = Client().get(f"/plan/chart/?{REFERENCE}").json()
     assert chart["unit"] == "bytes" and chart["stacked"] is True
     keys = {d["key"] for d in chart["datasets"]}
-    assert {"parity", "free", "special_free"} <= keys
+    assert {"redundancy-1", "redundancy-2", "free", "special_free"} <= keys
     shown = urlsplit(Client().get(f"/plan/?{REFERENCE}", **HX)["HX-Replace-Url"]).query
     page = Client().get(f"/plan/?{REFERENCE}").content.decode()
     assert f'data-chart-url="/plan/chart/?{shown.replace("&", "&amp;")}"' in page
@@ -439,3 +439,47 @@ def test_a_link_may_name_a_series_or_any_known_release_but_not_an_unknown_one():
         Client().get(f"/plan/?{REFERENCE}&version=2.4.0"))[0]
     response = Client().get(f"/plan/?{REFERENCE}&version=2.4.9", **HX)
     assert "2.4.9" in response.content.decode() and 'data-figure="usable"' not in response.content.decode()
+
+
+def test_a_6_way_mirror_shows_its_copies_as_redundancy_in_words_and_in_the_chart():
+    query = "layout=mirror&disks=6&vdevs=1&size=16TB"
+    page = Client().get(f"/plan/?{query}").content.decode()
+    row = re.search(r'<tr data-segment="redundancy-1" data-category="redundancy"><th>([^<]*)<', page)
+    assert row and row.group(1) == "Mirror copies: the data vdev (group 1: 6-way mirror)"
+    assert '<tr class="category" data-category="redundancy"><th colspan="3" scope="colgroup">Redundancy</th>' in page
+    chart = Client().get(f"/plan/chart/?{query}").json()
+    by_key = {d["key"]: d for d in chart["datasets"]}
+    raw = sum(d["data"][0] for d in chart["datasets"])
+    assert by_key["redundancy-1"]["category"] == "redundancy"
+    assert by_key["redundancy-1"]["data"][0] > 0.83 * raw  # five of the six copies
+    assert by_key["layout"]["data"][0] < 0.01 * raw  # partitions, labels, rounding
+
+
+def test_switching_to_mirror_keeps_the_disks_as_2_way_mirrors():
+    response = Client().get("/plan/?layout=mirror&disks=6&vdevs=1&size=16TB&from_layout=raidz2", **HX)
+    assert response.status_code == 200
+    query = parse_qs(urlsplit(response["HX-Replace-Url"]).query)
+    assert (query["disks"], query["vdevs"]) == (["2"], ["3"])
+    assert "from_layout" not in query  # the address stays the form's fields
+    body = response.content.decode()
+    for name, value in (("disks", "2"), ("vdevs", "3")):
+        field = re.search(rf'<input type="number" name="{name}"[^>]*>', body)
+        assert field and f'value="{value}"' in field.group(0) and 'hx-swap-oob="true"' in field.group(0)
+    assert '<input type="hidden" name="from_layout" id="shown-layout" value="mirror" hx-swap-oob="true">' in body
+    assert "3 × 2-way mirror" in body
+
+
+def test_a_link_to_a_6_way_mirror_keeps_it_and_says_what_it_costs():
+    response = Client().get("/plan/?layout=mirror&disks=6&vdevs=1&size=16TB", **HX)
+    body = response.content.decode()
+    assert 'name="disks"' not in body  # nothing switched: the fields stay as typed
+    assert 'data-code="wide-mirror"' in body
+    assert "1/6 of the raw space is usable" in body
+
+
+def test_the_stripe_error_names_the_fields_on_the_page():
+    response = Client().get("/plan/?layout=stripe&disks=6&vdevs=1&size=16TB", **HX)
+    assert response.status_code == 422
+    message = field_error(response, "disks")
+    assert "disks per vdev must be 1 (got 6)" in message and "number of vdevs" in message
+    assert "width" not in message and "count" not in message

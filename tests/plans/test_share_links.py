@@ -127,7 +127,9 @@ def test_anyone_with_the_link_sees_the_design_read_only(design, link, web):
     assert "Alpha" in html  # the team's name
     assert 'id="summary"' in html and 'table class="pool"' in html
     assert 'class="card risks"' in html
-    assert "zpool create -o ashift=12 tank raidz2" in html
+    # the commands, one top-level vdev per line
+    assert '<span class="w">\\</span></span><span class="line">  <span class="w">raidz2' in html
+    assert "data-commands" in html
     assert f"/share/{link.token}/charts/breakdown/" in html
 
 

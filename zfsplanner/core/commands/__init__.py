@@ -1,4 +1,5 @@
-"""The commands that build the design: ``zpool create``/``add`` and ``zfs create``
-(:mod:`.create`), the replication and topology checks ``zpool`` makes (:mod:`.replication`)
-and what a release refuses (:mod:`.refusals`).
+"""The commands that build the design: ``zpool create``/``add``/``attach`` and the order to run
+everything in (:mod:`.create`), ``zfs create`` and the root dataset's ``-O`` options (:mod:`.datasets`),
+the replication and topology checks ``zpool`` makes (:mod:`.replication`) and what a release
+refuses (:mod:`.refusals`).
 """

@@ -1,4 +1,5 @@
-"""The shell commands that build a design: ``zpool create``, ``zpool add``, ``zpool attach``, ``zfs create``.
+"""The shell commands that build a design: ``zpool create``, ``zpool add``, ``zpool attach``, and all of them
+in order (``zfs create`` itself is :mod:`.datasets`).
 
 Device names are placeholders (``/dev/disk/by-id/<model>-<n>``, numbered per model in the
 order of the design) for the administrator to replace with the real ``by-id`` links.
@@ -21,19 +22,7 @@ Top-level vdev names used by ``zpool attach`` (``raidz2-0``) are ``<type>-<id>``
 id is the vdev's position among the pool's top-level vdevs (data, special, dedup and log,
 in command-line order; cache and spare devices are not top-level vdevs).
 
-Pool-wide ``-O`` options come only from the design: the dataset named like the pool (the
-root dataset), if the design lists it. Nothing else is invented.
-
-Keys read from ``extra`` (all optional, documented in ``docs/risks.md``):
-
-* dataset ``"sparse": true`` -> ``zfs create -s`` for a volume (no refreservation);
-* dataset keys named like a ZFS property in :data:`PASSTHROUGH_PROPERTIES`
-  (``"atime": "off"``, ``"dedup": "on"``...) -> ``-o key=value``, in the order the design
-  lists them, when the value is one the design's OpenZFS release accepts for that dataset
-  type (:mod:`zfsplanner.core.properties.zfsprops`). Other keys are never passed to ``zfs``. A value
-  that would make ``zfs create`` fail is left out and named in a ``#`` comment line above
-  the command; encryption, keyformat, keylocation and pbkdf2iters are written together,
-  complete, or not at all (:func:`zfsprops.encryption_options`).
+Pool-wide ``-O`` options and ``zfs create`` come from :mod:`.datasets`.
 
 Overrides: ``zpool create`` gets ``-f`` exactly when OpenZFS's replication check
 (:mod:`zfsplanner.core.commands.replication`) would refuse the vdevs without it, e.g. raidz2 data
@@ -52,18 +41,11 @@ import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..design.types import Dataset, DatasetType, Design, Disk, Role, VdevGroup
+from ..design.types import Design, Disk, Role, VdevGroup
 from ..geometry.ashift import group_ashift, written_ashift
 from ..naming import vdev_label, vdev_type_word
-from ..properties.zfsprops import (
-    ENCRYPTION_PROPERTIES,
-    PASSTHROUGH_PROPERTIES,
-    InvalidProperty,
-    encryption_options,
-    property_option,
-)
-from ..units import format_zfs_size
 from ..versions import Version, supports
+from .datasets import dataset_options, root_dataset, zfs_creates
 from .replication import (
     TopLevelVdev,
     add_refusal,
@@ -128,84 +110,6 @@ def _group_words(group: VdevGroup, devices: Sequence[Sequence[str]], with_role: 
             words.append(word)
         words.extend(members[:width])
     return words
-
-
-def _quote(words: Iterable[str]) -> str:
-    return " ".join(shlex.quote(w) for w in words)
-
-
-def _option(prop: str, value: object) -> str:
-    if isinstance(value, bool):
-        value = "on" if value else "off"
-    return f"{prop}={value}"
-
-
-def _size(n: int) -> str:
-    return str(format_zfs_size(n))
-
-
-def root_dataset(design: Design) -> Dataset | None:
-    return next((d for d in design.datasets if d.name == design.name), None)
-
-
-@dataclass(frozen=True)
-class DatasetOptions:
-    """The ``prop=value`` options of one dataset, the ones left out (and why), and whether it is encrypted."""
-
-    options: tuple[str, ...]
-    left_out: tuple[str, ...]
-    encrypted: bool
-
-
-def _given_options(ds: Dataset) -> list[tuple[str, str]]:
-    """The dataset's properties as the design gives them: the named fields, then ``extra`` keys in order."""
-    given: list[tuple[str, str]] = []
-    if ds.type == DatasetType.VOLUME and ds.volblocksize is not None:
-        given.append(("volblocksize", _size(ds.volblocksize)))
-    if ds.recordsize is not None:
-        given.append(("recordsize", _size(ds.recordsize)))
-    if ds.compression is not None:
-        given.append(("compression", ds.compression))
-    if ds.special_small_blocks is not None:
-        given.append(("special_small_blocks", _size(ds.special_small_blocks) if ds.special_small_blocks else "0"))
-    if ds.copies is not None:
-        given.append(("copies", str(ds.copies)))
-    if ds.sync is not None:
-        given.append(("sync", ds.sync.value))
-    if ds.quota is not None:
-        given.append(("quota", _size(ds.quota)))
-    for key, value in ds.extra.items():
-        if key in PASSTHROUGH_PROPERTIES and key not in ENCRYPTION_PROPERTIES and value is not None and value != "":
-            given.append((key, _option(key, value).split("=", 1)[1]))
-    return given
-
-
-def dataset_options(design: Design, ds: Dataset, parent_encrypted: bool = False) -> DatasetOptions:
-    """The options ``zfs create`` (or ``zpool create -O``) accepts for ``ds`` on the design's release.
-
-    A value the release rejects for this dataset type is left out with the reason
-    (:func:`zfsprops.property_option`); the encryption properties are kept only as a
-    complete set (:func:`zfsprops.encryption_options`, which needs to know whether the
-    dataset is created under an encrypted parent); ``normalization`` with
-    ``utf8only=off`` is refused by ``zfs`` ("'utf8only' must be set 'on' if normalization
-    chosen"), so both are left out.
-    """
-    opts: list[str] = []
-    left_out: list[str] = []
-    for name, value in _given_options(ds):
-        try:
-            opts.append(property_option(name, value, ds.type, design.version))
-        except InvalidProperty as exc:
-            left_out.append(f"left out {name}={value}: {exc}")
-    if "utf8only=off" in opts and any(o.startswith("normalization=") and o != "normalization=none" for o in opts):
-        dropped = [o for o in opts if o == "utf8only=off" or o.startswith("normalization=")]
-        opts = [o for o in opts if o not in dropped]
-        left_out.append(f"left out {' '.join(dropped)}: zfs says 'utf8only' must be set 'on' if normalization chosen")
-    crypt = encryption_options(ds.extra, parent_encrypted, ds.type, design.version)
-    opts += crypt.options
-    if crypt.problem is not None:
-        left_out.append(crypt.problem)
-    return DatasetOptions(tuple(opts), tuple(left_out), crypt.encrypted)
 
 
 def _create_groups(design: Design) -> list[int]:
@@ -300,40 +204,74 @@ def zpool_add_checks(design: Design) -> list[ZpoolCheck]:
     return out
 
 
-def zpool_create_command(design: Design) -> str:
+CONTINUATION = " \\\n  "  # the end of a line that goes on: a space, a backslash, the next line indented
+
+
+def _lines(parts: Sequence[Sequence[str]], wrapped: bool) -> str:
+    """A command from its parts, each a list of words: on one line, or (``wrapped``) one part per
+    line, every line but the last ending in `` \\`` and the next one indented, as a person writes it."""
+    quoted = [shlex.join(part) for part in parts if part]
+    return (CONTINUATION if wrapped else " ").join(quoted)
+
+
+def _vdev_parts(group: VdevGroup, devices: Sequence[Sequence[str]], with_role: bool) -> list[list[str]]:
+    """One part per top-level vdev of the group (``raidz2 a b c d``); the first carries the class word."""
+    parts = [_group_words(group, [members], with_role=False) for members in devices]
+    if with_role and group.role != Role.DATA and parts:
+        parts[0].insert(0, group.role.value)
+    return parts
+
+
+def _create_parts(design: Design) -> list[list[str]]:
+    """``zpool create`` in parts: the command and its options, the root dataset's ``-O`` options with the
+    pool name, then one part per top-level vdev (per spare or cache device group), classes in order."""
+    names = device_names(design)
+    head = ["zpool", "create", *zpool_create_check(design).flags, "-o", f"ashift={_pool_ashift(design)}"]
+    root = root_dataset(design)
+    options: list[str] = []
+    if root is not None:
+        for opt in dataset_options(design, root).options:
+            options += ["-O", opt]
+    parts = [head + [design.name]] if not options else [head, [*options, design.name]]
+    groups = _create_groups(design)
+    for role in _ROLE_ORDER:
+        in_role = [i for i in groups if design.vdevs[i].role == role]
+        first = True
+        for i in in_role:
+            group = design.vdevs[i]
+            if group.layout.value == "stripe":  # single disks of one class: one part for the class
+                disks = [w for members in names[i] for w in members[:1]]
+                parts.append(([role.value] if first and role != Role.DATA else []) + disks)
+            else:
+                parts += _vdev_parts(group, names[i], with_role=first)
+            first = False
+    return parts
+
+
+def zpool_create_command(design: Design, *, wrapped: bool = False) -> str:
     """``zpool create [-f] -o ashift=N [-O prop=value ...] POOL vdevs...`` for the groups that share the pool ashift.
 
     An expanded RAIDZ group is created at its original width (``expanded_from_width``);
     :func:`zpool_attach_commands` widens it. ``-f`` only when :func:`zpool_create_check` says so.
+    ``wrapped``: one top-level vdev per line, the lines joined with `` \\`` (what the pages and the
+    report show and copy); the API gives the command on one line.
     """
-    names = device_names(design)
-    words = ["zpool", "create", *zpool_create_check(design).flags, "-o", f"ashift={_pool_ashift(design)}"]
-    root = root_dataset(design)
-    if root is not None:
-        for opt in dataset_options(design, root).options:
-            words += ["-O", opt]
-    words.append(design.name)
-    groups = _create_groups(design)
-    for role in _ROLE_ORDER:
-        in_role = [i for i in groups if design.vdevs[i].role == role]
-        if not in_role:
-            continue
-        if role != Role.DATA:
-            words.append(role.value)
-        for i in in_role:
-            words += _group_words(design.vdevs[i], names[i], with_role=False)
-    return _quote(words)
+    return _lines(_create_parts(design), wrapped)
 
 
-def zpool_add_commands(design: Design) -> list[str]:
+def zpool_add_commands(design: Design, *, wrapped: bool = False) -> list[str]:
     """One ``zpool add [overrides] -o ashift=N POOL <class> vdevs...`` per group whose ashift differs."""
     names = device_names(design)
     out = []
     for i, check in zip(_add_groups(design), zpool_add_checks(design), strict=True):
         group = design.vdevs[i]
-        words = ["zpool", "add", *check.flags, "-o", f"ashift={written_ashift(group, design.version)}", design.name]
-        words += _group_words(group, names[i], with_role=True)
-        out.append(_quote(words))
+        head = ["zpool", "add", *check.flags, "-o", f"ashift={written_ashift(group, design.version)}", design.name]
+        if group.layout.value == "stripe":
+            disks = [w for members in names[i] for w in members[:1]]
+            vdevs = [([group.role.value] if group.role != Role.DATA else []) + disks]
+        else:
+            vdevs = _vdev_parts(group, names[i], with_role=True)
+        out.append(_lines([head, *vdevs], wrapped))
     return out
 
 
@@ -366,53 +304,8 @@ def zpool_attach_commands(design: Design) -> list[str]:
         for vdev_id, members in zip(ids[i], names[i], strict=True):
             target = f"{group.layout.value}-{vdev_id}"
             for new in members[group.expanded_from_width :]:
-                out.append(_quote(["zpool", "attach", "-w", design.name, target, new]))
+                out.append(shlex.join(["zpool", "attach", "-w", design.name, target, new]))
     return out
-
-
-def _parent(name: str) -> str | None:
-    return name.rsplit("/", 1)[0] if "/" in name else None
-
-
-def _zfs_creates(design: Design) -> list[tuple[str, DatasetOptions]]:
-    """Each ``zfs create`` with the options it got, parents first; encryption follows the parent's."""
-    datasets = sorted((d for d in design.datasets if d.name != design.name), key=lambda d: d.name.count("/"))
-    known = {d.name: d for d in design.datasets}
-    root = root_dataset(design)
-    encrypted = {design.name: dataset_options(design, root).encrypted if root is not None else False}
-    out = []
-    for ds in datasets:
-        words = ["zfs", "create"]
-        parent = _parent(ds.name)
-        if parent is not None and parent not in known and parent != design.name:
-            words.append("-p")
-        ancestor = parent
-        while ancestor is not None and ancestor not in encrypted:
-            ancestor = _parent(ancestor)
-        options = dataset_options(design, ds, encrypted.get(ancestor, False) if ancestor is not None else False)
-        if ds.type != DatasetType.VOLUME:
-            encrypted[ds.name] = options.encrypted
-        if ds.type == DatasetType.VOLUME:
-            if ds.extra.get("sparse") is True:
-                words.append("-s")
-            assert ds.volsize is not None  # parse_design requires volsize for a volume
-            words += ["-V", _size(ds.volsize)]
-        for opt in options.options:
-            words += ["-o", opt]
-        words.append(ds.name)
-        out.append((_quote(words), options))
-    return out
-
-
-def zfs_create_commands(design: Design) -> list[str]:
-    """``zfs create`` for every dataset except the root one (its options go to ``zpool create -O``).
-
-    Parents come before children. ``-p`` is added when a parent is neither the pool
-    nor a dataset of the design. Volumes get ``-V volsize`` (and ``-s`` when
-    ``extra["sparse"]`` is true); ``volblocksize`` can only be set at creation.
-    Options the release would reject are left out (see :func:`dataset_options`).
-    """
-    return [command for command, _ in _zfs_creates(design)]
 
 
 def _override_notes(command: str, check: ZpoolCheck, version: Version) -> list[str]:
@@ -448,11 +341,13 @@ _WHY = {
 }
 
 
-def all_commands(design: Design) -> list[str]:
+def all_commands(design: Design, *, wrapped: bool = False) -> list[str]:
     """Every command, in the order to run them: create, add, attach, then datasets.
 
     A command that needs an override, that leaves out a property of the design, or that
     the targeted release refuses outright is preceded by ``# `` comment lines saying so.
+    ``wrapped``: ``zpool create`` and ``zpool add`` one top-level vdev per line (see
+    :func:`zpool_create_command`); such a command is one item with its line breaks in it.
     """
     version = Version.parse(design.version)
     out: list[str] = []
@@ -460,13 +355,18 @@ def all_commands(design: Design) -> list[str]:
     if root is not None:
         out += [f"# {root.name}: {note}" for note in dataset_options(design, root).left_out]
     out += [f"# {n}" for n in _override_notes("zpool create", zpool_create_check(design), version)]
-    out.append(zpool_create_command(design))
-    for command, check in zip(zpool_add_commands(design), zpool_add_checks(design), strict=True):
+    out.append(zpool_create_command(design, wrapped=wrapped))
+    for command, check in zip(zpool_add_commands(design, wrapped=wrapped), zpool_add_checks(design), strict=True):
         out += [f"# {n}" for n in _override_notes("zpool add", check, version)]
         out.append(command)
     out += zpool_attach_commands(design)
-    for command, options in _zfs_creates(design):
+    for command, options in zfs_creates(design):
         name = shlex.split(command)[-1]
         out += [f"# {name}: {note}" for note in options.left_out]
         out.append(command)
     return out
+
+
+def command_lines(commands: Sequence[str]) -> list[str]:
+    """The lines of ``commands`` as a page shows them, one element per line (a wrapped command gives several)."""
+    return [line for command in commands for line in command.split("\n")]

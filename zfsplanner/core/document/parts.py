@@ -141,7 +141,7 @@ def read_vdev(r: Reader, value: Any, path: str) -> VdevGroup | None:
                 if disk is not None:
                     disks.append(disk)
             if width is not None and len(raw) != width:
-                r.err(join(path, "disks"), f"lists {len(raw)} disks but width is {width}")
+                r.err(join(path, "disks"), f"lists {len(raw)} disks but disks per vdev is {width}")
     elif "disk" in d:
         disk = _read_disk(r, d["disk"], join(path, "disk"))
         if disk is not None and width is not None:
@@ -185,7 +185,11 @@ def _check_shape(
 ) -> None:
     wpath = join(path, "width")
     if layout == Layout.STRIPE and width != 1:
-        r.err(wpath, f"a stripe vdev is a single disk, so width must be 1 (got {width}); use count for more")
+        r.err(
+            wpath,
+            f"a stripe vdev is a single disk, so disks per vdev must be 1 (got {width}); "
+            "for more disks, raise the number of vdevs",
+        )
     elif layout in MIN_WIDTH and width < MIN_WIDTH[layout]:
         r.err(wpath, f"{layout.value} needs at least {MIN_WIDTH[layout]} disks (got {width})")
     # the widest raidz and dRAID: limits.structure_errors, before the document is read
@@ -208,19 +212,22 @@ def _check_shape(
     if role in (Role.LOG, Role.CACHE, Role.SPARE) and layout not in (Layout.STRIPE, Layout.MIRROR):
         r.err(join(path, "layout"), f"a {role.value} vdev must be stripe or mirror, not {layout.value}")
     if role in (Role.CACHE, Role.SPARE) and layout == Layout.MIRROR:
-        r.err(join(path, "layout"), f"{role.value} devices cannot be mirrored; use stripe with count")
+        r.err(
+            join(path, "layout"),
+            f"{role.value} devices cannot be mirrored; use stripe, one vdev per device (number of vdevs)",
+        )
     if expanded_from is not None:
         if layout not in RAIDZ_LAYOUTS:
             r.err(join(path, "expanded_from_width"), f"RAIDZ expansion only applies to raidz, not {layout.value}")
         elif expanded_from >= width:
             r.err(
                 join(path, "expanded_from_width"),
-                f"must be smaller than width ({width}): expansion only adds disks",
+                f"must be smaller than disks per vdev ({width}): expansion only adds disks",
             )
         elif expanded_from < MIN_WIDTH[layout]:
             r.err(join(path, "expanded_from_width"), f"{layout.value} needs at least {MIN_WIDTH[layout]} disks")
     if written_before is not None and expanded_from is None:
-        r.err(join(path, "logical_bytes_written_before"), "needs expanded_from_width")
+        r.err(join(path, "logical_bytes_written_before"), "needs the width before RAIDZ expansion")
 
 
 CONTENTS_KEYS = (

@@ -22,6 +22,8 @@ from ..planning.mdraid import MdRaidRow
 from ..risk.registry import Risk, risk_to_document
 
 FORMAT = "zfsplanner.estimate/1"
+# What a figure that grows with the data says when no dataset gives the data to store.
+NEEDS_DATA = "needs the data to store"
 
 UNITS_NOTE = {
     "bytes": "Every *_bytes figure is a whole number of bytes.",
@@ -377,6 +379,13 @@ class Estimate:
     reliability: ReliabilityFigures
     performance: PerformanceFigures
     sizing: SizingFigures
+
+    @property
+    def planned_logical_bytes(self) -> int:
+        """The data the datasets are planned to hold (before compression). 0: no dataset says how much,
+        so the figures that grow with the data (special vdev size, RAM for metadata) only count the
+        empty pool's few KiB and are no target (:data:`NEEDS_DATA`)."""
+        return sum(d.logical_bytes for d in self.datasets)
 
     def to_document(self) -> dict[str, Any]:
         """The ``zfsplanner.estimate/1`` document (a fresh copy: the caller may change it)."""

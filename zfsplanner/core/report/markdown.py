@@ -13,6 +13,7 @@ from ..estimate import Estimate
 from ..estimate.figures import DatasetFigures, Expansion, VdevFigures
 from ..importers.compare import compare
 from ..units import DEFAULT_SIZE_UNIT, format_size, zfs_nicenum
+from .breakdown import capacity_breakdown
 from .headline import (
     PARTITIONING_WORDS,
     SEVERITY_ORDER,
@@ -130,6 +131,17 @@ class _Writer:
         notes = self.pool.notes
         return lines + ([f"- {n}" for n in notes] + [""] if notes else [])
 
+    def breakdown(self) -> list[str]:
+        parts = capacity_breakdown(self.typed)
+        raw = parts.raw_bytes or 1
+        rows = [[p.category_label, p.label, self.size(p.bytes), share_text(p.bytes / raw)] for p in parts.parts]
+        return ["## Where the raw capacity goes", "",
+                "Every byte of the disks (hot spares apart), by what ZFS does with it: the data, the redundancy "
+                "of each vdev group (a mirror's extra copies, RAIDZ and dRAID parity and padding), the slop ZFS "
+                "keeps back, the pool's own metadata and layout (labels, boot region, rounding), log and cache "
+                "devices, and what stays free.", "",
+                *table(("Category", "Part", "Size", "Share of the raw disks"), rows), ""]
+
     def as_printed(self) -> list[str]:
         name, pool = self.design.name, self.pool
         lines = [
@@ -240,12 +252,12 @@ def markdown(
         lines.append(f"- {k.capitalize()}: {v}")
     lines += ["" if meta else "", f"Sizes are in {UNIT_WORDS.get(unit, UNIT_WORDS[DEFAULT_SIZE_UNIT])}.", ""]
     lines += ["## Summary", "", *w.summary(), ""]
-    lines += w.vdevs() + w.datasets() + w.space() + w.risks()
+    lines += w.vdevs() + w.datasets() + w.space() + w.breakdown() + w.risks()
     lines += planning_sections(estimate, unit)
     lines += w.md_raid() + w.expansion()
     lines += _comparison(design, estimate, w)
     try:
-        commands = all_commands(design)
+        commands = all_commands(design, wrapped=True)
     except (InvalidDesign, ValueError):
         commands = []
     if commands:

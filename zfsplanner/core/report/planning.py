@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..estimate import Estimate
+from ..estimate.figures import NEEDS_DATA
 from ..planning.figures import (
     PerformanceFigures,
     ReliabilityAssumptions,
@@ -41,14 +42,24 @@ def _sizes(unit: str) -> Size:
     return size
 
 
-def _special(s: SpecialFigures, unit: str) -> list[str]:
+NO_DATA_WHY = (
+    "no dataset says how much data it will hold, so only the empty pool's metadata counts; give each "
+    "dataset its data to store (the designer's \"Data to store\")"
+)
+
+
+def _special(s: SpecialFigures, unit: str, has_data: bool = True) -> list[str]:
     size = _sizes(unit)
     shape = f"{s.layout.count} × {s.layout.layout} of {s.layout.width}"
     stop = f"{100 * s.small_blocks_stop_fraction:.0f} %"
     out = ["## Special vdev size", ""]
+    target = (
+        f"{size(s.recommended_bytes)} — disks of at least {format_si(s.recommended_disk_bytes)} as {shape}."
+        if has_data
+        else f"{NEEDS_DATA} — {NO_DATA_WHY}."
+    )
     lines = [
-        f"- **Special class size to aim for:** {size(s.recommended_bytes)} — disks of at least "
-        f"{format_si(s.recommended_disk_bytes)} as {shape}.",
+        f"- **Special class size to aim for:** {target}",
         f"- **What the datasets put there:** {size(s.demand_bytes)} — metadata "
         f"{size(s.metadata_bytes)} and small blocks {size(s.small_blocks_bytes)}.",
     ]
@@ -241,7 +252,7 @@ def _performance(p: PerformanceFigures) -> list[str]:
     return out + [p.model, ""]
 
 
-def _sizing(s: SizingFigures, unit: str) -> list[str]:
+def _sizing(s: SizingFigures, unit: str, has_data: bool = True) -> list[str]:
     slog, ram, size = s.slog, s.ram, _sizes(unit)
     if slog.applies:
         too_small = ", too small" if slog.fits is False else ""
@@ -277,7 +288,9 @@ def _sizing(s: SizingFigures, unit: str) -> list[str]:
         "## SLOG and RAM",
         "",
         f"- **SLOG size to aim for:** {size(slog.recommended_bytes)} — {mine}.",
-        f"- **RAM to keep metadata cached:** {size(ram.arc_bytes)} — {share}.",
+        f"- **RAM to keep metadata cached:** {size(ram.arc_bytes)} — {share}."
+        if has_data
+        else f"- **RAM to keep metadata cached:** {NEEDS_DATA} — {NO_DATA_WHY}.",
         "",
         *_table(("Figure", "Value", "How it is worked out"), rows),
     ]
@@ -300,9 +313,10 @@ def _dedup_row(s: SizingFigures, size: Size) -> list[str]:
 
 def planning_sections(estimate: Estimate, unit: str) -> list[str]:
     """The Markdown of the estimate's planning sections: special class, reliability, performance, SLOG and RAM."""
+    has_data = estimate.planned_logical_bytes > 0
     return (
-        _special(estimate.special, unit)
+        _special(estimate.special, unit, has_data)
         + _reliability(estimate.reliability)
         + _performance(estimate.performance)
-        + _sizing(estimate.sizing, unit)
+        + _sizing(estimate.sizing, unit, has_data)
     )

@@ -270,6 +270,50 @@ def rule_wide_raidz(spec: RiskSpec, design: Design, figures: RiskFigures | None)
         )
 
 
+WIDE_MIRROR_WIDTH = 3  # an n-way mirror beyond this many copies: see wide-mirror
+
+
+def fix_wide_mirror(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+    """The same disks as 3-way mirrors (or 2-way, when the width is not a multiple of 3)."""
+    width, count = item.get("width"), item.get("count") or 1
+    if not isinstance(width, int) or isinstance(item.get("disks"), list):
+        return None
+    for ways in (3, 2):
+        if width % ways == 0:
+            item["width"], item["count"] = ways, count * width // ways
+            return f"Make it {count * width // ways} {ways}-way mirrors of the same disks"
+    return None
+
+
+@rule(
+    "wide-mirror",
+    Severity.INFO,
+    "{ways}-way mirror in {name}: {usable} of the raw space is usable",
+    "a data, special or dedup mirror of more than 3 disks",
+    "man zpoolconcepts.7 (Virtual Devices: mirror)",
+    fix=fix_wide_mirror,
+)
+def rule_wide_mirror(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
+    for i, g in groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP):
+        if g.layout != Layout.MIRROR or g.width <= WIDE_MIRROR_WIDTH:
+            continue
+        n = g.width
+        pairs = n // 2
+        yield make_risk(
+            spec,
+            vdev_path(i),
+            f"Every disk of a {n}-way mirror holds a copy of the whole vdev: {sentence_case(vdev_name(design, i))} "
+            f"keeps {n} copies of every block, so 1/{n} ({100 / n:.1f} %) of its raw space holds data and "
+            f"{n - 1} disks' worth holds copies. It survives {n - 1} failures per vdev, more than raidz3 (3) or a "
+            f"3-way mirror (2). The same {n} disks as {pairs} 2-way mirrors hold {pairs} times as much "
+            f"(surviving 1 failure per mirror), as raidz2 about {n - 2} times as much (surviving any 2).",
+            "Use 2-way or 3-way mirrors of the same disks (more vdevs), or raidz2, unless the extra copies are meant.",
+            name=vdev_name(design, i),
+            ways=n,
+            usable=f"1/{n}",
+        )
+
+
 @rule(
     "mixed-vdev-redundancy",
     Severity.WARNING,

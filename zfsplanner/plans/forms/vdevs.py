@@ -12,7 +12,8 @@ from typing import Any
 from django import forms
 from django.db.models import Q, QuerySet
 
-from zfsplanner.core.design.types import PRICE_MAX_DIGITS, PRICE_MAX_PLACES
+from zfsplanner.core.design.relayout import same_disks
+from zfsplanner.core.design.types import PRICE_MAX_DIGITS, PRICE_MAX_PLACES, Layout
 from zfsplanner.core.document.export import price_text
 from zfsplanner.core.geometry.ashift import ASHIFT_RANGE, DEFAULT_POOL_ASHIFT
 from zfsplanner.core.units import format_zfs_size, parse_disk_size
@@ -283,3 +284,20 @@ def role_defaults(role: str, like: dict[str, Any] | None = None, data_fault_tole
 
 
 VDEV_FIELD_KEYS = ("role", "layout", "width", "count", "ashift", "draid_data", "draid_spares", "price_per_disk")
+
+
+def switched_layout(values: dict[str, Any], shown: Any, width: str = "width", count: str = "count") -> bool:
+    """When the layout was just switched (``shown``: the layout the form showed before), the same disks in
+    the new layout (:func:`~zfsplanner.core.design.relayout.same_disks`): ``values[width]`` and
+    ``values[count]`` are changed, and True says so. The quick planner (``disks``, ``vdevs``) and the
+    designer's vdev group form both call it."""
+    try:
+        old, new = Layout(str(shown)), Layout(str(values.get("layout")))
+        w, n = int(str(values.get(width))), int(str(values.get(count)))
+    except ValueError:
+        return False
+    shape = same_disks(old, new, w, n)
+    if (shape.width, shape.count) == (w, n):
+        return False
+    values[width], values[count] = str(shape.width), str(shape.count)
+    return True

@@ -101,11 +101,15 @@ def special_curve_chart(estimate: Estimate, index: int) -> dict[str, Any] | None
     ]
     size = special.class_size_bytes
     if size:
-        series.append({"label": "small blocks stop (75 % full)", "key": "special_stop",
+        # On a logarithmic axis 75 % and 100 % of the class lie close together: the size is a solid line,
+        # the 75 % point a dashed one, and the band between them (metadata only) is shaded.
+        stop = special.small_blocks_stop_fraction
+        series.append({"label": f"small blocks stop ({100 * stop:.0f} % full)", "key": "special_stop",
                        "data": [_positive(special.small_blocks_stop_bytes)] * len(curve), "borderDash": [6, 4],
+                       "borderWidth": 2, "pointRadius": 0, "fill": "+1"})
+        series.append({"label": f"special vdev size (the last {100 * (1 - stop):.0f} %: metadata only)",
+                       "key": "special_size", "data": [_positive(size)] * len(curve), "borderWidth": 3,
                        "pointRadius": 0})
-        series.append({"label": "special vdev size", "key": "special_size", "data": [_positive(size)] * len(curve),
-                       "borderDash": [2, 3], "pointRadius": 0})
     else:
         series.append({"label": "recommended special size", "key": "special_size",
                        "data": [_positive(special.recommended_bytes)] * len(curve), "borderDash": [6, 4],

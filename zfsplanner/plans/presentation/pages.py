@@ -103,3 +103,12 @@ def export_response(design: PoolDesign) -> HttpResponse:
     return response
 
 
+def data_field_url(design: PoolDesign) -> str:
+    """The designer with the "Data to store" field of the first dataset that has none open and in view
+    (a design without datasets: the new dataset form's), for the figures that need it."""
+    base = reverse("plans:designer", args=[design.pk])
+    datasets = design.to_document().get("datasets") or []
+    for i, ds in enumerate(datasets):
+        if not ((ds or {}).get("contents") or {}).get("logical_bytes"):
+            return f"{base}?edit=datasets-{i}#id_d{i}-logical_size"
+    return f"{base}?add=datasets#id_dnew-logical_size"

@@ -53,6 +53,7 @@ class SpecialDataset:
 @dataclass(frozen=True)
 class SpecialView:
     hypothetical: bool
+    needs_data: bool  # no dataset gives its data to store: the target would be the empty pool's KiB
     layout: str
     class_size: Size | None
     allocated: Size
@@ -139,6 +140,7 @@ class PerformanceView:
 
 @dataclass(frozen=True)
 class SizingView:
+    needs_data: bool  # no dataset gives its data to store: RAM for metadata would be the empty pool's KiB
     slog_applies: bool
     slog_recommended: Size
     slog_size: Size | None
@@ -183,7 +185,7 @@ def _threshold(v: int) -> str:
     return "off (metadata only)" if not v else zfs_nicenum(v)
 
 
-def _special(s: SpecialFigures, datasets: Sequence[DatasetFigures], unit: str) -> SpecialView:
+def _special(s: SpecialFigures, datasets: Sequence[DatasetFigures], unit: str, needs_data: bool) -> SpecialView:
     layout = s.layout
     rows = []
     for i, d in enumerate(s.datasets):
@@ -196,6 +198,7 @@ def _special(s: SpecialFigures, datasets: Sequence[DatasetFigures], unit: str) -
         )
     return SpecialView(
         hypothetical=s.hypothetical,
+        needs_data=needs_data,
         layout=f"{layout.count} × {layout.layout} of {layout.width}",
         class_size=_size(s.class_size_bytes, unit) if s.class_size_bytes else None,
         allocated=Size(s.allocated_bytes, unit),
@@ -321,9 +324,10 @@ def _performance(p: PerformanceFigures) -> PerformanceView:
     )
 
 
-def _sizing(s: SizingFigures, unit: str) -> SizingView:
+def _sizing(s: SizingFigures, unit: str, needs_data: bool) -> SizingView:
     slog, ram, table, home = s.slog, s.ram, s.dedup_table, s.dedup_table_home
     return SizingView(
+        needs_data=needs_data,
         slog_applies=slog.applies,
         slog_recommended=Size(slog.recommended_bytes, unit),
         slog_size=_size(slog.log_size_bytes, unit),
@@ -350,11 +354,12 @@ def _sizing(s: SizingFigures, unit: str) -> SizingView:
 def planning_view(estimate: Estimate, unit: str = DEFAULT_SIZE_UNIT) -> PlanningView:
     """The four planning sections of ``estimate`` as typed views; ``size.text`` is in ``unit``, the
     page's (``summary.unit``)."""
+    needs_data = estimate.planned_logical_bytes == 0
     return PlanningView(
-        _special(estimate.special, estimate.datasets, unit),
+        _special(estimate.special, estimate.datasets, unit, needs_data),
         _reliability(estimate.reliability, unit),
         _performance(estimate.performance),
-        _sizing(estimate.sizing, unit),
+        _sizing(estimate.sizing, unit, needs_data),
     )
 
 

@@ -22,19 +22,21 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from zfsplanner.accounts.models import request_unit
-from zfsplanner.core.commands.create import all_commands
+from zfsplanner.core.commands.create import all_commands, command_lines
 from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_size
 from zfsplanner.page_cache import render_cached
 
 from ..forms.quick import QuickPlanForm, canonical_query, catalog_price, field_errors, form_data
+from ..forms.vdevs import switched_layout
 from ..services.designs import resolve_catalog, validate_document
 from ..services.estimates import ESTIMATE_CACHE_SECONDS, planning_stamp
 from ..services.planning import estimate_with_catalog
 from .summary import DesignSummary, VdevLine, summarize
 
 TEMPLATE = "plans/quick_plan.html"
+SHOWN_LAYOUT = "from_layout"  # the hidden field: the layout the form showed, to tell a switch from a link
 UNPROCESSABLE = 422
 
 
@@ -85,10 +87,11 @@ def computed(doc: dict[str, Any]) -> tuple[Design, Estimate, dict[str, list[str]
         # The commands do not change with the data planned or the price: typing those reuses them.
         shape = {**doc, "datasets": [{k: v for k, v in ds.items() if k != "contents"} for ds in doc["datasets"]]}
         shape["vdevs"] = [{k: v for k, v in g.items() if k != "price_per_disk"} for g in doc["vdevs"]]
-        commands_key = f"quick-plan-commands:{_digest(shape)}"
+        commands_key = f"quick-plan-commands:wrapped:{_digest(shape)}"
         commands = cache.get(commands_key)
         if commands is None:
-            commands = {"commands": all_commands(spec)}
+            wrapped = all_commands(spec, wrapped=True)
+            commands = {"commands": wrapped, "lines": command_lines(wrapped)}
             cache.set(commands_key, commands, timeout=ESTIMATE_CACHE_SECONDS)
         stored = (spec, estimate_with_catalog(spec), commands)
         cache.set(key, stored, timeout=ESTIMATE_CACHE_SECONDS)
@@ -147,19 +150,29 @@ def quick_plan_page(request: HttpRequest) -> HttpResponse:
     """The planner's page for the query string (the whole page, or the ``update`` partial for htmx):
     what ``/plan/`` shows, and ``/`` to a visitor who is not logged in."""
     data = form_data(request.GET, unit=request_unit(request))
+    reshaped = switched_layout(data, request.GET.get(SHOWN_LAYOUT), width="disks", count="vdevs")
     form = QuickPlanForm(data)
     template = f"{TEMPLATE}#update" if _wants_partial(request) else TEMPLATE
+    if reshaped and _wants_partial(request):  # the partial sends the two fields it changed
+        for name in ("disks", "vdevs"):
+            form.fields[name].widget.attrs["hx-swap-oob"] = "true"
     if not _valid(form):
-        response = render(request, template, page_context(form, None, data), status=UNPROCESSABLE)
+        context = page_context(form, None, data, reshaped=reshaped)
+        response = render(request, template, context, status=UNPROCESSABLE)
     else:  # rendered once per parameter set: a repeated request is served from the page cache
-        key = (canonical_query(data), planning_stamp())
-        response = render_cached(request, template, key, lambda: page_context(form, answer(form), data))
+        key = (canonical_query(data), planning_stamp(), reshaped)
+        response = render_cached(
+            request, template, key, lambda: page_context(form, answer(form), data, reshaped=reshaped)
+        )
     if _wants_partial(request):
         response["HX-Replace-Url"] = f"{reverse('plans:quick-plan')}?{canonical_query(data)}"
     return response
 
 
-def page_context(form: QuickPlanForm, result: QuickAnswer | None, data: dict[str, Any]) -> dict[str, Any]:
+def page_context(
+    form: QuickPlanForm, result: QuickAnswer | None, data: dict[str, Any], *, reshaped: bool = False
+) -> dict[str, Any]:
+    """``reshaped``: the disks and vdevs fields were changed with the layout, so the partial sends them too."""
     query = canonical_query(data)
     optional = ("special", "slog", "recordsize", "compression", "data", "price")
     return {
@@ -174,6 +187,8 @@ def page_context(form: QuickPlanForm, result: QuickAnswer | None, data: dict[str
         "json_url": f"{reverse('plans:quick-plan-json')}?{query}",
         "save_url": f"{reverse('plans:quick-plan-save')}?{query}",
         "can_write": False,
+        "reshaped": reshaped,
+        "shown_layout_name": SHOWN_LAYOUT,
     }
 
 

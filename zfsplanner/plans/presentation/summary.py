@@ -18,6 +18,7 @@ from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.report import Headline, headline, pool_figures
+from zfsplanner.core.report.breakdown import CATEGORY_LABELS, capacity_breakdown
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS
 
 from .lines import (
@@ -48,6 +49,8 @@ class Segment:
     label: str
     size: Size
     explain: str
+    category: str  # a :class:`~zfsplanner.core.report.breakdown.Category` value
+    category_label: str
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,14 @@ class DesignSummary:
         return sum(self.risk_counts.values())
 
     @property
+    def category_totals(self) -> tuple[tuple[str, str, Size], ...]:
+        """Every category of the breakdown (data, redundancy, ...) with its total, 0 included, in one order."""
+        return tuple(
+            (c.value, label, Size(sum(g.size.bytes for g in self.segments if g.category == c.value), self.unit))
+            for c, label in CATEGORY_LABELS.items()
+        )
+
+    @property
     def efficiency_percent(self) -> str:
         return f"{100 * self.efficiency:.1f} %"
 
@@ -121,67 +132,11 @@ class DesignSummary:
 
 
 def breakdown(estimate: Estimate, unit: str = DEFAULT_SIZE_UNIT) -> tuple[Segment, ...]:
-    """Where the raw capacity goes, in parts that add up to the sum of the disks.
-
-    normal class: parity and padding (SIZE − the deflated space), slop, the pool's own
-    metadata, planned data (``zfs list`` USED of the datasets, reservations shown
-    apart), and what stays free; then the special class, log and cache devices, and the
-    part of the disks no class gets (partitions, labels, metaslab rounding).
-    """
-    pool = estimate.pool
-    raw = pool.raw_bytes
-    normal = pool.normal_size_bytes
-    dspace = pool.normal_dspace_bytes
-    slop = pool.slop_bytes
-    free = pool.zfs_avail_after_bytes
-    reservations = 0
-    for ds in estimate.datasets:
-        refres = ds.refreservation_bytes
-        if refres is not None:
-            reservations += max(0, min(refres, ds.zfs_used_bytes) - ds.referenced_bytes)
-    # what the metadata and the data take from AVAIL (from 2.4.1 and 2.3.7 not what the special class holds)
-    initial = max(0, dspace - slop - pool.zfs_avail_bytes)
-    used = max(0, pool.zfs_avail_bytes - free)
-    special = pool.special_size_bytes
-    special_used = min(pool.special_allocated_bytes, special)
-    log = pool.log_size_bytes
-    cache = pool.cache_size_bytes
-    overhead = max(0, raw - pool.zpool_size_bytes - log - cache)
-    parts = [
-        (
-            "parity",
-            "Parity and padding",
-            max(0, normal - dspace),
-            "Redundancy: what RAIDZ/mirror parity and RAIDZ padding take.",
-        ),
-        (
-            "slop",
-            "Slop space",
-            slop,
-            "Kept back by ZFS so a full pool can still delete files (1/32 of the pool, capped).",
-        ),
-        ("metadata", "Pool metadata", initial, "What a new, empty pool already uses."),
-        (
-            "data",
-            "Planned data",
-            max(0, used - reservations),
-            "What the datasets you planned take from AVAIL (zfs list USED; from OpenZFS 2.4.1 and 2.3.7 "
-            "less what they keep on the special class).",
-        ),
-        ("reservations", "Reservations", reservations, "Space zvols reserve beyond what is written (refreservation)."),
-        ("free", "Free", free, "Left for more data after the planned contents (zfs list AVAIL)."),
-        ("special_used", "Special class, used", special_used, "Metadata and small blocks placed on the special vdevs."),
-        ("special_free", "Special class, free", special - special_used, "Special vdev space still free."),
-        ("log", "SLOG", log, "Separate log devices: hold sync writes briefly, never usable space."),
-        ("cache", "L2ARC", cache, "Cache devices: read cache, never usable space."),
-        (
-            "overhead",
-            "Partitions, labels, rounding",
-            overhead,
-            "Disk space no allocation class gets: partitions, labels, metaslab rounding.",
-        ),
-    ]
-    return tuple(Segment(k, label, Size(v, unit), why) for k, label, v, why in parts if v > 0)
+    """Where the raw capacity goes (:func:`~zfsplanner.core.report.breakdown.capacity_breakdown`), in ``unit``."""
+    return tuple(
+        Segment(p.key, p.label, Size(p.bytes, unit), p.explain, p.category.value, p.category_label)
+        for p in capacity_breakdown(estimate).parts
+    )
 
 
 def _price(value: Any) -> Decimal | None:
@@ -270,18 +225,30 @@ def summarize(
 
 
 def breakdown_chart(summaries: Sequence[tuple[str, DesignSummary]]) -> dict[str, Any]:
-    """Chart.js JSON: one horizontal stacked bar per design, segments on one scale."""
-    keys: dict[str, str] = {}
+    """Chart.js JSON: one horizontal stacked bar per design, segments on one scale.
+
+    Each dataset carries its ``category`` (the chart colours by it) and, within the redundancy
+    category, a ``shade`` per vdev group. Designs compared side by side name a group's redundancy
+    by its number: the same group number is a different group in each design."""
+    keys: dict[str, Segment] = {}
     for _, s in summaries:
         for seg in s.segments:
-            keys.setdefault(seg.key, seg.label)
+            keys.setdefault(seg.key, seg)
     datasets = []
-    for key, label in keys.items():
+    shades: dict[str, int] = {}
+    for key, first in keys.items():
         data = []
         for _, s in summaries:
             seg = next((g for g in s.segments if g.key == key), None)
             data.append(seg.size.bytes if seg else 0)
-        datasets.append({"label": label, "data": data, "stack": "raw", "key": key})
+        label = first.label
+        if first.category == "redundancy" and len(summaries) > 1:
+            label = f"Redundancy, vdev group {key.rsplit('-', 1)[-1]}"
+        shade = shades.setdefault(first.category, 0)
+        shades[first.category] = shade + 1
+        datasets.append(
+            {"label": label, "data": data, "stack": "raw", "key": key, "category": first.category, "shade": shade}
+        )
     return {
         "type": "bar",
         "indexAxis": "y",

@@ -3,7 +3,8 @@
 * ``estimate_design(design)``: the core's estimate (catalog figures and the team's measured
   ones), cached per revision and planning stamp; ``estimate_or_error`` gives the reason instead
   of raising when the stored design no longer parses.
-* ``design_commands(design)``: the ``zpool create``/``zfs create`` commands, cached per revision.
+* ``design_commands(design)``: the ``zpool create``/``zfs create`` commands, cached per revision;
+  ``page_commands(design)`` the same as the pages show them (one top-level vdev per line).
 * ``planning_stamp()`` / ``planning_figures_changed()``: the stamp in every cached estimate's
   key, changed when catalog, benchmark or imported-pool figures change.
 """
@@ -18,11 +19,12 @@ from django.core.cache import cache
 
 from zfsplanner.core.commands.create import (
     all_commands,
-    zfs_create_commands,
+    command_lines,
     zpool_add_commands,
     zpool_attach_commands,
     zpool_create_command,
 )
+from zfsplanner.core.commands.datasets import zfs_create_commands
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.estimate import Estimate, estimate
 from zfsplanner.errors import CACHE_ERRORS
@@ -121,9 +123,22 @@ def revision_key(design: PoolDesign) -> str:
     return f"{design.pk}:{design.revision}:{design.updated.timestamp() if design.updated else 0}"
 
 
+def page_commands(design: PoolDesign) -> dict[str, Any]:
+    """The commands as the pages show and copy them: ``zpool create``/``zpool add`` one top-level vdev
+    per line, continued with `` \\`` (``InvalidDesign`` if the design no longer parses). Cached per revision."""
+    key = f"page-commands:{revision_key(design)}"
+    cached = cache.get(key)
+    if cached is None:
+        commands = all_commands(design.to_spec(), wrapped=True)
+        cached = {"commands": commands, "lines": command_lines(commands)}
+        cache.set(key, cached, timeout=ESTIMATE_CACHE_SECONDS)
+    return cached
+
+
 def commands_or_none(design: PoolDesign) -> dict[str, Any] | None:
+    """The page's commands (:func:`page_commands`), None for a design that no longer parses."""
     try:
-        return design_commands(design)
+        return page_commands(design)
     except InvalidDesign:
         return None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from zfsplanner.core.units import format_iec, format_si, zfs_nicenum
@@ -67,3 +67,14 @@ def percent(value: Any) -> str:
     if 0 < value < 0.001:
         return "less than 0.1 %"
     return f"{100 * value:.1f} %"
+
+
+@register.filter
+def command_line(line: str) -> Any:
+    """One line of the commands block: a comment as it is, a command line as its indent and its words,
+    each word kept whole where the box allows (a device path is not broken at its hyphens)."""
+    if line.lstrip().startswith("#"):
+        return format_html('<span class="comment">{}</span>', line)
+    body = line.lstrip(" ")
+    words = format_html_join(" ", '<span class="w">{}</span>', ((w,) for w in body.split(" ")))
+    return format_html('<span class="line">{}{}</span>', line[: len(line) - len(body)], words)

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from zfsplanner.accounts.models import request_unit
+from zfsplanner.core.report.breakdown import CATEGORY_LABELS
 
 from ..models import PoolDesign
 from ..presentation.pages import breakdown_response, design_summary
@@ -43,6 +44,7 @@ def design_compare(request: HttpRequest) -> HttpResponse:
         "candidates": PoolDesign.objects.for_user(request.user).select_related("team").order_by("team__name", "name"),
         "selected": {d.pk for d in designs},
         "max_compare": MAX_COMPARE,
+        "categories": [(c.value, label) for c, label in CATEGORY_LABELS.items()],
     }
     return render(request, "plans/design_compare.html", context)
 

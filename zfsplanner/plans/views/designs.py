@@ -50,6 +50,7 @@ from ..models import PoolDesign
 from ..presentation.pages import (
     UNPROCESSABLE,
     capacity_chart_response,
+    data_field_url,
     design_context,
     efficiency_chart_response,
     export_response,
@@ -247,6 +248,7 @@ def _detail_context(design: PoolDesign, can_write: bool, unit: str = DEFAULT_SIZ
         "samples": _sample_items(design),
         "sample_limit": format_iec(settings.COMPRESSION_SAMPLE_MAX_BYTES),
         "breakdown_url": reverse("plans:chart-breakdown", args=[design.pk]),
+        "data_field_url": data_field_url(design),
     }
 
 

@@ -35,18 +35,25 @@
 
   // Fixed colours for the capacity breakdown, so every chart and every design reads alike.
   const SEGMENT_COLOURS = {
-    parity: "#9aa5b8", slop: "#c9b37e", metadata: "#8c7bb5", data: "#2f6fce", reservations: "#5aa0e6",
+    slop: "#c9b37e", pool_metadata: "#8c7bb5", layout: "#c7bfe0", data: "#2f6fce", reservations: "#5aa0e6",
     free: "#3f9d5d", special_used: "#c2571a", special_free: "#f0b27a", log: "#6b6b6b", cache: "#b0b0b0",
-    overhead: "#dcdfe5", special_stop: "#a4161a", special_size: "#4d4d4d",
+    embedded_log: "#8f8f8f", special_stop: "#a4161a", special_size: "#4d4d4d",
   };
+  // A line filled to the next one (fill: "+1") shades the band between them in its own colour, lightly.
+  const BAND_COLOURS = { special_stop: "rgba(164, 22, 26, 0.15)" };
+  // Redundancy has one part per vdev group: shades of one colour, in group order.
+  const REDUNDANCY_SHADES = ["#7d8aa3", "#a9b3c5", "#56627a", "#c9d0dc"];
   const MIN_PLOT_PX = 140;  // the least height (a horizontal bar chart: per bar, BAR_PX) of the plot itself
   const BAR_PX = 28;
   const NARROW_PX = 576;
 
   function colourSegments(spec) {
     (spec.datasets || []).forEach(function (d) {
-      const colour = d.key && SEGMENT_COLOURS[d.key];
+      const colour = d.category === "redundancy"
+        ? REDUNDANCY_SHADES[(d.shade || 0) % REDUNDANCY_SHADES.length]
+        : d.key && SEGMENT_COLOURS[d.key];
       if (!colour) return;
+      if (d.fill && BAND_COLOURS[d.key] && !d.backgroundColor) d.backgroundColor = BAND_COLOURS[d.key];
       if (!d.backgroundColor) d.backgroundColor = colour;
       if (spec.type === "line" && !d.borderColor) d.borderColor = colour;
     });

@@ -3,6 +3,7 @@ its role and what a blank ashift means), a dataset's (saying what it inherits) a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,13 +49,15 @@ def vdev_form(
     spec: Design | None = None,
     role: str | None = None,
     typed: Mapping[str, Any] | None = None,
-    defaults_url: str = "",
+    design: PoolDesign | None = None,
+    switched: bool = False,
 ) -> VdevGroupForm:
     """A vdev group's form: an existing group's values, or a new group with the defaults of its role.
 
     ``role`` with ``typed`` (the form's current values): the role was just changed, so the group
-    takes that role's defaults (:func:`role_defaults`) over what was typed. ``defaults_url``: where
-    the role select asks for them.
+    takes that role's defaults (:func:`role_defaults`) over what was typed. ``switched`` with ``typed``:
+    the layout was just changed, and ``typed`` already has the same disks in it. ``design``: the role
+    and layout selects ask the server for those (:func:`wire_vdev_form`).
     """
     groups = doc.get("vdevs") or []
     like = next((g for g in groups if isinstance(g, dict) and g.get("role") == "data"), None)
@@ -65,7 +68,7 @@ def vdev_form(
         prefix, initial = f"v{index}", VdevGroupForm.initial_from(groups[index])
     if typed is not None:
         initial.update(typed)
-    if role is not None or index is None:
+    if (role is not None or index is None) and not switched:
         initial.update(role_defaults(role or "data", like, tolerance))
     if catalog is None and initial.get("role") in FLASH_ROLES:
         catalog = flash_disks()
@@ -77,22 +80,28 @@ def vdev_form(
         pool_ashift=ashift,
         ashift_help=_auto_ashift_help(spec, index, ashift),
     )
-    if defaults_url:
-        form.fields["role"].widget.attrs.update(
-            {
-                "hx-get": defaults_url,
-                "hx-trigger": "change",
-                "hx-include": "closest form",
-                "hx-target": "closest form",
-                "hx-swap": "outerHTML",
-            }
-        )
+    if design is not None:
+        wire_vdev_form(form, design, index)
     return form
 
 
-def defaults_url(design: PoolDesign, index: int | None) -> str:
+def form_url(design: PoolDesign, index: int | None, why: str) -> str:
+    """Where a vdev group's form asks to be drawn again: ``defaults`` (its role changed) or ``relayout``."""
     where = "new" if index is None else str(index)
-    return reverse("plans:designer-form", args=[design.pk]) + f"?section=vdevs&index={where}&defaults=1"
+    return reverse("plans:designer-form", args=[design.pk]) + f"?section=vdevs&index={where}&{why}=1"
+
+
+def defaults_url(design: PoolDesign, index: int | None) -> str:
+    return form_url(design, index, "defaults")
+
+
+def wire_vdev_form(form: VdevGroupForm, design: PoolDesign, index: int | None) -> None:
+    """The role select brings that role's defaults; the layout select the same disks in the new layout
+    (it sends the layout the form shows, ``from_layout``). Both redraw the form in place."""
+    swap = {"hx-trigger": "change", "hx-include": "closest form", "hx-target": "closest form", "hx-swap": "outerHTML"}
+    form.fields["role"].widget.attrs.update({"hx-get": defaults_url(design, index), **swap})
+    shown = json.dumps({"from_layout": str(form["layout"].value() or "")})
+    form.fields["layout"].widget.attrs.update({"hx-get": form_url(design, index, "relayout"), "hx-vals": shown, **swap})
 
 
 def typed_vdev(data: Mapping[str, Any], prefix: str) -> dict[str, Any]:

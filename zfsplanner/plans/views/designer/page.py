@@ -21,7 +21,7 @@ from ...forms.designer import PoolForm
 from ...forms.designs import DesignDocumentForm
 from ...forms.vdevs import CatalogFilterForm
 from ...models import PoolDesign
-from ...presentation.pages import UNPROCESSABLE, breakdown_response, design_summary, pretty_json
+from ...presentation.pages import UNPROCESSABLE, breakdown_response, data_field_url, design_summary, pretty_json
 from ...presentation.summary import DesignSummary
 from ...services.access import get_design_for_user
 from ...services.designs import (
@@ -29,7 +29,7 @@ from ...services.designs import (
     can_undo_redo,
     save_design_document,
 )
-from .editors import dataset_form, defaults_url, vdev_form
+from .editors import dataset_form, vdev_form
 
 CONFLICT = 409
 
@@ -89,14 +89,18 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
             user=request.user, with_team=False, initial={"document": pretty_json(doc), "revision": design.revision}
         ),
         "breakdown_url": reverse("plans:chart-breakdown", args=[design.pk]),
+        "data_field_url": data_field_url(design),
         "tab": "form",
     }
     context.update(override)
     spec = design.to_spec() if summary is not None else None
     if context.get("open_new") == "vdevs" and "new_vdev_form" not in override:
-        context["new_vdev_form"] = vdev_form(doc, None, spec=spec, defaults_url=defaults_url(design, None))
+        context["new_vdev_form"] = vdev_form(doc, None, spec=spec, design=design)
     if context.get("open_new") == "datasets" and "new_dataset_form" not in override:
         context["new_dataset_form"] = dataset_form(doc, None, summary, spec)
+    edit = context.get("edit_dataset")
+    if isinstance(edit, int) and "bound" not in override and 0 <= edit < len(doc.get("datasets") or []):
+        context["bound"] = ("datasets", edit, dataset_form(doc, edit, summary, spec))
     return context
 
 
@@ -114,7 +118,10 @@ def designer(request: HttpRequest, pk: int) -> HttpResponse:
     if not can_write:
         return redirect("plans:design-detail", pk=pk)
     keep_open = request.GET.get("add")
-    opened = {"open_new": keep_open} if keep_open in ("vdevs", "datasets") else {}
+    opened: dict[str, Any] = {"open_new": keep_open} if keep_open in ("vdevs", "datasets") else {}
+    edit = request.GET.get("edit", "")  # "datasets-2": that dataset's form, open (a link to one of its fields)
+    if edit.startswith("datasets-") and edit[len("datasets-") :].isdigit():
+        opened["edit_dataset"] = int(edit[len("datasets-") :])
     return render(request, "plans/designer.html", designer_context(request, design, **opened))
 
 

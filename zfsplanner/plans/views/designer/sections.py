@@ -14,11 +14,11 @@ from django.views.decorators.http import require_http_methods
 from zfsplanner.core.design.types import InvalidDesign
 
 from ...forms.designer import DatasetForm, PoolForm, field_for_path, pool_ashift
-from ...forms.vdevs import CatalogFilterForm, VdevGroupForm
+from ...forms.vdevs import CatalogFilterForm, VdevGroupForm, switched_layout
 from ...models import CatalogDisk
 from ...presentation.pages import UNPROCESSABLE, design_summary
 from ...services.editing import EditError, change_summary, error_text, put_item, set_pool
-from .editors import dataset_applies, dataset_form, defaults_url, host_form, spec_or_none, typed_vdev, vdev_form
+from .editors import dataset_applies, dataset_form, host_form, spec_or_none, typed_vdev, vdev_form, wire_vdev_form
 from .page import posted_index, render_designer, save_change, writable
 
 
@@ -46,10 +46,12 @@ def designer_form(request: HttpRequest, pk: int) -> HttpResponse:
     if section == "vdevs":
         prefix = "vnew" if index is None else f"v{index}"
         role = request.GET.get(f"{prefix}-role") if request.GET.get("defaults") else None
-        typed = typed_vdev(request.GET, prefix) if role else None
+        switched = bool(request.GET.get("relayout"))
+        typed = typed_vdev(request.GET, prefix) if role or switched else None
+        if switched and typed is not None:  # the same disks in the layout just chosen
+            switched_layout(typed, request.GET.get("from_layout"))
         spec = spec_or_none(design)
-        url = defaults_url(design, index)
-        context["form"] = vdev_form(doc, index, spec=spec, role=role, typed=typed, defaults_url=url)
+        context["form"] = vdev_form(doc, index, spec=spec, role=role, typed=typed, design=design, switched=switched)
         return render(request, "plans/_vdev_form.html", context)
     summary, _ = design_summary(design, with_fixes=False)
     context["form"] = dataset_form(doc, index, summary, spec_or_none(design))
@@ -85,10 +87,7 @@ def _item_view(request: HttpRequest, pk: int, section: str) -> HttpResponse:
     form: Any
     if section == "vdevs":
         form = VdevGroupForm(request.POST, prefix=prefix, pool_ashift=pool_ashift(doc))
-        form.fields["role"].widget.attrs.update(
-            {"hx-get": defaults_url(design, index), "hx-trigger": "change", "hx-include": "closest form"}
-            | {"hx-target": "closest form", "hx-swap": "outerHTML"}
-        )
+        wire_vdev_form(form, design, index)
     else:
         form = DatasetForm(request.POST, prefix=prefix, **dataset_applies(doc, index, spec_or_none(design)))
 
