@@ -59,6 +59,32 @@ def production_env(workdir: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def fio_log(path: Path, size: int) -> Path:
+    """A fio bandwidth log of about ``size`` bytes (time, value, direction, block size)."""
+    with open(path, "w") as out:
+        t = written = 0
+        while written < size:
+            block = "".join(f"{t + i * 500}, {1000 + (t + i) % 7}, 0, 4096\n" for i in range(10_000))
+            out.write(block)
+            written += len(block)
+            t += 10_000 * 500
+    return path
+
+
+def curl_upload(url: str, key: str, path: Path, out: Path, rate: str | None = None) -> dict[str, float]:
+    """POST the file as a benchmark upload of team alpha (at ``rate`` bytes a second); curl's own timings."""
+    result = subprocess.run(  # noqa: S603
+        ["curl", "-sS", "-o", str(out), *(["--limit-rate", rate] if rate else []), "-H", f"Authorization: Token {key}",
+         "-F", "team=alpha", "-F", f"files=@{path};filename=big_bw.1.log",
+         "-w", "%{http_code} %{time_pretransfer} %{time_total} %{size_upload}", url],
+        capture_output=True, text=True, check=True,
+    )
+    code, pretransfer, total, sent = result.stdout.split()
+    # The answer is a few hundred bytes: nearly all of the time after the connection is the upload.
+    return {"status": int(code), "upload_seconds": float(total) - float(pretransfer),
+            "total_seconds": float(total), "sent_bytes": float(sent)}
+
+
 class Gunicorn:
     """``gunicorn zfsplanner.wsgi`` as in docker-compose.yml (its hooks, sync workers), logging each request."""
 

@@ -17,14 +17,13 @@ import os
 import subprocess
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 from django.db import connection
 
 from benchmarks.models import BenchRun, BenchUpload, UploadStatus
 from tests.benchmarks.faults import ROOT, Worker, database_url, free_port, wait_for
-from tests.deploy.stack import Gunicorn, Nginx, production_env
+from tests.deploy.stack import Gunicorn, Nginx, curl_upload, fio_log, production_env
 from zfsplanner.accounts.tokens import issue_token
 from zfsplanner.celery import app
 from zfsplanner.proxy import nginx_site, security_headers
@@ -131,32 +130,6 @@ def test_a_clients_forwarding_headers_never_reach_the_app(stack):
     assert proxied.get("Strict-Transport-Security") is None
 
 
-def _fio_log(path: Path, size: int) -> Path:
-    """A fio bandwidth log of about ``size`` bytes (time, value, direction, block size)."""
-    with open(path, "w") as out:
-        t = written = 0
-        while written < size:
-            block = "".join(f"{t + i * 500}, {1000 + (t + i) % 7}, 0, 4096\n" for i in range(10_000))
-            out.write(block)
-            written += len(block)
-            t += 10_000 * 500
-    return path
-
-
-def _curl_upload(url: str, key: str, path: Path, rate: str, out: Path) -> dict[str, float]:
-    """POST the file as a benchmark upload at ``rate`` bytes a second; curl's own timings."""
-    result = subprocess.run(  # noqa: S603
-        ["curl", "-sS", "-o", str(out), "--limit-rate", rate, "-H", f"Authorization: Token {key}",
-         "-F", "team=alpha", "-F", f"files=@{path};filename=big_bw.1.log",
-         "-w", "%{http_code} %{time_pretransfer} %{time_total} %{size_upload}", url],
-        capture_output=True, text=True, check=True,
-    )
-    code, pretransfer, total, sent = result.stdout.split()
-    # The answer is a few hundred bytes: nearly all of the time after the connection is the upload.
-    return {"status": int(code), "upload_seconds": float(total) - float(pretransfer),
-            "total_seconds": float(total), "sent_bytes": float(sent)}
-
-
 @pytest.mark.services
 def test_a_large_upload_sent_slowly_is_parsed_and_holds_gunicorn_a_fraction_of_its_time(
     stack, alice, tmp_path, settings
@@ -170,8 +143,8 @@ def test_a_large_upload_sent_slowly_is_parsed_and_holds_gunicorn_a_fraction_of_i
     worker.start(app)
     try:
         _, key = issue_token(alice, "slow upload", None)
-        log = _fio_log(tmp_path / "big_bw.1.log", size)
-        sent = _curl_upload(f"http://127.0.0.1:{nginx.port}/api/benchmark-uploads/", key, log, rate, tmp_path / "r")
+        log = fio_log(tmp_path / "big_bw.1.log", size)
+        sent = curl_upload(f"http://127.0.0.1:{nginx.port}/api/benchmark-uploads/", key, log, tmp_path / "r", rate)
         assert sent["status"] == 201, (tmp_path / "r").read_text()
         # gunicorn logs a request once its answer is sent: wait for the line.
         [busy] = wait_for(
@@ -206,7 +179,7 @@ def test_a_gunicorn_worker_aborted_mid_upload_leaves_no_partial_file(stack, alic
     """Straight to gunicorn (no proxy: the case the proxy prevents), a client too slow for ``--timeout``."""
     gunicorn, _ = stack(timeout=3)
     _, key = issue_token(alice, "cut upload", None)
-    log = _fio_log(tmp_path / "cut_bw.1.log", 4_000_000)
+    log = fio_log(tmp_path / "cut_bw.1.log", 4_000_000)
     spool = tmp_path / "media" / "benchmarks" / "tmp"
     client = subprocess.Popen(  # noqa: S603
         ["curl", "-sS", "-o", "/dev/null", "--limit-rate", "100K", "-H", f"Authorization: Token {key}",
