@@ -197,3 +197,25 @@ def test_a_gunicorn_worker_aborted_mid_upload_leaves_no_partial_file(stack, alic
         client.kill()
         client.wait()
     assert not BenchUpload.objects.exists()
+
+
+@pytest.mark.services
+def test_a_client_cut_off_mid_upload_never_reaches_gunicorn_and_leaves_no_file(stack, alice, tmp_path):
+    gunicorn, nginx = stack()
+    _, key = issue_token(alice, "cut client", None)
+    log = fio_log(tmp_path / "cut_bw.1.log", 4_000_000)
+    body_temp = tmp_path / "nginx-body"
+    client = subprocess.run(  # noqa: S603 (curl gives up after 3 s, 3 MB in: nginx holds them in a file)
+        ["curl", "-sS", "-o", "/dev/null", "--max-time", "3", "--limit-rate", "1M",
+         "-H", f"Authorization: Token {key}", "-F", "team=alpha", "-F", f"files=@{log};filename=cut_bw.1.log",
+         f"http://127.0.0.1:{nginx.port}/api/benchmark-uploads/"],
+        capture_output=True, text=True, check=False,
+    )
+    assert client.returncode == 28  # curl's "operation timed out": the client went away mid-body
+    access = tmp_path / "nginx" / "logs" / "access.log"
+    wait_for(lambda: "POST /api/benchmark-uploads/" in access.read_text(), 30, "nginx ending the cut request")
+    assert [p for p in body_temp.rglob("*") if p.is_file()] == []
+    assert [line for _, _, line in gunicorn.requests() if line.startswith("POST ")] == []
+    assert not (tmp_path / "media" / "benchmarks" / "tmp").exists() or not any(
+        (tmp_path / "media" / "benchmarks" / "tmp").iterdir()
+    )
