@@ -17,9 +17,9 @@ def _discard_partial_uploads() -> None:
     discard_unfinished()
 
 
-def worker_abort(worker: Any) -> None:
+def worker_abort(_worker: Any) -> None:
     _discard_partial_uploads()
 
 
-def worker_int(worker: Any) -> None:
+def worker_int(_worker: Any) -> None:
     _discard_partial_uploads()

@@ -219,3 +219,19 @@ def test_a_client_cut_off_mid_upload_never_reaches_gunicorn_and_leaves_no_file(s
     assert not (tmp_path / "media" / "benchmarks" / "tmp").exists() or not any(
         (tmp_path / "media" / "benchmarks" / "tmp").iterdir()
     )
+
+
+def test_nginx_accepts_the_site_with_a_certificate(tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(  # noqa: S603
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1",
+         "-keyout", str(key), "-out", str(cert)],
+        capture_output=True, check=True,
+    )
+    site = nginx_site(
+        upstream="127.0.0.1:8000", static_root=str(STATIC_ROOT), listen=f"127.0.0.1:{free_port()}",
+        tls_certificate=str(cert), tls_key=str(key),
+    )
+    assert f"ssl_certificate {cert};" in site and "listen 443 ssl;" in site
+    result = Nginx(tmp_path, site, 0).check()
+    assert result.returncode == 0, result.stderr
