@@ -29,7 +29,7 @@ def test_the_proxy_serves_the_site_and_static_files_web_writes_for_it():
     assert proxy["image"].startswith("nginx:")
     assert proxy["ports"] == ["${HTTP_PORT:-8000}:80", "${HTTPS_PORT:-8443}:443"]
     assert proxy["depends_on"]["web"]["condition"] == "service_healthy"
-    assert "--output /srv/proxy/zfsplanner.conf --upstream web:8000 --static-root /srv/static" in web["command"]
+    assert "--output /srv/proxy/default.conf --upstream web:8000 --static-root /srv/static" in web["command"]
     assert {"proxy-conf:/srv/proxy", "static:/srv/static"} <= set(web["volumes"])
     assert {"proxy-conf:/etc/nginx/conf.d:ro", "static:/srv/static:ro"} <= set(proxy["volumes"])
 
