@@ -13,7 +13,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
     && python native/build.py --force \
     && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/* native/build
 RUN DEBUG=false SECRET_KEY=build-only ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput
-RUN useradd --create-home app && mkdir -p /data/media && chown -R app /data /app
+RUN useradd --create-home app && mkdir -p /data/media /srv/proxy /srv/static && chown -R app /data /srv /app
 USER app
 EXPOSE 8000
-CMD ["gunicorn", "zfsplanner.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "zfsplanner.wsgi:application", "-c", "python:zfsplanner.gunicorn_config", "--bind", "0.0.0.0:8000", "--workers", "3"]

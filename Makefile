@@ -43,8 +43,8 @@ run: demo native
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 ## What the tests run besides Python: Chromium (browser tests), dash and fio (the collector script's
-## tests), installed with apt-get when one is missing and we may.
-TEST_TOOLS := chromium dash fio slapd
+## tests), nginx (the proxy in front of gunicorn), installed with apt-get when one is missing and we may.
+TEST_TOOLS := chromium dash fio slapd nginx
 browser:
 	@missing=""; \
 	for t in $(TEST_TOOLS); do \

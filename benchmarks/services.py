@@ -80,7 +80,7 @@ def parse_upload(upload: BenchUpload) -> None:
         with upload.file.open("rb") as fh:
             data = fh.read()
     except FileNotFoundError:
-        fail_upload(upload, f"the stored file {upload.file.name} is missing from MEDIA_ROOT")
+        fail_upload(upload, f"the stored file {upload.file.name} is missing from the upload storage")
         return
     progress = lifecycle.Progress(BENCHMARK_LOGS, upload.pk)
     try:

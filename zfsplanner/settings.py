@@ -235,8 +235,37 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default="") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "zfsplanner" / "static"]
+# Uploads (benchmark logs, file listings, compression samples): on the local disk under MEDIA_ROOT,
+# or, with STORAGE_S3_BUCKET set, in an S3-compatible object store every web and worker machine
+# reads (docs/operations.md). MEDIA_ROOT then only holds the files still arriving (each kind's tmp/).
+STORAGE_S3_BUCKET = env.str("STORAGE_S3_BUCKET", default="")
+STORAGE_S3_ENDPOINT_URL = env.str("STORAGE_S3_ENDPOINT_URL", default="")  # empty: AWS itself
+STORAGE_S3_ACCESS_KEY = env.str("STORAGE_S3_ACCESS_KEY", default="")  # empty: boto3's own lookup (roles, ~/.aws)
+STORAGE_S3_SECRET_KEY = env.str("STORAGE_S3_SECRET_KEY", default="")
+STORAGE_S3_REGION = env.str("STORAGE_S3_REGION", default="")
+if STORAGE_S3_BUCKET:
+    _upload_storage = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": STORAGE_S3_BUCKET,
+            "endpoint_url": STORAGE_S3_ENDPOINT_URL or None,
+            "access_key": STORAGE_S3_ACCESS_KEY or None,
+            "secret_key": STORAGE_S3_SECRET_KEY or None,
+            "region_name": STORAGE_S3_REGION or None,
+            # Uploads are private: read through the app (access checked), never by a public URL.
+            "default_acl": None,
+            "querystring_auth": True,
+            "file_overwrite": False,
+            # A stored file being read is downloaded to a temporary file, not held in memory (4 GB listings).
+            "max_memory_size": 8 * 1024 * 1024,
+        },
+    }
+elif STORAGE_S3_ENDPOINT_URL or STORAGE_S3_ACCESS_KEY or STORAGE_S3_SECRET_KEY:
+    raise ImproperlyConfigured("STORAGE_S3_BUCKET must be set to store uploads in an object store")
+else:
+    _upload_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": _upload_storage,
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG

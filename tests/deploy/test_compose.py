@@ -11,15 +11,27 @@ def load():
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
-def test_it_defines_the_four_services():
-    assert set(load()["services"]) == {"web", "worker", "db", "redis"}
+def test_it_defines_the_five_services():
+    assert set(load()["services"]) == {"proxy", "web", "worker", "db", "redis"}
 
 
-def test_web_serves_with_gunicorn_after_migrating():
+def test_web_serves_with_gunicorn_after_migrating_and_only_the_proxy_reaches_it():
     web = load()["services"]["web"]
     assert "manage.py migrate" in web["command"]
-    assert "gunicorn zfsplanner.wsgi:application" in web["command"]
-    assert web["ports"] == ["8000:8000"]
+    assert "gunicorn zfsplanner.wsgi:application -c python:zfsplanner.gunicorn_config" in web["command"]
+    assert "ports" not in web and web["expose"] == ["8000"]
+    assert web["environment"]["TRUSTED_PROXY_COUNT"] == "1"
+
+
+def test_the_proxy_serves_the_site_and_static_files_web_writes_for_it():
+    services = load()["services"]
+    proxy, web = services["proxy"], services["web"]
+    assert proxy["image"].startswith("nginx:")
+    assert proxy["ports"] == ["${HTTP_PORT:-8000}:80", "${HTTPS_PORT:-8443}:443"]
+    assert proxy["depends_on"]["web"]["condition"] == "service_healthy"
+    assert "--output /srv/proxy/default.conf --upstream web:8000 --static-root /srv/static" in web["command"]
+    assert {"proxy-conf:/srv/proxy", "static:/srv/static"} <= set(web["volumes"])
+    assert {"proxy-conf:/etc/nginx/conf.d:ro", "static:/srv/static:ro"} <= set(proxy["volumes"])
 
 
 def test_worker_runs_celery_for_the_project():

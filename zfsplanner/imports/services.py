@@ -208,7 +208,7 @@ def bucket_histogram(upload: HistogramUpload) -> None:
             _chunks(upload), upload.format, progress=lambda consumed: progress.part(consumed, upload.size)
         )
     except FileNotFoundError:
-        fail_histogram(upload, f"the stored file {upload.file.name} is missing from MEDIA_ROOT")
+        fail_histogram(upload, f"the stored file {upload.file.name} is missing from the upload storage")
         return
     except HistogramError as exc:
         fail_histogram(upload, str(exc), exc.line)

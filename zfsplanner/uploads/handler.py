@@ -9,8 +9,9 @@ Nothing is held in memory beyond one chunk.
 
 No partial file outlives its request: a file still arriving when the request ends (the client
 cut off, a read error, an exception anywhere) is removed when Django finishes the request
-(``request_finished``; nothing calls ``upload_interrupted`` then). A process killed outright
-(a gunicorn worker past ``--timeout``, the OOM killer) cannot clean up after itself:
+(``request_finished``; nothing calls ``upload_interrupted`` then), and so is one whose gunicorn
+worker is aborted past ``--timeout`` (the ``worker_abort`` hook, ``zfsplanner/gunicorn_config.py``).
+A process killed outright (``SIGKILL``, the OOM killer) cannot clean up after itself:
 :func:`sweep_spool_files`, run by the periodic sweep, removes files of every upload kind's
 spool folder that nobody has written to for UPLOAD_TEMP_MAX_AGE seconds (an hour; a file
 still arriving is written every chunk).
@@ -56,6 +57,12 @@ class UploadTooLarge(UploadRefused):
             f"{what}{seen} is larger than the upload limit of {kind.max_bytes():,} bytes "
             f"({kind.setting}); nothing was stored." + (f" {kind.too_large_hint}" if kind.too_large_hint else "")
         )
+
+
+def max_request_bytes() -> int:
+    """The largest request body any upload kind accepts: its file limit and the form around it
+    (the reverse proxy's ``client_max_body_size``, zfsplanner/proxy.py)."""
+    return max(kind.max_bytes() for kind in KINDS) + FORM_OVERHEAD_BYTES
 
 
 def check_content_length(request: HttpRequest, kind: UploadKind) -> None:
@@ -218,7 +225,9 @@ class StreamingUploadHandler(FileUploadHandler):
 _UNFINISHED = threading.local()
 
 
-def _discard_unfinished(**kwargs: Any) -> None:
+def discard_unfinished(**kwargs: Any) -> None:
+    """Remove the partial files of this thread's request: when Django finishes it, and when gunicorn
+    aborts the worker serving it (past ``--timeout``: ``zfsplanner/gunicorn_config.py``)."""
     for ref in _UNFINISHED.__dict__.pop("handlers", []):
         handler = ref()
         if handler is not None and handler._fh is not None:
@@ -226,7 +235,7 @@ def _discard_unfinished(**kwargs: Any) -> None:
             handler.upload_interrupted()
 
 
-request_finished.connect(_discard_unfinished, dispatch_uid="zfsplanner.uploads.handler.discard_unfinished")
+request_finished.connect(discard_unfinished, dispatch_uid="zfsplanner.uploads.handler.discard_unfinished")
 
 
 def install_upload_handler(request: HttpRequest, kind: UploadKind) -> None:
