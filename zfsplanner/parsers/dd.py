@@ -32,7 +32,8 @@ copy; no command in the paste → ``copy``. The words dd prints are never read f
 the rule is the same in every language and for GNU, BSD, macOS and BusyBox. Each run
 takes the next command not yet taken, in order; a run with none left repeats the last one
 (a loop, or one command whose output was pasted several times). Repeated runs of the same
-shape are named ``… #2``, ``… #3``. ``meta.run_commands`` gives each result's command.
+shape are named ``… #2``, ``… #3``. ``meta.run_commands`` gives each result's command;
+``meta.shortest_test_s`` and ``meta.fewest_ios`` the seconds and records out of the shortest run.
 
 A run that did not complete (dd printed an error such as ``dd: writing `f': No space left
 on device`` and wrote fewer records than it read) keeps its bandwidth, bytes ÷ seconds of
@@ -232,6 +233,8 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
     results: list[TestResult] = []
     commands: list[str] = []
     run_commands: list[str | None] = []
+    seconds: list[float] = []
+    records_out: list[int] = []
     queue: list[_Command] = []  # commands not yet taken by a run
     last: _Command | None = None
     pending: list[tuple[int, int]] = []  # records lines of the run being read
@@ -272,8 +275,11 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
         incomplete = bool(error_line) and _fewer_out_than_in(pending)
         if incomplete:
             warnings.append(_did_not_complete(error_line, lines[error_line - 1]))
-        records_out = pending[1] if len(pending) == 2 else None
-        results.append(_result(summary.nbytes, summary.seconds, records_out, last, incomplete))
+        out = pending[1] if len(pending) == 2 else None
+        results.append(_result(summary.nbytes, summary.seconds, out, last, incomplete))
+        seconds.append(summary.seconds)
+        if out is not None:
+            records_out.append(sum(out))
         run_commands.append(last.text if last else None)
         pending = []
         error_line = 0
@@ -281,7 +287,9 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
         warnings.append(_missing_summary(pending_line))
     if not results:
         raise ParseError(FORMAT, f"line {len(lines)}", "no dd summary line ('… bytes … copied, … s, …') found")
-    meta: dict[str, Any] = {"runs": len(results)}
+    meta: dict[str, Any] = {"runs": len(results), "shortest_test_s": min(seconds)}
+    if records_out:
+        meta["fewest_ios"] = min(records_out)
     if commands:
         meta["commands"] = commands
         meta["run_commands"] = run_commands
