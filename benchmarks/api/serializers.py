@@ -5,6 +5,7 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Q
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from zfsplanner.accounts.models import Team
@@ -14,8 +15,17 @@ from zfsplanner.api_parsers import load_json_field
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 
 from ..access import writable_teams
-from ..models import LABEL_MAX_LENGTH, NOTES_MAX_LENGTH, TARGET_MAX_LENGTH, BenchRun, BenchUpload, TargetKind
+from ..models import (
+    CHECK_REASON_MAX_LENGTH,
+    LABEL_MAX_LENGTH,
+    NOTES_MAX_LENGTH,
+    TARGET_MAX_LENGTH,
+    BenchRun,
+    BenchUpload,
+    TargetKind,
+)
 from ..run_settings import clean_run_settings
+from ..validity import api_item, run_validity
 
 
 class RunSettingsField(serializers.JSONField):
@@ -68,6 +78,18 @@ class RunMetadataMixin(serializers.Serializer):
             raise serializers.ValidationError({"design": f"design {design.pk} belongs to another team"})
 
 
+class ValidityItemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    title = serializers.CharField()
+    detail = serializers.CharField()
+
+
+class ValidityCheckSerializer(serializers.Serializer):
+    by = serializers.CharField(allow_null=True)
+    at = serializers.DateTimeField()
+    reason = serializers.CharField()
+
+
 class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
     team = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     upload = UploadSummarySerializer(read_only=True)
@@ -86,6 +108,16 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
         read_only=True,
         help_text="What a partly read log lacks (status 'partial'), in words.",
     )
+    validity = serializers.SerializerMethodField(
+        help_text=(
+            "Why the figures may not measure the disks: one {code, title, detail} per warning. Codes: "
+            "zero-data-compressed, compressible-data, file-fits-in-cache, buffered-writes, direct-io-ignored, "
+            "safety-off, too-short, single-run."
+        )
+    )
+    validity_check = serializers.SerializerMethodField(
+        help_text="Who marked the warnings as checked, when and why; null when nobody has."
+    )
 
     class Meta:
         model = BenchRun
@@ -96,6 +128,8 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
             "display_label",
             "status",
             "warnings",
+            "validity",
+            "validity_check",
             "catalog_disk",
             "design",
             "target_kind",
@@ -116,6 +150,27 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
         team = self.instance.team if self.instance else None
         self._check_design(attrs.get("design"), team)
         return attrs
+
+    @extend_schema_field(ValidityItemSerializer(many=True))
+    def get_validity(self, obj: BenchRun) -> list[dict[str, str]]:
+        return [api_item(f) for f in run_validity(obj).findings]
+
+    @extend_schema_field(ValidityCheckSerializer(allow_null=True))
+    def get_validity_check(self, obj: BenchRun) -> dict[str, Any] | None:
+        if not obj.validity_checked:
+            return None
+        by = obj.validity_checked_by
+        return {
+            "by": by.get_username() if by is not None else None,
+            "at": obj.validity_checked_at,
+            "reason": obj.validity_check_reason,
+        }
+
+
+class ValidityCheckInputSerializer(serializers.Serializer):
+    """POST …/validity-check/: mark the run's validity warnings as checked, saying why."""
+
+    reason = serializers.CharField(max_length=CHECK_REASON_MAX_LENGTH, allow_blank=False, trim_whitespace=True)
 
 
 class UploadCreateSerializer(RunMetadataMixin, serializers.Serializer):

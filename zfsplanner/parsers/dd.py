@@ -33,6 +33,7 @@ the rule is the same in every language and for GNU, BSD, macOS and BusyBox. Each
 takes the next command not yet taken, in order; a run with none left repeats the last one
 (a loop, or one command whose output was pasted several times). Repeated runs of the same
 shape are named ``… #2``, ``… #3``. ``meta.run_commands`` gives each result's command;
+``meta.test_size_bytes`` the bytes of the largest run (the file a read test reads back), and
 ``meta.shortest_test_s`` and ``meta.fewest_ios`` the seconds and records out of the shortest run.
 
 A run that did not complete (dd printed an error such as ``dd: writing `f': No space left
@@ -225,6 +226,13 @@ def _commands(line: str) -> list[_Command]:
     return out
 
 
+def command_operands(command: str) -> dict[str, str]:
+    """The operands of the first dd invocation in ``command`` (``{"if": "/dev/zero", "bs": "1M"}``),
+    read as :func:`parse` reads them; empty when the text runs no dd."""
+    found = _commands(command)
+    return dict(found[0].operands) if found else {}
+
+
 def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None = None) -> BenchResult:
     text, encoding = decode(data)
     lines = text.split("\n")
@@ -234,6 +242,7 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
     commands: list[str] = []
     run_commands: list[str | None] = []
     seconds: list[float] = []
+    sizes: list[int] = []
     records_out: list[int] = []
     queue: list[_Command] = []  # commands not yet taken by a run
     last: _Command | None = None
@@ -278,6 +287,7 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
         out = pending[1] if len(pending) == 2 else None
         results.append(_result(summary.nbytes, summary.seconds, out, last, incomplete))
         seconds.append(summary.seconds)
+        sizes.append(summary.nbytes)
         if out is not None:
             records_out.append(sum(out))
         run_commands.append(last.text if last else None)
@@ -287,7 +297,7 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
         warnings.append(_missing_summary(pending_line))
     if not results:
         raise ParseError(FORMAT, f"line {len(lines)}", "no dd summary line ('… bytes … copied, … s, …') found")
-    meta: dict[str, Any] = {"runs": len(results), "shortest_test_s": min(seconds)}
+    meta: dict[str, Any] = {"runs": len(results), "test_size_bytes": max(sizes), "shortest_test_s": min(seconds)}
     if records_out:
         meta["fewest_ios"] = min(records_out)
     if commands:
