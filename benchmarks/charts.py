@@ -12,7 +12,7 @@ one with 4. Legends are the run labels, plus the settings that differ between th
 compared runs (``sync=always``, ``SLOG: SSD``), so three runs of one pool that differ only
 in their ZIL read apart. A run with validity warnings nobody has checked (:mod:`.validity`) is
 marked in every chart that shows it: its label ends in :data:`WARNED_MARK`, and in bar charts its
-bars carry the warning codes (``validity``) and a dashed amber outline.
+dataset carries the warning codes (``validity``), which ``charts.js`` draws as an amber outline.
 """
 
 from __future__ import annotations
@@ -63,7 +63,6 @@ LABEL_LINE_PX = 15
 
 
 WARNED_MARK = " ⚠"
-WARNED_STYLE = {"borderColor": "#b45309", "borderWidth": 2, "borderDash": [4, 3]}
 
 
 @dataclass(frozen=True)
@@ -153,7 +152,7 @@ def bar_chart(runs: Sequence[RunData], metric: str) -> dict[str, Any]:
         values = {key: r.get(m.field) for key, r in zip(_occurrences(run.results), run.results, strict=True)}
         dataset: dict[str, Any] = {"label": run.label, "data": [values.get(key) for key in keys]}
         if run.warnings:
-            dataset |= {"validity": list(run.warnings), **WARNED_STYLE}
+            dataset["validity"] = list(run.warnings)
         datasets.append(dataset)
     return {
         "type": "bar",

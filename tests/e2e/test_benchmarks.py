@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
 from benchmarks.models import BenchRun
+from benchmarks.tasks import parse_upload_task
 from tests.conftest import SAMPLES
+from tests.e2e.browser import AXE, log_in, wide_context
+from tests.factories import BenchRunFactory
 from zfsplanner.celery import app as celery_app
+
+SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
+FIO_ZEROS = SAMPLES / "fio_json" / "generated_fio-3.33_zero-buffers_buffered-write.json"
 
 CDM = SAMPLES / "crystaldiskmark"
 FILES = [CDM / "cdmparser_cdm-8.0.1-x64_default_WD-Blue.txt", CDM / "cdmparser_cdm-8.0.2-x64_default_Crucial-P2.txt"]
@@ -132,3 +141,58 @@ def test_a_failed_fio_job_shows_its_error(page, login, alice, tmp_path):
     assert "The log could not be read" in page.inner_text("main")
     assert "No space left on device" in page.inner_text("#run-failure")
     assert page.js_errors == []
+
+
+def test_a_run_that_measured_memory_says_why_and_can_be_marked_checked(browser, live_server, alice, team):
+    run = BenchRunFactory(
+        upload__team=team,
+        upload__data=FIO_ZEROS.read_bytes(),
+        upload__original_name=FIO_ZEROS.name,
+        label="tank/bench, zeros",
+        settings={"compression": "lz4"},
+        target_kind="pool",
+        target="tank/bench",
+    )
+    parse_upload_task(run.upload.pk)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    axe = AXE.read_text()
+    for width in (1366, 390):
+        context, page = wide_context(browser, live_server, width)
+        log_in(page, alice)
+        page.goto(f"/benchmarks/{run.pk}/")
+        _wait_for_charts(page)
+        codes = page.locator("#run-validity .validity-item").evaluate_all("els => els.map(e => e.dataset.code)")
+        assert codes == ["zero-data-compressed", "buffered-writes", "too-short", "single-run"]
+        # the chart marks the run: its bars carry the codes, its label the ⚠
+        dataset = page.evaluate(
+            "document.querySelector('article.chart[data-metric=bandwidth] canvas')._chart.data.datasets[0]"
+        )
+        assert dataset["validity"] == codes
+        if width == 390:
+            assert _fits(page), "the run page scrolls sideways at 390 px"
+        else:
+            page.evaluate(axe)
+            result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+            serious = [v["id"] for v in result["violations"] if v["impact"] in ("serious", "critical")]
+            assert serious == []
+        page.screenshot(path=str(SHOTS / f"run-validity-{width}.png"), full_page=True)
+        page.locator("#run-validity").screenshot(path=str(SHOTS / f"run-validity-warnings-{width}.png"))
+        page.locator("article.chart[data-metric=bandwidth]").screenshot(
+            path=str(SHOTS / f"run-validity-chart-{width}.png")
+        )
+        assert page.js_errors == []
+        context.close()
+
+    context, page = wide_context(browser, live_server, 1366)
+    log_in(page, alice)
+    page.goto(f"/benchmarks/{run.pk}/")
+    page.fill("#validity-reason", "a test of the zero check, on purpose")
+    page.click("#validity-check-form button")
+    expect(page.locator("#validity-check")).to_contain_text("Checked by alice")
+    _wait_for_charts(page)
+    dataset = page.evaluate(
+        "document.querySelector('article.chart[data-metric=bandwidth] canvas')._chart.data.datasets[0]"
+    )
+    assert "validity" not in dataset
+    page.screenshot(path=str(SHOTS / "run-validity-checked-1366.png"), full_page=True)
+    context.close()
