@@ -4,14 +4,12 @@ The rules are :mod:`zfsplanner.core.measurement.validity`; this module only read
 :class:`~benchmarks.models.BenchRun` into the core's plain inputs (:func:`run_facts`,
 :func:`run_setting`): the parsed document's ``meta`` (fio's options, CrystalDiskMark's zero
 fill, dd's commands), the run's settings, the design it is tied to, and the other runs of the
-same job set on the same target (:func:`repeats_of`). Pages, charts and the API all call
+same job set on the same target (:func:`benchmarks.repeats.repeats_of`). Pages, charts and the API all call
 :func:`run_validity`, so a run reads the same everywhere.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,13 +18,13 @@ from zfsplanner.core.measurement.validity import Finding, RunFacts, Setting, che
 from zfsplanner.parsers.common import parse_fio_size
 from zfsplanner.parsers.dd import command_operands
 
-from .models import PARSED_STATUSES, BenchRun, TargetKind
+from .models import BenchRun, TargetKind
+from .repeats import REPEAT_SUFFIX, repeats_of
 
 READ_OPS = frozenset(
     {"read", "mixed", "copy", "rewrite", "seeks", "seq_input_block", "seq_input_char", "random_read", "seq_read"}
 )
 WRITE_OPS = frozenset({"write", "mixed", "copy", "rewrite", "seq_output_block", "seq_output_char"})
-_REPEAT_SUFFIX = re.compile(r" #\d+$")
 _OFF = ("", "0", "none", "false")
 
 
@@ -51,33 +49,6 @@ def api_item(f: Finding) -> dict[str, str]:
     """The API's ``{"code", "title", "detail"}`` (a contract): the detail says what the run did,
     what it means and how to measure properly."""
     return {"code": f.code, "title": f.title, "detail": f"{f.detail} How to measure properly: {f.advice}"}
-
-
-def job_set(names: Iterable[str]) -> frozenset[str]:
-    """The tests a run ran, repeats inside one log counted once (``SEQ1M Q1T1 write #2``)."""
-    return frozenset(_REPEAT_SUFFIX.sub("", n) for n in names)
-
-
-def repeats_of(run: BenchRun) -> list[BenchRun]:
-    """The parsed runs of the run's team with the same tool, target and job set, this one included,
-    oldest first: the repeats of one measurement."""
-    if not run.is_parsed:
-        return [run]
-    mine = job_set(r.name for r in run.results.all())
-    same = (
-        BenchRun.objects.filter(
-            team_id=run.team_id,
-            tool=run.tool,
-            target_kind=run.target_kind,
-            target=run.target,
-            design_id=run.design_id,
-            catalog_disk_id=run.catalog_disk_id,
-            upload__status__in=PARSED_STATUSES,
-        )
-        .prefetch_related("results")
-        .order_by("created", "pk")
-    )
-    return [r for r in same if r.pk == run.pk or job_set(x.name for x in r.results.all()) == mine]
 
 
 def _on(value: Any) -> bool:
@@ -145,7 +116,7 @@ def run_facts(run: BenchRun, repeats: int | None = None) -> RunFacts:
         shortest_test_s=float(shortest) if isinstance(shortest, int | float) else None,
         fewest_ios=fewest if isinstance(fewest, int) else None,
         repeats=repeats if repeats is not None else len(repeats_of(run)),
-        repeats_in_log=any(_REPEAT_SUFFIX.search(r.name) for r in results),
+        repeats_in_log=any(REPEAT_SUFFIX.search(r.name) for r in results),
         raw_device=run.target_kind == TargetKind.DISK,
         **extra,
     )

@@ -32,6 +32,7 @@ from .models import (
     BenchUpload,
 )
 from .presentation import meta_rows
+from .repeats import repeat_figures, repeats_of
 from .run_settings import describe_run_settings
 from .validity import run_validity
 
@@ -178,6 +179,7 @@ def _chart_links(ids: list[int], metrics: list[str]) -> list[dict[str, str]]:
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run, can_write = get_run_for_user(request, pk)
     data = charts.run_data([run], with_series=False)
+    repeats = repeats_of(run)
     ctx = {
         "run": run,
         "can_write": can_write,
@@ -186,7 +188,9 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "results": run.results.all(),
         "series_metrics": sorted(set(run.series.values_list("metric", flat=True))),
         "charts": _chart_links([run.pk], _available_metrics(data)),
-        "validity": run_validity(run),
+        "validity": run_validity(run, repeats=len(repeats)),
+        "repeats": repeats if len(repeats) > 1 else [],
+        "repeat_figures": repeat_figures(repeats) if len(repeats) > 1 else [],
         "reason_max": CHECK_REASON_MAX_LENGTH,
     }
     return render(request, "benchmarks/benchrun_detail.html", ctx)

@@ -24,6 +24,7 @@ from ..models import (
     BenchUpload,
     TargetKind,
 )
+from ..repeats import repeat_figures, repeats_of
 from ..run_settings import clean_run_settings
 from ..validity import api_item, run_validity
 
@@ -90,6 +91,21 @@ class ValidityCheckSerializer(serializers.Serializer):
     reason = serializers.CharField()
 
 
+class RepeatFigureSerializer(serializers.Serializer):
+    test = serializers.CharField()
+    figure = serializers.CharField()
+    n = serializers.IntegerField()
+    mean = serializers.FloatField()
+    min = serializers.FloatField()
+    max = serializers.FloatField()
+    cv = serializers.FloatField(allow_null=True)
+
+
+class RepeatsSerializer(serializers.Serializer):
+    runs = serializers.ListField(child=serializers.IntegerField())
+    figures = RepeatFigureSerializer(many=True)
+
+
 class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
     team = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     upload = UploadSummarySerializer(read_only=True)
@@ -115,6 +131,13 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
             "safety-off, too-short, single-run."
         )
     )
+    repeats = serializers.SerializerMethodField(
+        help_text=(
+            "Runs of the same tests on the same target (this one included) and each figure's spread across "
+            "them: {runs: [ids], figures: [{test, figure, n, mean, min, max, cv}]}; figures in the units of "
+            "the result fields, cv = sample standard deviation ÷ mean."
+        )
+    )
     validity_check = serializers.SerializerMethodField(
         help_text="Who marked the warnings as checked, when and why; null when nobody has."
     )
@@ -130,6 +153,7 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
             "warnings",
             "validity",
             "validity_check",
+            "repeats",
             "catalog_disk",
             "design",
             "target_kind",
@@ -154,6 +178,26 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
     @extend_schema_field(ValidityItemSerializer(many=True))
     def get_validity(self, obj: BenchRun) -> list[dict[str, str]]:
         return [api_item(f) for f in run_validity(obj).findings]
+
+    @extend_schema_field(RepeatsSerializer())
+    def get_repeats(self, obj: BenchRun) -> dict[str, Any]:
+        runs = repeats_of(obj)
+        figures = repeat_figures(runs) if len(runs) > 1 else []
+        return {
+            "runs": [r.pk for r in runs],
+            "figures": [
+                {
+                    "test": f.test,
+                    "figure": f.field,
+                    "n": f.spread.n,
+                    "mean": f.spread.mean,
+                    "min": f.spread.low,
+                    "max": f.spread.high,
+                    "cv": f.spread.cv,
+                }
+                for f in figures
+            ],
+        }
 
     @extend_schema_field(ValidityCheckSerializer(allow_null=True))
     def get_validity_check(self, obj: BenchRun) -> dict[str, Any] | None:

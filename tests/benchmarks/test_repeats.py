@@ -1,0 +1,69 @@
+"""Repeats: runs of the same tests on the same target, each figure's mean, spread and CV (page and API).
+Three real GNU dd 9.1 sessions (de_DE, fr_FR, nl_NL: the same four runs, measured three times)."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from benchmarks.repeats import repeats_of
+from benchmarks.tasks import parse_upload_task
+from tests.conftest import SAMPLES
+from tests.factories import BenchRunFactory
+from tests.parsers.golden import parsed, result_by_name
+
+SESSIONS = [SAMPLES / "dd" / f"generated_gnu-dd-9.1_{lang}.log" for lang in ("de_DE", "fr_FR", "nl_NL")]
+OTHER = SAMPLES / "dd" / "generated_gnu-dd-9.1_C.log"
+
+
+def _run(team, path, target="tank/bench"):
+    run = BenchRunFactory(
+        upload__team=team, upload__data=path.read_bytes(), upload__original_name=path.name, target=target
+    )
+    parse_upload_task(run.upload.pk)
+    run.refresh_from_db()
+    run.upload.refresh_from_db()
+    return run
+
+
+@pytest.mark.django_db
+def test_runs_of_the_same_tests_on_the_same_target_are_repeats(team):
+    runs = [_run(team, p) for p in SESSIONS]
+    elsewhere = _run(team, OTHER, target="tank/other")
+    assert [r.pk for r in repeats_of(runs[1])] == [r.pk for r in runs]
+    assert repeats_of(elsewhere) == [elsewhere]
+
+
+@pytest.mark.django_db
+def test_the_api_gives_each_figures_mean_spread_and_cv(team, alice, client_for):
+    runs = [_run(team, p) for p in SESSIONS]
+    body = client_for(alice).get(f"/api/benchmarks/{runs[0].pk}/").json()
+    assert body["repeats"]["runs"] == [r.pk for r in runs]
+    [bw] = [
+        f
+        for f in body["repeats"]["figures"]
+        if f["test"] == "SEQ1M Q1T1 write" and f["figure"] == "bandwidth_bytes_per_s"
+    ]
+    values = [result_by_name(parsed(p), "SEQ1M Q1T1 write")["bandwidth_bytes_per_s"] for p in SESSIONS]
+    assert bw["n"] == 3
+    assert bw["mean"] == pytest.approx(statistics.fmean(values))
+    assert (bw["min"], bw["max"]) == (min(values), max(values))
+    assert bw["cv"] == pytest.approx(statistics.stdev(values) / statistics.fmean(values))
+    assert "single-run" not in [v["code"] for v in body["validity"]]
+
+
+@pytest.mark.django_db
+def test_a_lone_run_has_no_spread(team, alice, client_for):
+    run = _run(team, OTHER)
+    body = client_for(alice).get(f"/api/benchmarks/{run.pk}/").json()
+    assert body["repeats"] == {"runs": [run.pk], "figures": []}
+
+
+@pytest.mark.django_db
+def test_the_run_page_shows_the_spread(team, alice, web):
+    runs = [_run(team, p) for p in SESSIONS]
+    page = web(alice).get(f"/benchmarks/{runs[1].pk}/").content.decode()
+    assert 'id="run-repeats"' in page and "3 repeats of these tests" in page
+    assert f"#{runs[1].pk} (this run)" in page
+    assert "Spread (min–max)" in page
