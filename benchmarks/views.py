@@ -32,7 +32,7 @@ from .models import (
     BenchUpload,
 )
 from .presentation import meta_rows
-from .repeats import repeat_figures, repeats_of
+from .repeats import changes_of, repeat_figures, repeats_of
 from .run_settings import describe_run_settings
 from .validity import run_validity
 
@@ -191,6 +191,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "validity": run_validity(run, repeats=len(repeats)),
         "repeats": repeats if len(repeats) > 1 else [],
         "repeat_figures": repeat_figures(repeats) if len(repeats) > 1 else [],
+        "changes": changes_of(run),
         "reason_max": CHECK_REASON_MAX_LENGTH,
     }
     return render(request, "benchmarks/benchrun_detail.html", ctx)

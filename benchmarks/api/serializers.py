@@ -24,7 +24,7 @@ from ..models import (
     BenchUpload,
     TargetKind,
 )
-from ..repeats import repeat_figures, repeats_of
+from ..repeats import changes_of, repeat_figures, repeats_of
 from ..run_settings import clean_run_settings
 from ..validity import api_item, run_validity
 
@@ -106,6 +106,29 @@ class RepeatsSerializer(serializers.Serializer):
     figures = RepeatFigureSerializer(many=True)
 
 
+class SettingDiffSerializer(serializers.Serializer):
+    setting = serializers.CharField()
+    before = serializers.CharField()
+    after = serializers.CharField()
+
+
+class ChangeSerializer(serializers.Serializer):
+    test = serializers.CharField()
+    figure = serializers.CharField()
+    before_mean = serializers.FloatField()
+    before_min = serializers.FloatField()
+    before_max = serializers.FloatField()
+    value = serializers.FloatField()
+    change_percent = serializers.FloatField()
+    verdict = serializers.ChoiceField(choices=["regression", "improvement"])
+
+
+class ChangesSerializer(serializers.Serializer):
+    against = serializers.ListField(child=serializers.IntegerField())
+    settings_differ = SettingDiffSerializer(many=True)
+    figures = ChangeSerializer(many=True)
+
+
 class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
     team = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     upload = UploadSummarySerializer(read_only=True)
@@ -138,6 +161,13 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
             "the result fields, cv = sample standard deviation ÷ mean."
         )
     )
+    changes = serializers.SerializerMethodField(
+        help_text=(
+            "This run's repeats against the latest earlier runs of the same tests on the same target: the "
+            "settings that differ and each figure outside the earlier spread (min–max), as a regression or an "
+            "improvement; null when there is no earlier run."
+        )
+    )
     validity_check = serializers.SerializerMethodField(
         help_text="Who marked the warnings as checked, when and why; null when nobody has."
     )
@@ -154,6 +184,7 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
             "validity",
             "validity_check",
             "repeats",
+            "changes",
             "catalog_disk",
             "design",
             "target_kind",
@@ -196,6 +227,29 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
                     "cv": f.spread.cv,
                 }
                 for f in figures
+            ],
+        }
+
+    @extend_schema_field(ChangesSerializer(allow_null=True))
+    def get_changes(self, obj: BenchRun) -> dict[str, Any] | None:
+        changes = changes_of(obj)
+        if changes is None:
+            return None
+        return {
+            "against": [r.pk for r in changes.against],
+            "settings_differ": [{"setting": n, "before": b, "after": a} for n, b, a in changes.settings_differ],
+            "figures": [
+                {
+                    "test": c.test,
+                    "figure": c.field,
+                    "before_mean": c.before.mean,
+                    "before_min": c.before.low,
+                    "before_max": c.before.high,
+                    "value": c.value,
+                    "change_percent": c.percent,
+                    "verdict": str(c.verdict),
+                }
+                for c in changes.figures
             ],
         }
 

@@ -17,9 +17,13 @@ SESSIONS = [SAMPLES / "dd" / f"generated_gnu-dd-9.1_{lang}.log" for lang in ("de
 OTHER = SAMPLES / "dd" / "generated_gnu-dd-9.1_C.log"
 
 
-def _run(team, path, target="tank/bench"):
+def _run(team, path, target="tank/bench", settings=None):
     run = BenchRunFactory(
-        upload__team=team, upload__data=path.read_bytes(), upload__original_name=path.name, target=target
+        upload__team=team,
+        upload__data=path.read_bytes(),
+        upload__original_name=path.name,
+        target=target,
+        settings=settings or {},
     )
     parse_upload_task(run.upload.pk)
     run.refresh_from_db()
@@ -67,3 +71,42 @@ def test_the_run_page_shows_the_spread(team, alice, web):
     assert 'id="run-repeats"' in page and "3 repeats of these tests" in page
     assert f"#{runs[1].pk} (this run)" in page
     assert "Spread (min–max)" in page
+
+
+def _changed(team):
+    """Three repeats with sync=standard, then the same tests with sync=disabled (dd 9.1 in C)."""
+    runs = [_run(team, p, settings={"sync": "standard"}) for p in SESSIONS]
+    return runs, _run(team, OTHER, settings={"sync": "disabled"})
+
+
+@pytest.mark.django_db
+def test_a_run_with_other_settings_is_not_a_repeat(team):
+    runs, changed = _changed(team)
+    assert repeats_of(changed) == [changed]
+    assert [r.pk for r in repeats_of(runs[0])] == [r.pk for r in runs]
+
+
+@pytest.mark.django_db
+def test_a_figure_outside_the_earlier_spread_is_flagged_with_the_settings_that_differ(team, alice, client_for):
+    runs, changed = _changed(team)
+    body = client_for(alice).get(f"/api/benchmarks/{changed.pk}/").json()["changes"]
+    assert body["against"] == [r.pk for r in runs]
+    assert body["settings_differ"] == [{"setting": "sync", "before": "standard", "after": "disabled"}]
+    verdicts = {(f["test"], f["figure"]): f["verdict"] for f in body["figures"]}
+    # SEQ1M write: 2058 MB/s above the repeats' 1850–2012 MB/s; SEQ64K write: 184 MB/s below 291–303 MB/s
+    assert verdicts[("SEQ1M Q1T1 write", "bandwidth_bytes_per_s")] == "improvement"
+    assert verdicts[("SEQ64K Q1T1 write", "bandwidth_bytes_per_s")] == "regression"
+    # the read (20665 MB/s) lies within 19970–20801 MB/s: no change
+    assert ("SEQ1M Q1T1 read", "bandwidth_bytes_per_s") not in verdicts
+    for f in body["figures"]:
+        assert not f["before_min"] <= f["value"] <= f["before_max"]
+    # the earlier runs have nothing before them
+    assert client_for(alice).get(f"/api/benchmarks/{runs[2].pk}/").json()["changes"] is None
+
+
+@pytest.mark.django_db
+def test_the_run_page_lists_the_changes(team, alice, web):
+    _, changed = _changed(team)
+    page = web(alice).get(f"/benchmarks/{changed.pk}/").content.decode()
+    assert 'id="run-changes"' in page and 'id="settings-differ"' in page
+    assert 'data-verdict="regression"' in page and 'data-verdict="improvement"' in page

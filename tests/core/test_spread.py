@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from zfsplanner.core.measurement.spread import spread
+from zfsplanner.core.measurement.spread import Verdict, spread, verdict
 
 
 def test_three_repeats():
@@ -22,3 +22,12 @@ def test_one_value_has_no_variation():
 def test_no_value_is_an_error():
     with pytest.raises(ValueError):
         spread([])
+
+
+def test_a_value_outside_the_repeats_range_is_a_change():
+    before = spread([100.0, 110.0, 90.0])
+    assert verdict(before, 105.0, higher_is_better=True) is None
+    assert verdict(before, 80.0, higher_is_better=True) is Verdict.REGRESSION
+    assert verdict(before, 120.0, higher_is_better=True) is Verdict.IMPROVEMENT
+    # latency: lower is better
+    assert verdict(before, 80.0, higher_is_better=False) is Verdict.IMPROVEMENT

@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 
 @dataclass(frozen=True)
@@ -31,3 +32,17 @@ def spread(values: Sequence[float]) -> Spread:
     mean = statistics.fmean(values)
     cv = statistics.stdev(values) / mean if len(values) > 1 and mean else None
     return Spread(n=len(values), mean=mean, low=min(values), high=max(values), cv=cv)
+
+
+class Verdict(StrEnum):
+    REGRESSION = "regression"
+    IMPROVEMENT = "improvement"
+
+
+def verdict(before: Spread, value: float, higher_is_better: bool) -> Verdict | None:
+    """A figure measured again: outside the earlier repeats' range (min–max) it is a regression or an
+    improvement, inside it is within their spread (None)."""
+    if before.covers(value):
+        return None
+    better = value > before.high if higher_is_better else value < before.low
+    return Verdict.IMPROVEMENT if better else Verdict.REGRESSION
