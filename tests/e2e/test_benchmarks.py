@@ -196,3 +196,59 @@ def test_a_run_that_measured_memory_says_why_and_can_be_marked_checked(browser, 
     assert "validity" not in dataset
     page.screenshot(path=str(SHOTS / "run-validity-checked-1366.png"), full_page=True)
     context.close()
+
+
+REPEATS = [SAMPLES / "dd" / f"generated_gnu-dd-9.1_{lang}.log" for lang in ("de_DE", "fr_FR", "nl_NL")]
+CHANGED = SAMPLES / "dd" / "generated_gnu-dd-9.1_C.log"
+
+
+def _upload_with(page, files, target, sync):
+    page.set_input_files("#upload-form input[type=file]", [str(f) for f in files])
+    rows = page.locator("#upload-queue fieldset.file-row")
+    for i in range(len(files)):
+        rows.nth(i).locator("[data-field=target]").fill(target)
+        rows.nth(i).locator("summary").click()
+        rows.nth(i).locator("[data-field=sync]").select_option(sync)
+    page.click("[data-upload-button]")
+
+
+def test_three_repeats_and_a_changed_run_show_the_spread_and_the_change(browser, live_server, alice):
+    context, page = wide_context(browser, live_server, 1366)
+    log_in(page, alice)
+    page.goto("/benchmarks/")
+    page.wait_for_selector("form[data-upload-form][data-upload-state=idle]")
+    _upload_with(page, REPEATS, "tank/bench", "standard")
+    _wait_for_rows(page, "done", 3)
+    page.wait_for_selector("form[data-upload-form][data-upload-state=idle]")
+    _upload_with(page, [CHANGED], "tank/bench", "disabled")
+    _wait_for_rows(page, "done", 4)
+    first = BenchRun.objects.get(upload__original_name=REPEATS[0].name)
+    changed = BenchRun.objects.get(upload__original_name=CHANGED.name)
+
+    page.goto(f"/benchmarks/{first.pk}/")
+    expect(page.locator("#run-repeats h2")).to_have_text("3 repeats of these tests")
+    assert page.locator("#run-repeats tbody tr").count() > 0
+    assert page.locator("#run-changes").count() == 0  # nothing before the first repeats
+
+    for width in (1366, 390):
+        ctx, p = (context, page) if width == 1366 else wide_context(browser, live_server, width)
+        if width == 390:
+            log_in(p, alice)
+        p.goto(f"/benchmarks/{changed.pk}/")
+        _wait_for_charts(p)
+        expect(p.locator("#settings-differ")).to_contain_text("sync standard → disabled")
+        verdicts = p.locator("#run-changes tbody tr").evaluate_all("rows => rows.map(r => r.dataset.verdict)")
+        assert "regression" in verdicts and "improvement" in verdicts
+        if width == 390:
+            assert _fits(p), "the run page scrolls sideways at 390 px"
+        p.screenshot(path=str(SHOTS / f"run-changes-{width}.png"), full_page=True)
+        p.locator("#run-changes").screenshot(path=str(SHOTS / f"run-changes-table-{width}.png"))
+        if width == 390:  # the tables are cards on a phone: nothing scrolls sideways inside them either
+            wide = p.locator("#run-changes .overflow-auto, #run-repeats .overflow-auto").evaluate_all(
+                "els => els.filter(e => e.scrollWidth > e.clientWidth).length"
+            )
+            assert wide == 0
+        assert p.js_errors == []
+        if width == 390:
+            ctx.close()
+    context.close()
