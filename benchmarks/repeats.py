@@ -68,9 +68,11 @@ def comparable_runs(run: BenchRun) -> list[BenchRun]:
     return [r for r in same if r.pk == run.pk or job_set(x.name for x in r.results.all()) == mine]
 
 
-def repeats_of(run: BenchRun) -> list[BenchRun]:
-    """The runs of :func:`comparable_runs` with the run's own settings: the repeats of one measurement."""
-    return [r for r in comparable_runs(run) if r.pk == run.pk or (r.settings or {}) == (run.settings or {})]
+def repeats_of(run: BenchRun, comparable: list[BenchRun] | None = None) -> list[BenchRun]:
+    """The runs of :func:`comparable_runs` (given, or read) with the run's own settings: the repeats
+    of one measurement."""
+    runs = comparable if comparable is not None else comparable_runs(run)
+    return [r for r in runs if r.pk == run.pk or (r.settings or {}) == (run.settings or {})]
 
 
 @dataclass(frozen=True)
@@ -101,15 +103,14 @@ class Changes:
 HIGHER_IS_BETTER = {"bandwidth_bytes_per_s": True, "iops": True, "latency_mean_us": False}
 
 
-def changes_of(run: BenchRun) -> Changes | None:
-    """This run's repeats against the latest earlier group of comparable runs with other settings or
+def changes_of(run: BenchRun, comparable: list[BenchRun] | None = None) -> Changes | None:
+    """This run's repeats against the latest earlier group of comparable runs (given, or read)
     measured before them; None when there is no earlier group."""
-    mine = repeats_of(run)
+    runs = comparable if comparable is not None else comparable_runs(run)
+    mine = repeats_of(run, runs)
     mine_ids = {r.pk for r in mine}
     first = mine[0]
-    earlier = [
-        r for r in comparable_runs(run) if r.pk not in mine_ids and (r.created, r.pk) < (first.created, first.pk)
-    ]
+    earlier = [r for r in runs if r.pk not in mine_ids and (r.created, r.pk) < (first.created, first.pk)]
     if not earlier:
         return None
     latest = earlier[-1]

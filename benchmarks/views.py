@@ -32,7 +32,7 @@ from .models import (
     BenchUpload,
 )
 from .presentation import meta_rows
-from .repeats import changes_of, repeat_figures, repeats_of
+from .repeats import changes_of, comparable_runs, repeat_figures, repeats_of
 from .run_settings import describe_run_settings
 from .validity import run_validity
 
@@ -179,7 +179,8 @@ def _chart_links(ids: list[int], metrics: list[str]) -> list[dict[str, str]]:
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run, can_write = get_run_for_user(request, pk)
     data = charts.run_data([run], with_series=False)
-    repeats = repeats_of(run)
+    comparable = comparable_runs(run)
+    repeats = repeats_of(run, comparable)
     ctx = {
         "run": run,
         "can_write": can_write,
@@ -191,7 +192,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "validity": run_validity(run, repeats=len(repeats)),
         "repeats": repeats if len(repeats) > 1 else [],
         "repeat_figures": repeat_figures(repeats) if len(repeats) > 1 else [],
-        "changes": changes_of(run),
+        "changes": changes_of(run, comparable),
         "reason_max": CHECK_REASON_MAX_LENGTH,
     }
     return render(request, "benchmarks/benchrun_detail.html", ctx)

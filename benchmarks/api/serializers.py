@@ -24,7 +24,7 @@ from ..models import (
     BenchUpload,
     TargetKind,
 )
-from ..repeats import changes_of, repeat_figures, repeats_of
+from ..repeats import changes_of, comparable_runs, repeat_figures, repeats_of
 from ..run_settings import clean_run_settings
 from ..validity import api_item, run_validity
 
@@ -206,13 +206,21 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
         self._check_design(attrs.get("design"), team)
         return attrs
 
+    def _comparable(self, obj: BenchRun) -> list[BenchRun]:
+        """The run's comparable runs, read once per run and response (validity, repeats, changes)."""
+        cache: dict[int, list[BenchRun]] = self.context.setdefault("comparable_runs", {})
+        if obj.pk not in cache:
+            cache[obj.pk] = comparable_runs(obj)
+        return cache[obj.pk]
+
     @extend_schema_field(ValidityItemSerializer(many=True))
     def get_validity(self, obj: BenchRun) -> list[dict[str, str]]:
-        return [api_item(f) for f in run_validity(obj).findings]
+        repeats = len(repeats_of(obj, self._comparable(obj)))
+        return [api_item(f) for f in run_validity(obj, repeats=repeats).findings]
 
     @extend_schema_field(RepeatsSerializer())
     def get_repeats(self, obj: BenchRun) -> dict[str, Any]:
-        runs = repeats_of(obj)
+        runs = repeats_of(obj, self._comparable(obj))
         figures = repeat_figures(runs) if len(runs) > 1 else []
         return {
             "runs": [r.pk for r in runs],
@@ -232,7 +240,7 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
 
     @extend_schema_field(ChangesSerializer(allow_null=True))
     def get_changes(self, obj: BenchRun) -> dict[str, Any] | None:
-        changes = changes_of(obj)
+        changes = changes_of(obj, self._comparable(obj))
         if changes is None:
             return None
         return {
