@@ -296,5 +296,7 @@ def compare(request: HttpRequest) -> HttpResponse:
             for m in series_metrics
         ],
         "limit": LIST_LIMIT,
+        # runs the charts mark with ⚠, with the codes of their validity warnings
+        "warned": [(run, d.warnings) for run, d in zip(chosen, data, strict=True) if d.warnings],
     }
     return render(request, "benchmarks/benchrun_compare.html", ctx)

@@ -164,3 +164,11 @@ def test_a_viewer_cannot_mark_a_run_checked_on_the_page(team, bob, web):
     assert web(bob).post(f"/benchmarks/{run.pk}/validity-check/", {"reason": "x"}).status_code == 403
     run.refresh_from_db()
     assert not run.validity_checked
+
+
+@pytest.mark.django_db
+def test_the_compare_page_names_the_warned_runs(team, alice, web):
+    zeros = _run(team, FIO_ZEROS)
+    page = web(alice).get(f"/benchmarks/compare/?runs={zeros.pk}").content.decode()
+    assert 'id="warned-runs"' in page
+    assert "zero-data-compressed, buffered-writes, too-short, single-run" in page
