@@ -118,6 +118,8 @@ def meta_rows(meta: dict[str, Any] | None) -> list[MetaRow]:
         value = meta[key]
         if value in (None, "", [], {}):
             continue
+        if key == "run_commands" and value == meta.get("commands"):
+            continue  # one command per run, in order: the commands row says it already
         text, lines = _value(key, value)
         rows.append(MetaRow(key=key, label=LABELS.get(key, key.replace("_", " ")), text=text, lines=lines))
     return rows
