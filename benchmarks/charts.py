@@ -10,7 +10,9 @@ horizontal (test names stay readable on a phone) and say how tall they need to b
 (``height``, in pixels, from the number of bars), so a run with 60 tests is as legible as
 one with 4. Legends are the run labels, plus the settings that differ between the
 compared runs (``sync=always``, ``SLOG: SSD``), so three runs of one pool that differ only
-in their ZIL read apart.
+in their ZIL read apart. A run with validity warnings nobody has checked (:mod:`.validity`) is
+marked in every chart that shows it: its label ends in :data:`WARNED_MARK`, and in bar charts its
+dataset carries the warning codes (``validity``), which ``charts.js`` draws as an amber outline.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from typing import Any
 
 from zfsplanner.parsers.fio_log import downsample
 
-from .run_settings import short_settings
+from .run_settings import setting_text, short_settings
+from .validity import run_validity
 
 
 class ChartError(ValueError):
@@ -59,11 +62,20 @@ WRAP_LABELS = 18  # characters per line of a long test name beside its bars
 LABEL_LINE_PX = 15
 
 
+WARNED_MARK = " ⚠"
+
+
 @dataclass(frozen=True)
 class RunData:
     label: str
     results: Sequence[dict[str, Any]] = ()
     series: Sequence[dict[str, Any]] = field(default_factory=tuple)
+    warnings: tuple[str, ...] = ()  # validity codes nobody has checked: the run is marked
+
+
+def warned_label(label: str, warnings: Sequence[str]) -> str:
+    """The run's label, marked when it has validity warnings nobody has checked."""
+    return label + WARNED_MARK if warnings else label
 
 
 def unique_labels(labels: Sequence[str], ids: Sequence[Any]) -> list[str]:
@@ -86,20 +98,9 @@ def legend_labels(labels: Sequence[str], settings: Sequence[Sequence[tuple[str, 
     differing = [k for k in keys if len({m.get(k, "") for m in maps}) > 1]
     out = []
     for label, m in zip(labels, maps, strict=True):
-        parts = [_setting_text(k, m.get(k, "")) for k in differing]
+        parts = [setting_text(k, m.get(k, "")) for k in differing]
         out.append(f"{label} · {', '.join(parts)}" if parts else label)
     return out
-
-
-def settings_text(settings: Sequence[tuple[str, str]]) -> str:
-    """All of a run's settings in one line: ``sync=always, SLOG: SSD``."""
-    return ", ".join(_setting_text(k, v) for k, v in settings)
-
-
-def _setting_text(key: str, value: str) -> str:
-    if not value:
-        return f"{key}: not set"
-    return value if key in ("ZIL", "SLOG") else f"{key}={value}"
 
 
 def _occurrences(results: Iterable[dict[str, Any]]) -> list[tuple[str, int]]:
@@ -149,7 +150,10 @@ def bar_chart(runs: Sequence[RunData], metric: str) -> dict[str, Any]:
     datasets = []
     for run in runs:
         values = {key: r.get(m.field) for key, r in zip(_occurrences(run.results), run.results, strict=True)}
-        datasets.append({"label": run.label, "data": [values.get(key) for key in keys]})
+        dataset: dict[str, Any] = {"label": run.label, "data": [values.get(key) for key in keys]}
+        if run.warnings:
+            dataset["validity"] = list(run.warnings)
+        datasets.append(dataset)
     return {
         "type": "bar",
         "indexAxis": "y",
@@ -309,6 +313,8 @@ def run_data(runs: Sequence[Any], with_series: bool = False) -> list[RunData]:
     labels = unique_labels(labels, [r.pk for r in runs])
     out = []
     for run, label in zip(runs, labels, strict=True):
+        validity = run_validity(run)
+        warnings = validity.codes if validity.warned else ()
         results = [
             {**{f: getattr(row, f) for f in RESULT_FIELDS}, "latency_percentiles_us": row.percentiles}
             for row in run.results.all()
@@ -325,5 +331,5 @@ def run_data(runs: Sequence[Any], with_series: bool = False) -> list[RunData]:
                 }
                 for s in run.series.all()
             ]
-        out.append(RunData(label=label, results=results, series=series))
+        out.append(RunData(label=warned_label(label, warnings), results=results, series=series, warnings=warnings))
     return out

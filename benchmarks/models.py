@@ -20,8 +20,7 @@ from zfsplanner.uploads.kinds import UploadKind
 from zfsplanner.uploads.models import UploadLifecycle
 from zfsplanner.uploads.text import TextRule
 
-from .charts import settings_text
-from .run_settings import short_settings
+from .run_settings import settings_text, short_settings
 
 
 class UploadStatus(models.TextChoices):
@@ -40,6 +39,8 @@ PARSED_STATUSES = (UploadStatus.DONE, UploadStatus.PARTIAL)
 LABEL_MAX_LENGTH = 200
 TARGET_MAX_LENGTH = 255
 NOTES_MAX_LENGTH = 5000
+CHECK_REASON_MAX_LENGTH = 1000
+USER_MODEL = settings.AUTH_USER_MODEL
 
 
 class TargetKind(models.TextChoices):
@@ -147,6 +148,16 @@ class BenchRun(models.Model):
     warnings = models.JSONField(
         default=list, blank=True, help_text="What a partly read log lacks, in words (status 'partial')."
     )
+    # A person who looked at the run's validity warnings and judged the figures sound says why.
+    validity_checked_by = models.ForeignKey(
+        USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    validity_checked_at = models.DateTimeField(null=True, blank=True)
+    validity_check_reason = models.TextField(
+        blank=True,
+        validators=[MaxLengthValidator(CHECK_REASON_MAX_LENGTH)],
+        help_text="Why the figures stand despite the validity warnings, as the person who checked them wrote it.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -175,6 +186,11 @@ class BenchRun(models.Model):
     def settings_summary(self) -> str:
         """``sync=always, SLOG: SSD``: the settings in one line, as a legend names them."""
         return settings_text(self.short_settings)
+
+    @property
+    def validity_checked(self) -> bool:
+        """A person marked the run's validity warnings as checked (with a reason)."""
+        return self.validity_checked_at is not None
 
     @property
     def is_parsed(self) -> bool:

@@ -40,13 +40,25 @@ LABELS: dict[str, str] = {
     "direct": "direct I/O",
     "size": "size",
     "runtime": "runtime",
+    "time_based": "time_based",
+    "numjobs": "numjobs",
+    "end_fsync": "end_fsync",
+    "fsync": "fsync",
+    "fdatasync": "fdatasync",
+    "sync": "sync",
+    "zero_buffers": "zero_buffers",
+    "buffer_compress_percentage": "buffer_compress_percentage",
+    "dedupe_percentage": "dedupe_percentage",
+    "shortest_test_s": "Shortest test",
+    "fewest_ios": "Fewest I/Os in a test",
     "fio_version": "fio version",
     "errors": "Jobs that ended with an error",
     "messages": "Messages printed by the tool",
     "commands": "Commands",
+    "run_commands": "Command of each run",
     "latency_unit_assumed": "Latency unit",
 }
-MULTILINE = frozenset({"messages", "commands", "errors"})
+MULTILINE = frozenset({"messages", "commands", "run_commands", "errors"})
 
 
 @dataclass(frozen=True)
@@ -80,6 +92,10 @@ def _error_line(item: Any) -> str:
 def _value(key: str, value: Any) -> tuple[str, tuple[str, ...]]:
     if key in ("test_size_bytes", "file_size_bytes") and isinstance(value, int):
         return f"{format_zfs_size(value)} ({format_si(value)})", ()
+    if key == "shortest_test_s" and isinstance(value, int | float):
+        return f"{value:g} s", ()
+    if key == "fewest_ios" and isinstance(value, int):
+        return f"{value:,}", ()
     if key == "interval_s" and isinstance(value, int | float):
         return f"{value:g} s", ()
     if key == "num_files" and isinstance(value, int):
@@ -102,6 +118,8 @@ def meta_rows(meta: dict[str, Any] | None) -> list[MetaRow]:
         value = meta[key]
         if value in (None, "", [], {}):
             continue
+        if key == "run_commands" and value == meta.get("commands"):
+            continue  # one command per run, in order: the commands row says it already
         text, lines = _value(key, value)
         rows.append(MetaRow(key=key, label=LABELS.get(key, key.replace("_", " ")), text=text, lines=lines))
     return rows

@@ -133,6 +133,18 @@ def describe_run_settings(s: dict[str, Any]) -> list[tuple[str, str]]:
     return rows
 
 
+def settings_text(settings: list[tuple[str, str]]) -> str:
+    """All of a run's settings in one line: ``sync=always, SLOG: SSD``."""
+    return ", ".join(setting_text(k, v) for k, v in settings)
+
+
+def setting_text(key: str, value: str) -> str:
+    """One short setting as a legend writes it: ``sync=always``, ``SLOG: SSD``, ``sync: not set``."""
+    if not value:
+        return f"{key}: not set"
+    return value if key in ("ZIL", "SLOG") else f"{key}={value}"
+
+
 _ZIL_SHORT = {"pool": "ZIL in the pool", "slog": "SLOG", "disabled": "ZIL disabled"}
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, OperationalError, transaction
+from django.utils import timezone
 
 from zfsplanner.accounts.models import Team
 from zfsplanner.parsers import ParseError, parse
@@ -22,7 +23,16 @@ from zfsplanner.parsers.types import BenchResult as ParsedResult
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import discard, spool
 
-from .models import BENCHMARK_LOGS, BenchResult, BenchRun, BenchSeries, BenchUpload, UploadStatus, upload_path
+from .models import (
+    BENCHMARK_LOGS,
+    CHECK_REASON_MAX_LENGTH,
+    BenchResult,
+    BenchRun,
+    BenchSeries,
+    BenchUpload,
+    UploadStatus,
+    upload_path,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +70,10 @@ def store_upload(*, team: Team, user: Any, file: Any, run_fields: dict[str, Any]
     fields = {k: v for k, v in (run_fields or {}).items() if k in RUN_FIELDS and v is not None}
     try:
         lifecycle.keep(
-            BENCHMARK_LOGS, upload, spooled, upload_path(upload, name),
+            BENCHMARK_LOGS,
+            upload,
+            spooled,
+            upload_path(upload, name),
             also=lambda u: BenchRun.objects.create(upload=u, team=team, **fields),
         )
     except IntegrityError:
@@ -193,3 +206,28 @@ def reparse_uploads(uploads: Any) -> Reparsed:
         else:
             busy += 1
     return Reparsed(queued=queued, busy=busy)
+
+
+class CheckRefused(ValueError):
+    """A validity check that cannot be recorded (no reason given, or one too long)."""
+
+
+def mark_validity_checked(run: BenchRun, user: Any, reason: str) -> None:
+    """A person looked at the run's validity warnings and says why its figures stand."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise CheckRefused("say why the figures stand despite the warnings (a reason is required)")
+    if len(reason) > CHECK_REASON_MAX_LENGTH:
+        raise CheckRefused(f"the reason may be at most {CHECK_REASON_MAX_LENGTH} characters")
+    run.validity_checked_by = user
+    run.validity_checked_at = timezone.now()
+    run.validity_check_reason = reason
+    run.save(update_fields=["validity_checked_by", "validity_checked_at", "validity_check_reason", "updated"])
+
+
+def clear_validity_check(run: BenchRun) -> None:
+    """The warnings count again (the run was re-judged, or marked by mistake)."""
+    run.validity_checked_by = None
+    run.validity_checked_at = None
+    run.validity_check_reason = ""
+    run.save(update_fields=["validity_checked_by", "validity_checked_at", "validity_check_reason", "updated"])

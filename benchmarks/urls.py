@@ -14,4 +14,5 @@ urlpatterns = [
     path("<int:pk>/", views.run_detail, name="run-detail"),
     path("<int:pk>/edit/", views.run_edit, name="run-edit"),
     path("<int:pk>/delete/", views.run_delete, name="run-delete"),
+    path("<int:pk>/validity-check/", views.run_validity_check, name="run-validity-check"),
 ]

@@ -23,9 +23,19 @@ from . import charts, services
 from .access import get_run_for_user, get_upload_for_user, parse_run_ids, runs_for_user, writable_teams
 from .filters import BenchRunFilterSet
 from .forms import RunForm, UploadForm
-from .models import BENCHMARK_LOGS, LABEL_MAX_LENGTH, PARSED_STATUSES, TARGET_MAX_LENGTH, BenchRun, BenchUpload
+from .models import (
+    BENCHMARK_LOGS,
+    CHECK_REASON_MAX_LENGTH,
+    LABEL_MAX_LENGTH,
+    PARSED_STATUSES,
+    TARGET_MAX_LENGTH,
+    BenchRun,
+    BenchUpload,
+)
 from .presentation import meta_rows
+from .repeats import changes_of, comparable_runs, repeat_figures, repeats_of
 from .run_settings import describe_run_settings
+from .validity import run_validity
 
 LIST_LIMIT = 200
 # Filters offered above the runs list and on the compare page (all of them work in the API too).
@@ -170,6 +180,8 @@ def _chart_links(ids: list[int], metrics: list[str]) -> list[dict[str, str]]:
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run, can_write = get_run_for_user(request, pk)
     data = charts.run_data([run], with_series=False)
+    comparable = comparable_runs(run)
+    repeats = repeats_of(run, comparable)
     ctx = {
         "run": run,
         "can_write": can_write,
@@ -178,8 +190,32 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "results": run.results.all(),
         "series_metrics": sorted(set(run.series.values_list("metric", flat=True))),
         "charts": _chart_links([run.pk], _available_metrics(data)),
+        "validity": run_validity(run, repeats=len(repeats)),
+        "repeats": repeats if len(repeats) > 1 else [],
+        "repeat_figures": repeat_figures(repeats) if len(repeats) > 1 else [],
+        "changes": changes_of(run, comparable),
+        "reason_max": CHECK_REASON_MAX_LENGTH,
     }
     return render(request, "benchmarks/benchrun_detail.html", ctx)
+
+
+@login_required
+@require_POST
+def run_validity_check(request: HttpRequest, pk: int) -> HttpResponse:
+    """Mark the run's validity warnings as checked with a reason (``clear`` undoes it)."""
+    run, can_write = get_run_for_user(request, pk)
+    if not can_write:
+        raise PermissionDenied("Your role in this team may only read.")
+    if request.POST.get("clear"):
+        services.clear_validity_check(run)
+        messages.success(request, "The validity warnings count again.")
+    else:
+        try:
+            services.mark_validity_checked(run, request.user, request.POST.get("reason", ""))
+            messages.success(request, "Marked as checked: charts no longer mark this run.")
+        except services.CheckRefused as exc:
+            messages.error(request, f"Not marked: {exc}.")
+    return redirect(reverse("benchmarks:run-detail", args=[run.pk]) + "#run-validity")
 
 
 @login_required
@@ -261,5 +297,7 @@ def compare(request: HttpRequest) -> HttpResponse:
             for m in series_metrics
         ],
         "limit": LIST_LIMIT,
+        # runs the charts mark with ⚠, with the codes of their validity warnings
+        "warned": [(run, d.warnings) for run, d in zip(chosen, data, strict=True) if d.warnings],
     }
     return render(request, "benchmarks/benchrun_compare.html", ctx)

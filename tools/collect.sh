@@ -35,6 +35,8 @@ its preview ("model vs your pool"). Nothing on the pool is changed.
                       afterwards, also on Ctrl-C)
   --size SIZE         size of the test file (default 1G; K, M, G, T are powers of 1024)
   --runtime SECONDS   seconds per fio job (default 10; 8 jobs)
+  --repeat N          run the job set N times (default 1), each uploaded as its own run:
+                      the planner groups them as repeats and shows each figure's spread
   --dry-run           print exactly what would be sent; send nothing, run no benchmark
   --help              this text
   --version           the script's version
@@ -68,6 +70,7 @@ DESIGN=""
 BENCH_DIR=""
 SIZE="1G"
 RUNTIME="10"
+REPEAT="1"
 DRY_RUN=0
 
 need_value() {
@@ -90,6 +93,8 @@ while [ $# -gt 0 ]; do
         --size=*) SIZE=${1#*=}; shift ;;
         --runtime) need_value "$1" $#; RUNTIME=$2; shift 2 ;;
         --runtime=*) RUNTIME=${1#*=}; shift ;;
+        --repeat) need_value "$1" $#; REPEAT=$2; shift 2 ;;
+        --repeat=*) REPEAT=${1#*=}; shift ;;
         --dry-run) DRY_RUN=1; shift ;;
         --help|-h) usage; exit 0 ;;
         --version) printf 'collect.sh %s\n' "$COLLECT_VERSION"; exit 0 ;;
@@ -128,6 +133,7 @@ if [ -n "$DESIGN" ] && ! is_count "$DESIGN"; then
     die "--design takes a design id, a number (got '$DESIGN')"
 fi
 is_count "$RUNTIME" || die "--runtime takes whole seconds, more than 0 (got '$RUNTIME')"
+is_count "$REPEAT" || die "--repeat takes how many times to run the job set, 1 or more (got '$REPEAT')"
 SIZE_BYTES=$(size_bytes "$SIZE") || die "--size takes a size such as 1G, 64M or 1073741824 (got '$SIZE')"
 [ "$SIZE_BYTES" -ge 1048576 ] || die "--size must be at least 1M (got '$SIZE')"
 if [ "$DRY_RUN" -eq 0 ]; then
@@ -481,47 +487,54 @@ done
 [ -n "$BENCH_DIR" ] || exit 0
 
 if [ "$DRY_RUN" -eq 1 ]; then
-    printf '=== benchmark (not run with --dry-run): %s in %s, %s s per job\n' "$SIZE" "$BENCH_DIR" "$RUNTIME"
+    printf '=== benchmark (not run with --dry-run): %s in %s, %s s per job, %s time(s)\n' "$SIZE" "$BENCH_DIR" "$RUNTIME" "$REPEAT"
     printf 'where: %s\nlabel: %s\nsettings: %s\n' "$BENCH_WHERE" "$LABEL" "$SETTINGS"
     printf '=== fio job file\n'
     write_jobs "$BENCH_DIR/zfsplanner-collect-TEST.tmp"
-    printf '=== POST %s/api/benchmark-uploads/ (multipart/form-data): files=<fio JSON>, label, target_kind=%s, target, settings%s\n' \
-        "${SERVER:-SERVER}" "$TARGET_KIND" "${DESIGN:+, design=$DESIGN}"
+    printf '=== POST %s/api/benchmark-uploads/ (multipart/form-data), once per run (%s): files=<fio JSON>, label, target_kind=%s, target, settings%s\n' \
+        "${SERVER:-SERVER}" "$REPEAT" "$TARGET_KIND" "${DESIGN:+, design=$DESIGN}"
     exit 0
 fi
 
-TEST_FILE="$BENCH_DIR/zfsplanner-collect-$$.tmp"
-write_jobs "$TEST_FILE" >"$WORK/jobs.fio"
-say "benchmark on $BENCH_WHERE"
-say "running 8 fio jobs of $RUNTIME s on a $SIZE test file in $BENCH_DIR (about $((8 * RUNTIME)) s plus writing the file) ..."
-fio_rc=0
-fio --output-format=json --output="$WORK/fio.json" "$WORK/jobs.fio" 2>"$WORK/fio.err" || fio_rc=$?
-rm -f "$TEST_FILE"
-TEST_FILE=""
-[ -s "$WORK/fio.json" ] || fail "fio failed (exit $fio_rc) and wrote no results: $(tr '\n' ' ' <"$WORK/fio.err" | cut -c1-400)"
-
-body="$WORK/bench.body"
-: >"$body"
 FIO_VERSION=$(fio --version 2>/dev/null)
-part_field "$body" label "$LABEL"
-part_field "$body" target_kind "$TARGET_KIND"
-part_field "$body" target "$TARGET"
-part_field "$body" settings "$SETTINGS"
-part_field "$body" notes "collect.sh $COLLECT_VERSION on $HOST: $FIO_VERSION, CrystalDiskMark-like job set, --size $SIZE, --runtime $RUNTIME s per job, direct=$DIRECT, in $BENCH_DIR"
-[ -n "$DESIGN" ] && part_field "$body" design "$DESIGN"
-safe_name=$(printf '%s' "fio-$HOST-${DATASET:-$FSTYPE}" | tr -c 'A-Za-z0-9._-' '_')
-part_file "$body" files "$safe_name.json" "$WORK/fio.json" "application/json"
-part_end "$body"
-say "sending the fio results to $SERVER ..."
-post /api/benchmark-uploads/ "$body"
-case "$STATUS" in
-    200|201) ;;
-    *) fail "the server did not take the benchmark run (HTTP $STATUS): $(answer_detail)" ;;
-esac
-run=$(json_value run)
-say "benchmark run (parsed in the background):"
-printf '%s/benchmarks/%s/\n' "$SERVER" "$run"
-[ "$fio_rc" -eq 0 ] || fail "fio ended with exit $fio_rc (its results were sent; the run's page says what failed)"
+say "benchmark on $BENCH_WHERE"
+failed_runs=0
+i=1
+while [ "$i" -le "$REPEAT" ]; do
+    TEST_FILE="$BENCH_DIR/zfsplanner-collect-$$.tmp"
+    write_jobs "$TEST_FILE" >"$WORK/jobs.fio"
+    say "run $i of $REPEAT: 8 fio jobs of $RUNTIME s on a $SIZE test file in $BENCH_DIR (about $((8 * RUNTIME)) s plus writing the file) ..."
+    fio_rc=0
+    rm -f "$WORK/fio.json"
+    fio --output-format=json --output="$WORK/fio.json" "$WORK/jobs.fio" 2>"$WORK/fio.err" || fio_rc=$?
+    rm -f "$TEST_FILE"
+    TEST_FILE=""
+    [ -s "$WORK/fio.json" ] || fail "fio failed (exit $fio_rc) and wrote no results: $(tr '\n' ' ' <"$WORK/fio.err" | cut -c1-400)"
+
+    body="$WORK/bench.body"
+    : >"$body"
+    part_field "$body" label "$LABEL"
+    part_field "$body" target_kind "$TARGET_KIND"
+    part_field "$body" target "$TARGET"
+    part_field "$body" settings "$SETTINGS"
+    part_field "$body" notes "collect.sh $COLLECT_VERSION on $HOST: $FIO_VERSION, CrystalDiskMark-like job set, --size $SIZE, --runtime $RUNTIME s per job, direct=$DIRECT, in $BENCH_DIR; run $i of $REPEAT"
+    [ -n "$DESIGN" ] && part_field "$body" design "$DESIGN"
+    safe_name=$(printf '%s' "fio-$HOST-${DATASET:-$FSTYPE}-$i" | tr -c 'A-Za-z0-9._-' '_')
+    part_file "$body" files "$safe_name.json" "$WORK/fio.json" "application/json"
+    part_end "$body"
+    say "sending the fio results of run $i to $SERVER ..."
+    post /api/benchmark-uploads/ "$body"
+    case "$STATUS" in
+        200|201) ;;
+        *) fail "the server did not take the benchmark run (HTTP $STATUS): $(answer_detail)" ;;
+    esac
+    run=$(json_value run)
+    say "benchmark run $i of $REPEAT (parsed in the background):"
+    printf '%s/benchmarks/%s/\n' "$SERVER" "$run"
+    [ "$fio_rc" -eq 0 ] || failed_runs=$((failed_runs + 1))
+    i=$((i + 1))
+done
+[ "$failed_runs" -eq 0 ] || fail "fio ended with an error in $failed_runs of $REPEAT run(s) (their results were sent; each run's page says what failed)"
 exit 0
 }
 

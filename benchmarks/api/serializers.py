@@ -5,6 +5,7 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Q
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from zfsplanner.accounts.models import Team
@@ -14,8 +15,18 @@ from zfsplanner.api_parsers import load_json_field
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
 
 from ..access import writable_teams
-from ..models import LABEL_MAX_LENGTH, NOTES_MAX_LENGTH, TARGET_MAX_LENGTH, BenchRun, BenchUpload, TargetKind
+from ..models import (
+    CHECK_REASON_MAX_LENGTH,
+    LABEL_MAX_LENGTH,
+    NOTES_MAX_LENGTH,
+    TARGET_MAX_LENGTH,
+    BenchRun,
+    BenchUpload,
+    TargetKind,
+)
+from ..repeats import changes_of, comparable_runs, repeat_figures, repeats_of
 from ..run_settings import clean_run_settings
+from ..validity import api_item, run_validity
 
 
 class RunSettingsField(serializers.JSONField):
@@ -68,6 +79,56 @@ class RunMetadataMixin(serializers.Serializer):
             raise serializers.ValidationError({"design": f"design {design.pk} belongs to another team"})
 
 
+class ValidityItemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    title = serializers.CharField()
+    detail = serializers.CharField()
+
+
+class ValidityCheckSerializer(serializers.Serializer):
+    by = serializers.CharField(allow_null=True)
+    at = serializers.DateTimeField()
+    reason = serializers.CharField()
+
+
+class RepeatFigureSerializer(serializers.Serializer):
+    test = serializers.CharField()
+    figure = serializers.CharField()
+    n = serializers.IntegerField()
+    mean = serializers.FloatField()
+    min = serializers.FloatField()
+    max = serializers.FloatField()
+    cv = serializers.FloatField(allow_null=True)
+
+
+class RepeatsSerializer(serializers.Serializer):
+    runs = serializers.ListField(child=serializers.IntegerField())
+    figures = RepeatFigureSerializer(many=True)
+
+
+class SettingDiffSerializer(serializers.Serializer):
+    setting = serializers.CharField()
+    before = serializers.CharField()
+    after = serializers.CharField()
+
+
+class ChangeSerializer(serializers.Serializer):
+    test = serializers.CharField()
+    figure = serializers.CharField()
+    before_mean = serializers.FloatField()
+    before_min = serializers.FloatField()
+    before_max = serializers.FloatField()
+    value = serializers.FloatField()
+    change_percent = serializers.FloatField()
+    verdict = serializers.ChoiceField(choices=["regression", "improvement"])
+
+
+class ChangesSerializer(serializers.Serializer):
+    against = serializers.ListField(child=serializers.IntegerField())
+    settings_differ = SettingDiffSerializer(many=True)
+    figures = ChangeSerializer(many=True)
+
+
 class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
     team = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     upload = UploadSummarySerializer(read_only=True)
@@ -86,6 +147,30 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
         read_only=True,
         help_text="What a partly read log lacks (status 'partial'), in words.",
     )
+    validity = serializers.SerializerMethodField(
+        help_text=(
+            "Why the figures may not measure the disks: one {code, title, detail} per warning. Codes: "
+            "zero-data-compressed, compressible-data, file-fits-in-cache, buffered-writes, direct-io-ignored, "
+            "safety-off, too-short, single-run."
+        )
+    )
+    repeats = serializers.SerializerMethodField(
+        help_text=(
+            "Runs of the same tests on the same target (this one included) and each figure's spread across "
+            "them: {runs: [ids], figures: [{test, figure, n, mean, min, max, cv}]}; figures in the units of "
+            "the result fields, cv = sample standard deviation ÷ mean."
+        )
+    )
+    changes = serializers.SerializerMethodField(
+        help_text=(
+            "This run's repeats against the latest earlier runs of the same tests on the same target: the "
+            "settings that differ and each figure outside the earlier spread (min–max), as a regression or an "
+            "improvement; null when there is no earlier run."
+        )
+    )
+    validity_check = serializers.SerializerMethodField(
+        help_text="Who marked the warnings as checked, when and why; null when nobody has."
+    )
 
     class Meta:
         model = BenchRun
@@ -96,6 +181,10 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
             "display_label",
             "status",
             "warnings",
+            "validity",
+            "validity_check",
+            "repeats",
+            "changes",
             "catalog_disk",
             "design",
             "target_kind",
@@ -116,6 +205,78 @@ class BenchRunSerializer(RunMetadataMixin, serializers.ModelSerializer):
         team = self.instance.team if self.instance else None
         self._check_design(attrs.get("design"), team)
         return attrs
+
+    def _comparable(self, obj: BenchRun) -> list[BenchRun]:
+        """The run's comparable runs, read once per run and response (validity, repeats, changes)."""
+        cache: dict[int, list[BenchRun]] = self.context.setdefault("comparable_runs", {})
+        if obj.pk not in cache:
+            cache[obj.pk] = comparable_runs(obj)
+        return cache[obj.pk]
+
+    @extend_schema_field(ValidityItemSerializer(many=True))
+    def get_validity(self, obj: BenchRun) -> list[dict[str, str]]:
+        repeats = len(repeats_of(obj, self._comparable(obj)))
+        return [api_item(f) for f in run_validity(obj, repeats=repeats).findings]
+
+    @extend_schema_field(RepeatsSerializer())
+    def get_repeats(self, obj: BenchRun) -> dict[str, Any]:
+        runs = repeats_of(obj, self._comparable(obj))
+        figures = repeat_figures(runs) if len(runs) > 1 else []
+        return {
+            "runs": [r.pk for r in runs],
+            "figures": [
+                {
+                    "test": f.test,
+                    "figure": f.field,
+                    "n": f.spread.n,
+                    "mean": f.spread.mean,
+                    "min": f.spread.low,
+                    "max": f.spread.high,
+                    "cv": f.spread.cv,
+                }
+                for f in figures
+            ],
+        }
+
+    @extend_schema_field(ChangesSerializer(allow_null=True))
+    def get_changes(self, obj: BenchRun) -> dict[str, Any] | None:
+        changes = changes_of(obj, self._comparable(obj))
+        if changes is None:
+            return None
+        return {
+            "against": [r.pk for r in changes.against],
+            "settings_differ": [{"setting": n, "before": b, "after": a} for n, b, a in changes.settings_differ],
+            "figures": [
+                {
+                    "test": c.test,
+                    "figure": c.field,
+                    "before_mean": c.before.mean,
+                    "before_min": c.before.low,
+                    "before_max": c.before.high,
+                    "value": c.value,
+                    "change_percent": c.percent,
+                    "verdict": str(c.verdict),
+                }
+                for c in changes.figures
+            ],
+        }
+
+    @extend_schema_field(ValidityCheckSerializer(allow_null=True))
+    def get_validity_check(self, obj: BenchRun) -> dict[str, Any] | None:
+        if not obj.validity_checked:
+            return None
+        by = obj.validity_checked_by
+        return {
+            "by": by.get_username() if by is not None else None,
+            "at": obj.validity_checked_at,
+            "reason": obj.validity_check_reason,
+        }
+
+
+class ValidityCheckInputSerializer(serializers.Serializer):
+    """POST …/validity-check/: mark the run's validity warnings as checked, saying why."""
+
+    reason = serializers.CharField(max_length=CHECK_REASON_MAX_LENGTH, allow_blank=False, trim_whitespace=True)
 
 
 class UploadCreateSerializer(RunMetadataMixin, serializers.Serializer):

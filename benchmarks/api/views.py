@@ -19,7 +19,12 @@ from .. import charts, services
 from ..access import parse_run_ids, runs_for_user
 from ..filters import BenchRunFilterSet
 from ..models import BENCHMARK_LOGS, BenchRun, BenchUpload
-from .serializers import BenchRunSerializer, BenchUploadSerializer, UploadCreateSerializer
+from .serializers import (
+    BenchRunSerializer,
+    BenchUploadSerializer,
+    UploadCreateSerializer,
+    ValidityCheckInputSerializer,
+)
 
 
 class CanWriteTeam(permissions.BasePermission):
@@ -57,7 +62,6 @@ class BenchRunViewSet(
 
     ``DELETE`` removes the run with its upload and stored bytes (409 while a worker parses it)."""
 
-
     serializer_class = BenchRunSerializer
     filterset_class = BenchRunFilterSet
     permission_classes = [permissions.IsAuthenticated, CanWriteTeam]
@@ -73,6 +77,21 @@ class BenchRunViewSet(
         except services.RunBusy as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(methods=["POST"], request=ValidityCheckInputSerializer, responses={200: BenchRunSerializer})
+    @extend_schema(methods=["DELETE"], request=None, responses={200: BenchRunSerializer})
+    @action(detail=True, methods=["post", "delete"], url_path="validity-check")
+    def validity_check(self, request: Request, pk: Any = None) -> Response:
+        """POST ``{"reason": "…"}``: a person checked the run's validity warnings and says why its
+        figures stand (charts stop marking it); DELETE: the warnings count again."""
+        run = self.get_object()
+        if request.method == "DELETE":
+            services.clear_validity_check(run)
+        else:
+            data = ValidityCheckInputSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            services.mark_validity_checked(run, request.user, data.validated_data["reason"])
+        return Response(BenchRunSerializer(run, context=self.get_serializer_context()).data)
 
     @extend_schema(
         parameters=[
@@ -95,7 +114,6 @@ class BenchRunViewSet(
 
 class BenchUploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Uploads: POST one or many files (multipart), GET their status, POST ``{id}/retry/``."""
-
 
     serializer_class = BenchUploadSerializer
     permission_classes = [permissions.IsAuthenticated, CanWriteTeam]

@@ -35,3 +35,17 @@ def per_s(value: float | None) -> str:
 def size_si(value: int | None) -> str:
     """A file size in decimal units with the unit said right (Django's filesizeformat labels KiB as KB)."""
     return "–" if value is None else format_si(value)
+
+
+_BY_FIELD = {"bandwidth_bytes_per_s": mb_per_s, "iops": iops, "latency_mean_us": micros}
+
+
+@register.filter
+def figure(value: float | None, field: str) -> str:
+    """A figure in the unit of its result field (``{{ s.mean|figure:f.field }}``)."""
+    return _BY_FIELD.get(field, per_s)(value)
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    return "–" if value is None else f"{value * 100:.1f} %"

@@ -182,6 +182,9 @@ ACCESS: dict[str, list[Cell]] = {
     "benchmarks:run-detail": [Cell("get", "/benchmarks/{run}/", PAGE_READ)],
     "benchmarks:run-edit": [Cell("get", "/benchmarks/{run}/edit/", PAGE_WRITE)],
     "benchmarks:run-delete": [Cell("get", "/benchmarks/{run}/delete/", PAGE_WRITE)],
+    "benchmarks:run-validity-check": [
+        Cell("post", "/benchmarks/{run}/validity-check/", PAGE_WRITE, {"reason": "checked by hand"})
+    ],
     "benchmarks-api:chart": [Cell("get", "/api/benchmarks/charts/?runs={run}", API_READ, api=True)],
     "benchmarks-api:chart-csv": [Cell("get", "/api/benchmarks/charts.csv?runs={run}", API_READ, api=True)],
     "benchmarks-api:series-compare": [Cell("get", "/api/benchmarks/series/?runs={run}", API_READ, api=True)],
@@ -192,6 +195,10 @@ ACCESS: dict[str, list[Cell]] = {
         Cell("delete", "/api/benchmarks/{run}/", API_WRITE, api=True),
     ],
     "benchmarks-api:run-series": [Cell("get", "/api/benchmarks/{run}/series/", API_READ, api=True)],
+    "benchmarks-api:run-validity-check": [
+        Cell("post", "/api/benchmarks/{run}/validity-check/", API_WRITE, {"reason": "checked by hand"}, api=True),
+        Cell("delete", "/api/benchmarks/{run}/validity-check/", API_WRITE, api=True),
+    ],
     "benchmarks-api:run-series-csv": [Cell("get", "/api/benchmarks/{run}/series.csv", API_READ, api=True)],
     "benchmarks-api:upload-list": [
         Cell("get", "/api/benchmark-uploads/", API_LIST, api=True),

@@ -205,7 +205,9 @@ def test_the_chart_endpoint_compares_runs(client_for, bob, team):
     # The union of both runs' tests, in first-seen order; a test one run lacks is null there.
     assert chart["labels"][:3] == ["SEQ1M Q8T1 read", "SEQ1M Q1T1 read", "RND4K Q32T1 read"]
     assert len(chart["labels"]) == 12
-    assert [d["label"] for d in chart["datasets"]] == ["WD Blue", "Crucial P2"]
+    # each is the only run of its tests: marked, with the codes of its validity warnings
+    assert [d["label"] for d in chart["datasets"]] == ["WD Blue ⚠", "Crucial P2 ⚠"]
+    assert [d["validity"] for d in chart["datasets"]] == [["single-run"], ["single-run"]]
     wd_data, crucial_data = (d["data"] for d in chart["datasets"])
     assert wd_data[0] == pytest.approx(531.458e6)
     assert crucial_data[1] is None  # Crucial's 8.0.2 profile has no SEQ1M Q1T1
@@ -222,7 +224,7 @@ def test_the_chart_endpoint_serves_csv(client_for, bob, team):
         r = client_for(bob).get(url)
         assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
         lines = r.content.decode().splitlines()
-        assert lines[0] == "test,WD Blue (iops)"
+        assert lines[0] == "test,WD Blue ⚠ (iops)"  # the CSV marks a warned run too
         assert lines[1] == "SEQ1M Q8T1 read,506.8"
 
 

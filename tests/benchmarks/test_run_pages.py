@@ -137,9 +137,15 @@ def test_compare_legend_names_the_settings_the_runs_differ_in(team, bob, client_
     off = _run(team, CDM_CRUCIAL, "RAID-Z 3+1 over iSCSI", settings={"sync": "always", "zil": "disabled"})
     chart = client_for(bob).get(f"/api/benchmarks/charts/?runs={ssd.pk},{hdd.pk},{off.pk}&metric=bandwidth").json()
     assert [d["label"] for d in chart["datasets"]] == [
-        "RAID-Z 3+1 over iSCSI · SLOG: SSD",
-        "RAID-Z 3+1 over iSCSI · SLOG: HDD",
-        "RAID-Z 3+1 over iSCSI · ZIL disabled",
+        "RAID-Z 3+1 over iSCSI · SLOG: SSD ⚠",
+        "RAID-Z 3+1 over iSCSI · SLOG: HDD ⚠",
+        "RAID-Z 3+1 over iSCSI · ZIL disabled ⚠",
+    ]
+    # runs with other settings are not repeats of each other: each is a single run; one had the ZIL off
+    assert [d.get("validity") for d in chart["datasets"]] == [
+        ["single-run"],
+        ["single-run"],
+        ["safety-off", "single-run"],
     ]
 
 

@@ -267,6 +267,22 @@ def test_benchmark_with_real_fio_arrives_parsed_and_leaves_the_directory_empty(h
     assert run.settings["extra"]["primarycache"] == "metadata" and run.settings["extra"]["pool"] == "tank"
 
 
+def test_benchmark_repeated_arrives_as_repeats_of_one_measurement(host, live_server, key, tmp_path):
+    from benchmarks.repeats import repeats_of
+
+    host.pool(TEXT_SAMPLE)
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    result = host.run("--server", live_server.url, "--token", key, "--benchmark", str(bench), "--size", "16M",
+                      "--runtime", "1", "--repeat", "2", timeout=300)
+    assert result.returncode == 0, result.stderr
+    runs = list(BenchRun.objects.order_by("pk"))
+    assert len(runs) == 2 and os.listdir(bench) == []
+    assert result.stdout.splitlines()[-2:] == [f"{live_server.url}/benchmarks/{r.pk}/" for r in runs]
+    assert [r.pk for r in repeats_of(runs[1])] == [r.pk for r in runs]
+    assert runs[1].notes.endswith("run 2 of 2")
+
+
 def test_benchmark_dry_run_says_where_and_writes_nothing(host, tmp_path):
     host.pool(TEXT_SAMPLE)
     bench = tmp_path / "bench"
@@ -312,6 +328,8 @@ def test_no_pool_exits_2(host, key):
     (["--bogus"], "unknown option '--bogus'"),
     (["--size", "lots"], "--size takes a size"),
     (["--runtime", "0"], "--runtime takes whole seconds"),
+    (["--repeat", "0"], "--repeat takes how many times"),
+    (["--repeat", "two"], "--repeat takes how many times"),
     (["--design", "x"], "--design takes a design id"),
     (["--server"], "--server needs a value"),
     (["--token", "t"], "give the planner's address"),

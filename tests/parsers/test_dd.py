@@ -134,3 +134,89 @@ def test_freebsd_13_and_toybox_summaries():
     )
     doc = parse(data).to_dict()
     assert [r["bandwidth_bytes_per_s"] for r in doc["results"]] == [1073741824 / 2.017, 1048576 / 0.002]
+
+
+def ops(path) -> list[tuple[str, str]]:
+    return [(r["op"], r["name"]) for r in parsed(DD / path)["results"]]
+
+
+def test_a_command_wrapped_onto_a_line_of_bare_operands_gives_the_direction():
+    """macOS: the write continued with a backslash, the read's if=/of= wrapped onto the next line."""
+    assert ops("handmade_macos-dd_command-over-two-lines.log") == [
+        ("write", "SEQ1M Q1T1 write"),
+        ("read", "SEQ1M Q1T1 read"),
+    ]
+
+
+def test_freebsd_status_progress_lines_are_not_runs():
+    doc = parsed(DD / "handmade_freebsd-13-dd_status-progress.log")
+    assert [r["op"] for r in doc["results"]] == ["write", "read"]
+    assert doc["results"][0]["bandwidth_bytes_per_s"] == 4294967296 / 4.110472
+
+
+def test_two_commands_on_one_line_give_each_run_its_own_direction():
+    """German session: ``dd if=/dev/zero of=F … && dd if=F of=/dev/null``."""
+    doc = parsed(DD / "handmade_gnu-dd-8.30_de_DE_two-runs-one-line.log")
+    assert [r["op"] for r in doc["results"]] == ["write", "read"]
+    assert doc["meta"]["run_commands"] == [
+        "dd if=/dev/zero of=/rpool/data/testfile bs=1M count=1024 conv=fdatasync",
+        "dd if=/rpool/data/testfile of=/dev/null bs=1M",
+    ]
+
+
+def test_busybox_reads_are_reads():
+    assert [op for op, _ in ops("handmade_busybox-1.36-dd_write-then-reads.log")] == ["write", "read", "read"]
+
+
+@pytest.mark.parametrize(
+    ("command", "direction"),
+    [
+        ("dd if=/dev/zero of=/tank/f bs=1M", "write"),
+        ("dd if='/dev/zero' of=\"/tank/f\" bs=1M", "write"),  # quoted operands
+        ("cat /tank/src | dd of=/tank/f bs=1M", "write"),  # a pipe into dd
+        ("dd if=/tank/f bs=1M | md5sum", "read"),  # dd into a pipe
+        ("dd bs=1M of=/dev/null if=/tank/f", "read"),
+        ("/bin/dd if=/tank/f of=/tank/g bs=1M", "copy"),
+    ],
+)
+def test_the_direction_rule(command, direction):
+    data = f"# {command}\n1048576 bytes copied, 0.5 s, 2.1 MB/s\n".encode()
+    assert parse(data).results[0].op == direction
+
+
+def test_each_run_takes_the_next_command_and_a_loop_repeats_the_last():
+    data = (
+        b"$ dd if=/dev/zero of=/tank/f bs=1M count=1; dd if=/tank/f of=/dev/null bs=1M\n"
+        + b"1048576 bytes copied, 0.5 s, 2.1 MB/s\n" * 3
+    )
+    assert [r.op for r in parse(data).results] == ["write", "read", "read"]
+
+
+@pytest.mark.parametrize(
+    "path", ["forum_gnu-dd-8_write-error-enospc.log", "generated_gnu-dd-9.1-dev-full_write-error.log"]
+)
+def test_a_run_that_ended_in_a_write_error_has_no_iops(path):
+    doc = parsed(DD / path)
+    first = doc["results"][0]
+    assert first["op"] == "write"
+    assert first["iops"] is None
+    assert first["bandwidth_bytes_per_s"] is not None  # what was written before the error
+    assert len(doc["warnings"]) == 1
+    assert doc["warnings"][0].startswith("the run with the error at line 2 (dd:")
+    assert "did not complete" in doc["warnings"][0]
+
+
+def test_the_complete_run_after_a_failed_one_keeps_its_iops():
+    doc = parsed(DD / "generated_gnu-dd-9.1-dev-full_write-error.log")
+    assert doc["results"][1]["iops"] == 16 / 0.019074
+
+
+def test_a_warning_from_dd_does_not_make_a_run_incomplete():
+    data = (
+        b"$ dd if=/dev/sda of=/dev/null bs=64k count=1\n"
+        b"dd: warning: partial read (65536 bytes); suggest iflag=fullblock\n"
+        b"0+1 records in\n0+1 records out\n65536 bytes (66 kB, 64 KiB) copied, 0.001 s, 65.5 MB/s\n"
+    )
+    doc = parse(data)
+    assert doc.warnings == ()
+    assert doc.results[0].iops == 1 / 0.001

@@ -272,6 +272,13 @@ FEATURES: dict[str, Feature] = {
             "522f2629c8 'zio_compress: introduce max size threshold' (PR #9416)",
         ),
         Feature(
+            "direct_io",
+            Version(2, 3, 0),
+            "O_DIRECT reads and writes bypass the ARC (the dataset property direct=standard|always|disabled); "
+            "before, O_DIRECT was accepted and the I/O went through the ARC as usual",
+            "a10e552b99 'Adding Direct IO Support' (PR #10018)",
+        ),
+        Feature(
             "ddt_flat_entries",
             Version(2, 3, 0),
             "new dedup tables hold one set of DVAs per entry (the fast_dedup feature's flat format) and log "

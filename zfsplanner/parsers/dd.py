@@ -20,12 +20,26 @@ Each summary line is one run, one result. Bandwidth is computed exactly as bytes
 seconds from the line, not taken from the rounded rate dd prints. The block size comes
 from bytes ÷ full records (or the command line's ``bs=``/``obs=``), and IOPS is records
 ÷ seconds, or bytes ÷ block size ÷ seconds when only the command line gives the block
-size. The direction comes from a ``dd if=… of=…`` command line in the paste, also when
-it is continued over several lines with ``\\``: ``if=/dev/zero``/``/dev/urandom`` or
-input from stdin → write, ``of=/dev/null`` or output to stdout → read, two files → copy;
-without a command line the op is ``copy``. Repeated runs of the same shape are named
-``… #2``, ``… #3``. A log that ends inside a run (``records in`` without its summary) is
-read as partial, with a warning naming the line.
+size.
+
+The direction follows one rule, from the ``if=``/``of=`` operands of the run's ``dd``
+command wherever the paste writes it: after any prompt, continued over several lines with
+``\\`` (and the ``> `` of the continuation prompt), wrapped onto a next line of bare
+operands (a terminal that wrapped a long command), or several commands on one line
+(``dd … && dd …``, ``;``, pipes): ``if=/dev/zero``/``/dev/urandom`` or input from stdin
+or a pipe → write; ``of=/dev/null`` or output to stdout or a pipe → read; two files →
+copy; no command in the paste → ``copy``. The words dd prints are never read for it, so
+the rule is the same in every language and for GNU, BSD, macOS and BusyBox. Each run
+takes the next command not yet taken, in order; a run with none left repeats the last one
+(a loop, or one command whose output was pasted several times). Repeated runs of the same
+shape are named ``… #2``, ``… #3``. ``meta.run_commands`` gives each result's command;
+``meta.test_size_bytes`` the bytes of the largest run (the file a read test reads back), and
+``meta.shortest_test_s`` and ``meta.fewest_ios`` the seconds and records out of the shortest run.
+
+A run that did not complete (dd printed an error such as ``dd: writing `f': No space left
+on device`` and wrote fewer records than it read) keeps its bandwidth, bytes ÷ seconds of
+what was written, but gets no IOPS, and a warning names the line. A log that ends inside a
+run (``records in`` without its summary) is read as partial, with a warning naming the line.
 """
 
 from __future__ import annotations
@@ -63,11 +77,17 @@ _GNU_RE = re.compile(
 )
 _BSD_RE = re.compile(r"^\s*(\d+)\s+bytes\s+transferred\s+in\s+(" + _DEC + r")\s*secs?\s*\(\s*(\d+)\s*bytes/sec\s*\)")
 _RECORDS_RE = re.compile(r"^[^\d]{0,40}?(\d+)\+(\d+)[^\d]{0,40}$")
-_CMD_RE = re.compile(r"(?:^|[\s$#>;&|(])dd(?:\s+(.*))?$")
+_CMD_RE = re.compile(r"(?:^|[\s$#%>;&|(`])(?:\S*/)?dd(?:\s+(.*))?$")
+_DD_WORD_RE = re.compile(r"(?:^|[\s$#%>(`])(?:\S*/)?dd(?=\s|$)")
 _PROMPT_RE = re.compile(r"^\s*>\s?")
+# dd's own operands (POSIX dd, GNU, BSD, BusyBox): a line of nothing else continues a command.
+_OPERAND_RE = re.compile(r"^(?:if|of|bs|ibs|obs|cbs|count|skip|seek|iseek|oseek|conv|iflag|oflag|status|fillchar)=\S*$")
+_SHELL_SPLIT_RE = re.compile(r"(\|\||&&|;|\||\))")
+_ERROR_RE = re.compile(r"^\s*(?:\S*/)?dd:\s")
 _RATE_UNITS = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18, "Z": 1e21, "Y": 1e24}
 _NOT_SECONDS = frozenset({"records", "record", "bytes", "byte"})
 _WRITE_SOURCES = ("/dev/zero", "/dev/urandom", "/dev/random")
+_SINKS = ("/dev/null",)
 
 
 @dataclass(frozen=True)
@@ -75,6 +95,16 @@ class _Summary:
     nbytes: int
     seconds: float
     exact_seconds: bool  # printed with decimals (a final summary, not a status=progress line)
+
+
+@dataclass(frozen=True)
+class _Command:
+    """One ``dd`` invocation: its operands, whether a pipe feeds it or takes its output."""
+
+    text: str
+    operands: dict[str, str]
+    piped_in: bool
+    piped_out: bool
 
 
 def _number(text: str) -> float:
@@ -141,24 +171,66 @@ def _records(line: str) -> tuple[int, int] | None:
     return int(m.group(1)), int(m.group(2))
 
 
+def _is_operands(line: str) -> bool:
+    """A line of bare dd operands (``of=/tank/f bs=1M``): the rest of a wrapped command."""
+    words = _PROMPT_RE.sub("", line).split()
+    return bool(words) and all(_OPERAND_RE.match(w) for w in words) and any(w[:3] in ("if=", "of=") for w in words)
+
+
 def _logical_lines(lines: list[str]) -> list[tuple[int, str, bool]]:
-    """(line number, text, is a command) with ``\\``-continued dd commands joined into one line."""
+    """(line number, text, is a command): a dd command continued with ``\\`` or wrapped onto
+    lines of bare operands is joined into one line."""
     out: list[tuple[int, str, bool]] = []
     i = 0
     while i < len(lines):
         line = lines[i]
-        cm = _CMD_RE.search(line)
-        if cm and ("=" in line or line.rstrip().endswith("\\")):
+        if _CMD_RE.search(line) and not _ERROR_RE.match(line) and ("=" in line or line.rstrip().endswith("\\")):
             start = i
             text = line
-            while text.rstrip().endswith("\\") and i + 1 < len(lines):
+            while i + 1 < len(lines) and (text.rstrip().endswith("\\") or _is_operands(lines[i + 1])):
                 i += 1
-                text = text.rstrip()[:-1] + " " + _PROMPT_RE.sub("", lines[i])
+                head = text.rstrip()
+                text = (head[:-1] if head.endswith("\\") else head) + " " + _PROMPT_RE.sub("", lines[i])
             out.append((start + 1, text, True))
         else:
             out.append((i + 1, line, False))
         i += 1
     return out
+
+
+def _commands(line: str) -> list[_Command]:
+    """The dd invocations on one command line, in order (``dd … && dd …``, ``;``, pipes)."""
+    parts = _SHELL_SPLIT_RE.split(line)
+    out: list[_Command] = []
+    for k in range(0, len(parts), 2):
+        segment = parts[k]
+        word = _DD_WORD_RE.search(segment)
+        if word is None:
+            continue
+        args = segment[word.end() :].split()
+        operands = {}
+        for arg in args:
+            if "=" in arg:
+                key, value = arg.split("=", 1)
+                operands[key] = value.strip("'\"")
+        before = parts[k - 1] if k > 0 else ""
+        after = parts[k + 1] if k + 1 < len(parts) else ""
+        out.append(
+            _Command(
+                text=" ".join(segment[word.start() :].split()).lstrip("$#%>( "),
+                operands=operands,
+                piped_in=before == "|",
+                piped_out=after == "|",
+            )
+        )
+    return out
+
+
+def command_operands(command: str) -> dict[str, str]:
+    """The operands of the first dd invocation in ``command`` (``{"if": "/dev/zero", "bs": "1M"}``),
+    read as :func:`parse` reads them; empty when the text runs no dd."""
+    found = _commands(command)
+    return dict(found[0].operands) if found else {}
 
 
 def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None = None) -> BenchResult:
@@ -168,19 +240,28 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
     has_records = any(_records(line) is not None for _, line, is_cmd in logical if not is_cmd)
     results: list[TestResult] = []
     commands: list[str] = []
-    command: dict[str, str] = {}
+    run_commands: list[str | None] = []
+    seconds: list[float] = []
+    sizes: list[int] = []
+    records_out: list[int] = []
+    queue: list[_Command] = []  # commands not yet taken by a run
+    last: _Command | None = None
     pending: list[tuple[int, int]] = []  # records lines of the run being read
     pending_line = 0
+    error_line = 0  # a "dd: …" error printed in the run being read
     warnings: list[str] = []
     for lineno, line, is_cmd in logical:
         if is_cmd:
             if pending:
                 warnings.append(_missing_summary(pending_line))
                 pending = []
-            cm = _CMD_RE.search(line)
-            args = (cm.group(1) or "") if cm else ""
-            command = dict(arg.split("=", 1) for arg in args.split() if "=" in arg)
-            commands.append(" ".join(line.split()).lstrip("$#> "))
+            found = _commands(line)
+            queue.extend(found)
+            commands.append(" ".join(line.split()).lstrip("$#%> "))
+            error_line = 0
+            continue
+        if _ERROR_RE.match(line):
+            error_line = error_line or lineno
             continue
         rec = _records(line)
         if rec is not None:
@@ -198,16 +279,30 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
             continue  # a status=progress line, not the final summary
         if summary.seconds <= 0:
             raise ParseError(FORMAT, f"line {lineno}", "elapsed time is zero, no rate can be computed")
-        records_out = pending[1] if len(pending) == 2 else None
-        results.append(_result(summary.nbytes, summary.seconds, records_out, command))
+        if queue:
+            last = queue.pop(0)
+        incomplete = bool(error_line) and _fewer_out_than_in(pending)
+        if incomplete:
+            warnings.append(_did_not_complete(error_line, lines[error_line - 1]))
+        out = pending[1] if len(pending) == 2 else None
+        results.append(_result(summary.nbytes, summary.seconds, out, last, incomplete))
+        seconds.append(summary.seconds)
+        sizes.append(summary.nbytes)
+        if out is not None:
+            records_out.append(sum(out))
+        run_commands.append(last.text if last else None)
         pending = []
+        error_line = 0
     if pending:
         warnings.append(_missing_summary(pending_line))
     if not results:
         raise ParseError(FORMAT, f"line {len(lines)}", "no dd summary line ('… bytes … copied, … s, …') found")
-    meta: dict[str, Any] = {"runs": len(results)}
+    meta: dict[str, Any] = {"runs": len(results), "test_size_bytes": max(sizes), "shortest_test_s": min(seconds)}
+    if records_out:
+        meta["fewest_ios"] = min(records_out)
     if commands:
         meta["commands"] = commands
+        meta["run_commands"] = run_commands
     if progress:
         progress(1.0)
     return BenchResult(
@@ -218,6 +313,14 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
     )
 
 
+def _fewer_out_than_in(records: list[tuple[int, int]]) -> bool:
+    """Records out (full + partial) below records in: dd stopped before writing what it read.
+    Without records lines the error alone decides."""
+    if len(records) < 2:
+        return True
+    return sum(records[1]) < sum(records[0])
+
+
 def _missing_summary(lineno: int) -> str:
     return (
         f"the run whose 'records in/out' lines start at line {lineno} has no summary line "
@@ -225,39 +328,54 @@ def _missing_summary(lineno: int) -> str:
     )
 
 
-def _direction(command: dict[str, str]) -> str:
-    src, dst = command.get("if", ""), command.get("of", "")
+def _did_not_complete(lineno: int, line: str) -> str:
+    return (
+        f"the run with the error at line {lineno} ({line.strip()}) did not complete: its bandwidth "
+        "is what was written before the error, and it has no IOPS"
+    )
+
+
+def _direction(command: _Command | None) -> str:
+    """Write, read or copy from ``if=``/``of=`` (the module docstring gives the rule)."""
+    if command is None:
+        return "copy"
+    src = command.operands.get("if", "") or ("|" if command.piped_in else "")
+    dst = command.operands.get("of", "") or ("|" if command.piped_out else "")
     if src in _WRITE_SOURCES:
         return "write"
-    if dst == "/dev/null":
+    if dst in _SINKS:
         return "read"
-    if dst and not src:
-        return "write"  # stdin into a file or device
-    if src and not dst:
-        return "read"  # a file or device to stdout
+    if not src or src == "|":
+        return "write" if dst and dst != "|" else "copy"  # stdin or a pipe into a file or device
+    if not dst or dst == "|":
+        return "read"  # a file or device to stdout or a pipe
     return "copy"
 
 
-def _block_option(command: dict[str, str]) -> int | None:
-    raw = command.get("bs") or command.get("obs") or command.get("ibs")
+def _block_option(operands: dict[str, str]) -> int | None:
+    raw = operands.get("bs") or operands.get("obs") or operands.get("ibs")
     if not raw:
         return None
     value = parse_fio_size(raw.rstrip("Bb").replace("i", "").replace("I", ""))
     return value if value else None
 
 
-def _result(nbytes: int, seconds: float, records: tuple[int, int] | None, command: dict[str, str]) -> TestResult:
+def _result(
+    nbytes: int, seconds: float, records: tuple[int, int] | None, command: _Command | None, incomplete: bool
+) -> TestResult:
     block: int | None = None
     iops: float | None = None
     if records is not None and records[0] > 0:
         iops = (records[0] + records[1]) / seconds
         if records[1] == 0 and nbytes % records[0] == 0:
             block = nbytes // records[0]
-    option = _block_option(command)
+    option = _block_option(command.operands) if command else None
     if block is None and option:
         block = option
     if iops is None and block:
         iops = nbytes / block / seconds
+    if incomplete:
+        iops = None
     op = _direction(command)
     name = test_name("sequential", block, 1, 1, op) if block else f"dd {op}"
     return TestResult(

@@ -187,6 +187,46 @@ def _json_message(msg: str) -> str:
     return f"invalid JSON: {msg}"
 
 
+# Job options kept in ``meta`` (the global options, then the first job's): what was run and the
+# options that decide whether a figure measured the disks (what data was written, whether writes
+# reached the disks). fio's JSON lists an option only when it was given a value: a bare
+# ``zero_buffers`` line in a job file does not appear, ``zero_buffers=1`` does.
+META_OPTIONS = (
+    "ioengine",
+    "direct",
+    "size",
+    "runtime",
+    "time_based",
+    "numjobs",
+    "end_fsync",
+    "fsync",
+    "fdatasync",
+    "sync",
+    "zero_buffers",
+    "buffer_compress_percentage",
+    "dedupe_percentage",
+)
+
+
+def _shortest_test(jobs: Any) -> tuple[float, int] | None:
+    """(seconds, I/Os) of the shortest job direction that did I/O: ``runtime`` (ms) and
+    ``total_ios`` of each ``read``/``write``/``trim`` with I/Os; None when no job says."""
+    found: list[tuple[float, int]] = []
+    for job in jobs if isinstance(jobs, list) else ():
+        if not isinstance(job, dict):
+            continue
+        for ddir in ("read", "write", "trim"):
+            d = job.get(ddir)
+            if not isinstance(d, dict):
+                continue
+            ios, ms = d.get("total_ios"), d.get("runtime")
+            if isinstance(ios, int) and not isinstance(ios, bool) and ios > 0 and isinstance(ms, int | float):
+                found.append((float(ms) / 1000.0, ios))
+    if not found:
+        return None
+    return min(s for s, _ in found), min(n for _, n in found)
+
+
 def _meta(doc: dict[str, Any], path: str) -> dict[str, Any]:
     meta: dict[str, Any] = {}
     ts = doc.get("timestamp")
@@ -205,9 +245,12 @@ def _meta(doc: dict[str, Any], path: str) -> dict[str, Any]:
     target = opts.get("filename") or opts.get("directory")
     if isinstance(target, str):
         meta["target"] = target
-    for key in ("ioengine", "direct", "size", "runtime"):
+    for key in META_OPTIONS:
         if isinstance(opts.get(key), str):
             meta[key] = opts[key]
+    shortest = _shortest_test(jobs)
+    if shortest is not None:
+        meta["shortest_test_s"], meta["fewest_ios"] = shortest
     if isinstance(jobs, list):
         errors = [
             {"job": j.get("jobname"), "error": j["error"]}

@@ -59,6 +59,22 @@
     });
   }
 
+  // A run with validity warnings nobody has checked (its dataset lists their codes in "validity"):
+  // its bars get a thick amber outline. Colours are then given to every dataset here, in Chart.js's own
+  // default palette, since the Colors plugin stands aside once any dataset has a colour.
+  const PALETTE = [[54, 162, 235], [255, 99, 132], [255, 159, 64], [255, 205, 86], [75, 192, 192], [153, 102, 255], [201, 203, 207]];
+  const WARNED_BORDER = "#b45309";
+  function markWarned(spec) {
+    const datasets = spec.datasets || [];
+    if (!datasets.some(function (d) { return d.validity; })) return;
+    datasets.forEach(function (d, i) {
+      const c = PALETTE[i % PALETTE.length].join(", ");
+      if (!d.backgroundColor) d.backgroundColor = "rgba(" + c + ", 0.5)";
+      if (!d.borderColor) d.borderColor = d.validity ? WARNED_BORDER : "rgb(" + c + ")";
+      if (d.validity) d.borderWidth = 3;
+    });
+  }
+
   // Powers of ten only on a logarithmic axis (1 MB, 10 MB, ... 10 TB): a label at every 2..9 overlaps.
   function logTick(value, unit) {
     const exponent = Math.log10(value);
@@ -118,6 +134,7 @@
         const numericX = spec.type === "line" && spec.x_unit;
         const horizontal = spec.indexAxis === "y";
         colourSegments(spec);
+        markWarned(spec);
         // A chart may say how tall it needs to be (one row per bar); its box then grows to fit.
         const box = canvas.closest(".chart-box");
         if (box && spec.height) box.style.height = spec.height + "px";
