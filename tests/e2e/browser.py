@@ -65,3 +65,9 @@ PROCESSED = """(sel) => {
 def wait_processed(page, selector: str) -> None:
     """Wait until htmx has wired up the element ``selector`` (after a swap brought it)."""
     page.wait_for_function(PROCESSED, arg=selector)
+
+
+def wait_htmx_idle(page) -> None:
+    """Wait until no htmx request is in flight (htmx marks the element that sent one with ``htmx-request``
+    from the moment it is sent until its answer is swapped in)."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")

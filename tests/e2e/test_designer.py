@@ -23,7 +23,7 @@ from zfsplanner.celery import app as celery_app
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import save_design_document
 
-from .browser import AXE, Steps, wait_processed
+from .browser import AXE, Steps, wait_htmx_idle, wait_processed
 
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 
@@ -49,6 +49,8 @@ def add_group(steps, role, layout, width, disk):
     steps.select("#id_vnew-role", role)
     steps.page.wait_for_selector(f"#add-vdev form.vdev-form[data-role='{role}']")  # the role's defaults came
     steps.select("#id_vnew-layout", layout)
+    wait_htmx_idle(steps.page)  # the layout redraws the form with the same disks in it
+    wait_processed(steps.page, "#id_vnew-layout")
     steps.fill("#id_vnew-width", str(width))
     steps.select("#id_vnew-disk", disk)
     steps.click("#add-vdev button.save-vdev")
