@@ -112,7 +112,8 @@ def token_for_key(key: str) -> ApiToken | None:
 
 def upload_tokens(user: Any) -> Any:
     """The user's upload-only tokens (the collect command's), newest first, usable or not."""
-    return ApiToken.objects.filter(user=user, scope=TokenScope.UPLOAD).select_related("team").order_by("-created", "-pk")
+    mine = ApiToken.objects.filter(user=user, scope=TokenScope.UPLOAD)
+    return mine.select_related("team").order_by("-created", "-pk")
 
 
 def revoke_token(token: ApiToken, reason: RevokeReason = RevokeReason.BY_USER) -> ApiToken:

@@ -41,7 +41,7 @@ SCRIPT_PATH = Path(settings.BASE_DIR) / "tools" / "collect.sh"
 SCRIPT_MAX_AGE = 3600
 ARRIVED_LIMIT = 10
 TOKENS_SHOWN = 20
-TOKEN_FILE = "~/.zfsplanner-token"
+TOKEN_FILE = "~/.zfsplanner-token"  # noqa: S105  (where the page suggests keeping it)
 UNPROCESSABLE = 422
 
 
@@ -175,8 +175,8 @@ def collect_token_new(request: HttpRequest) -> HttpResponse:
     """Make an upload-only token for the chosen team and show its key, once, in the page's answer."""
     _teams, team, _design = _target(request, request.POST)
     if team is None:
-        return _page(request, request.POST, UNPROCESSABLE,
-                     token_error="You are not an owner or editor of this team, so no token can send to it.")
+        refused = "You are not an owner or editor of this team, so no token can send to it."
+        return _page(request, request.POST, UNPROCESSABLE, token_error=refused)
     try:
         token, key = issue_upload_token(request.user, team, str(request.POST.get("name", "")))
     except TokenError as exc:
