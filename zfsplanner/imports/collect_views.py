@@ -110,7 +110,7 @@ def steps(server: str, design: PoolDesign | None, sha256: str) -> list[Step]:
         Step("check", "Check it", f"echo {q(sha256 + '  collect.sh')} | sha256sum -c -"),
         Step("read", "Read it", "less collect.sh"),
         Step("dry-run", "See what it runs and what it would send", f"sh collect.sh {target} --dry-run | less"),
-        Step("token-file", "Keep the token in a file only you can read",
+        Step("token-file", "Make a token and keep it in a file only you can read",
              f"(umask 077 && cat > {TOKEN_FILE})"),
         Step("run", "Send", f"sh collect.sh {target} --token-file {TOKEN_FILE}"),
     ]
