@@ -510,3 +510,28 @@ def test_dry_run_needs_no_token_and_says_what_it_runs(host):
     assert result.returncode == 0, result.stderr
     assert "=== POST https://planner.example/api/pool-imports/" in result.stdout
     assert "$ zpool status tank\n" in result.stdout and "$ lsblk -b -o NAME,SIZE" in result.stdout
+
+
+def test_wwn_names_are_replaced_too(host):
+    outputs = host.pool(TEXT_SAMPLE)
+    status = outputs["zpool status tank"].replace("ata-ST16000NM001G-2KK103_ZL2A1B01", "wwn-0x5000c500a1b2c3d4")
+    host.answer("zpool", "status tank", status)
+    dry = host.run("--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "5000c500a1b2c3d4" not in dry.stdout
+    assert re.search(r" wwn-S0+\d+ +ONLINE", dry.stdout) and len("wwn-0x5000c500a1b2c3d4") == len(
+        re.search(r"wwn-S0+\d+", dry.stdout).group(0))
+
+
+def test_serials_in_lsblk_json_are_replaced_as_in_the_names(host):
+    host.pool(TEXT_SAMPLE)
+    disks = [{"name": f"sd{c}", "size": 16000900661248, "log-sec": 512, "phy-sec": 4096,
+              "model": "ST16000NM001G-2KK103", "serial": f"ZL2A1B0{i}", "rota": True}
+             for i, c in enumerate("abcdef", start=1)]
+    host.answer("lsblk", f"-b -J -o {LSBLK_COLUMNS}", json.dumps({"blockdevices": disks}, indent=3) + "\n")
+    dry = host.run("--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "ZL2A1B0" not in dry.stdout and "=== files: lsblk -b -J" in dry.stdout
+    sent = json.loads(dry.stdout.split("$ lsblk -b -J -o " + LSBLK_COLUMNS + "\n", 1)[1].split("=== files:", 1)[0])
+    assert [d["serial"] for d in sent["blockdevices"]] == [f"S000000{i}" for i in range(1, 7)]
+    assert "ata-ST16000NM001G-2KK103_S0000001 " in dry.stdout
