@@ -71,6 +71,7 @@ test-services: $(STAMP) native browser
 ## Screenshots of the main pages (1366 and 390 px) into docs/screenshots, from the browser tests.
 screenshots: $(STAMP) browser
 	SCREENSHOT_DIR=$(CURDIR)/docs/screenshots $(PY) -m pytest -q tests/e2e/test_designer.py -k axe
+	SCREENSHOT_DIR=$(CURDIR)/docs/screenshots $(PY) -m pytest -q tests/e2e/test_collect.py
 
 ## Speed and memory benchmarks; writes docs/performance.md.
 bench: $(STAMP) native

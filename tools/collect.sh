@@ -2,8 +2,14 @@
 # zfsplanner collect.sh: send a ZFS pool's own outputs to zfsplanner in one request, and, when
 # asked, run a CrystalDiskMark-like fio benchmark and send its results.
 #
-#   curl -fsS https://planner.example/collect.sh | sh -s -- --server https://planner.example --token TOKEN
+#   curl -fsSO https://planner.example/collect.sh
+#   sha256sum collect.sh                     # the planner's page and /collect.sh.sha256 show the same
+#   sh collect.sh --server https://planner.example --dry-run     # what it would run and send; sends nothing
+#   sh collect.sh --server https://planner.example --token-file ~/.zfsplanner-token
 #
+# The token is read from the environment (ZFSPLANNER_TOKEN) or from a file only you can read
+# (--token-file), and is never passed to another command as an argument. Disk serial numbers and the
+# host's name are replaced by stand-ins before anything is sent, unless --include-serials is given.
 # Reads only: zpool status, zpool list, zpool get (the pool's and, on 2.2+, each vdev's properties),
 # zfs get, zfs version, lsblk. Changes nothing on the pool. With --benchmark DIR it writes one test file in DIR (removed whatever happens).
 # Exit status: 0 done; 2 bad usage, a missing tool, an unreachable server, a refused token, no
@@ -13,21 +19,27 @@
 # Run as `curl ... | sh -s -- ...`, the shell reads this script from a pipe: everything is in main(),
 # parsed in full before anything runs, and no command it runs can read (and eat) the rest of it.
 main() {
-COLLECT_VERSION="1.0.0"
+COLLECT_VERSION="1.1.0"
 
 LC_ALL=C
 export LC_ALL
 
 usage() {
     cat <<'EOF'
-Usage: collect.sh --server URL --token TOKEN [options]
+Usage: collect.sh --server URL [--token-file PATH] [options]
 
 Send a ZFS pool's outputs to zfsplanner (one import per pool) and print the link of
 its preview ("model vs your pool"). Nothing on the pool is changed.
 
   --server URL        the zfsplanner address, e.g. https://planner.example
-  --token TOKEN       an upload-only token from the "Collect from a server" page
-                      (or the environment variable ZFSPLANNER_TOKEN)
+  --token-file PATH   read the upload-only token (from the "Collect from a server"
+                      page) from PATH, a file no other user may read (chmod 600);
+                      or set the environment variable ZFSPLANNER_TOKEN
+  --token TOKEN       also accepted, but other users see it in ps and it stays in
+                      the shell's history: prefer the two above
+  --include-serials   send disk serial numbers and the host's name as they are
+                      (by default each serial and the host name are replaced by a
+                      stand-in of the same length, the same in every output)
   --pool NAME         this pool only (default: every imported pool, one import each)
   --design ID         attach the import (and the benchmark run) to design ID
   --benchmark DIR     also run the CrystalDiskMark-like fio job set on one test file
@@ -37,7 +49,8 @@ its preview ("model vs your pool"). Nothing on the pool is changed.
   --runtime SECONDS   seconds per fio job (default 10; 8 jobs)
   --repeat N          run the job set N times (default 1), each uploaded as its own run:
                       the planner groups them as repeats and shows each figure's spread
-  --dry-run           print exactly what would be sent; send nothing, run no benchmark
+  --dry-run           print the commands it runs and exactly what would be sent;
+                      send nothing, run no benchmark (no token needed)
   --help              this text
   --version           the script's version
 
@@ -65,6 +78,9 @@ say() {
 
 SERVER=""
 TOKEN="${ZFSPLANNER_TOKEN:-}"
+TOKEN_FILE=""
+TOKEN_ARG=0
+INCLUDE_IDS=0
 POOL=""
 DESIGN=""
 BENCH_DIR=""
@@ -81,8 +97,11 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --server) need_value "$1" $#; SERVER=$2; shift 2 ;;
         --server=*) SERVER=${1#*=}; shift ;;
-        --token) need_value "$1" $#; TOKEN=$2; shift 2 ;;
-        --token=*) TOKEN=${1#*=}; shift ;;
+        --token) need_value "$1" $#; TOKEN=$2; TOKEN_ARG=1; shift 2 ;;
+        --token=*) TOKEN=${1#*=}; TOKEN_ARG=1; shift ;;
+        --token-file) need_value "$1" $#; TOKEN_FILE=$2; shift 2 ;;
+        --token-file=*) TOKEN_FILE=${1#*=}; shift ;;
+        --include-serials) INCLUDE_IDS=1; shift ;;
         --pool) need_value "$1" $#; POOL=$2; shift 2 ;;
         --pool=*) POOL=${1#*=}; shift ;;
         --design) need_value "$1" $#; DESIGN=$2; shift 2 ;;
@@ -136,9 +155,28 @@ is_count "$RUNTIME" || die "--runtime takes whole seconds, more than 0 (got '$RU
 is_count "$REPEAT" || die "--repeat takes how many times to run the job set, 1 or more (got '$REPEAT')"
 SIZE_BYTES=$(size_bytes "$SIZE") || die "--size takes a size such as 1G, 64M or 1073741824 (got '$SIZE')"
 [ "$SIZE_BYTES" -ge 1048576 ] || die "--size must be at least 1M (got '$SIZE')"
+# The token file: a regular file that only its owner may read or write (ls -l shows -rw------- or -r--------).
+if [ -n "$TOKEN_FILE" ]; then
+    [ -f "$TOKEN_FILE" ] || die "--token-file $TOKEN_FILE: no such file"
+    [ -r "$TOKEN_FILE" ] || die "--token-file $TOKEN_FILE: not readable by $(id -un 2>/dev/null || echo this user)"
+    # shellcheck disable=SC2012  # one named file; ls is the portable way to read its mode
+    mode=$(ls -ld -- "$TOKEN_FILE" 2>/dev/null | cut -c1-10)
+    case "$mode" in
+        -r[w-]-------) ;;
+        *) die "--token-file $TOKEN_FILE: other users may read or change it ($mode): chmod 600 $TOKEN_FILE" ;;
+    esac
+    TOKEN=$(tr -d ' \t\r\n' <"$TOKEN_FILE")
+    [ -n "$TOKEN" ] || die "--token-file $TOKEN_FILE is empty"
+fi
+case "$TOKEN" in
+    *[!A-Za-z0-9_-]*) die "the token holds characters no token has (copy it again from the planner's page)" ;;
+esac
 if [ "$DRY_RUN" -eq 0 ]; then
     [ -n "$SERVER" ] || die "give the planner's address: --server https://planner.example (see --help)"
-    [ -n "$TOKEN" ] || die "give a token: --token TOKEN or ZFSPLANNER_TOKEN (the planner's \"Collect from a server\" page shows one)"
+    [ -n "$TOKEN" ] || die "give a token: --token-file PATH or ZFSPLANNER_TOKEN (the planner's \"Collect from a server\" page makes one)"
+fi
+if [ "$TOKEN_ARG" -eq 1 ]; then
+    say "note: a token given with --token is shown to other users by ps and kept in the shell's history; use --token-file PATH or ZFSPLANNER_TOKEN"
 fi
 
 # ------------------------------------------------------------------ tools
@@ -192,6 +230,9 @@ json_str() {
 }
 
 HOST=$(hostname 2>/dev/null || uname -n)
+# The name the benchmark run is labelled with: the host's own only with --include-serials.
+HOST_SENT="this host"
+[ "$INCLUDE_IDS" -eq 1 ] && HOST_SENT=$HOST
 BENCH_WHERE=""
 if [ -n "$BENCH_DIR" ]; then
     [ -d "$BENCH_DIR" ] || die "--benchmark $BENCH_DIR: no such directory"
@@ -217,10 +258,10 @@ if [ -n "$BENCH_DIR" ]; then
         # O_DIRECT on ZFS: ignored before 2.3, bypasses the ARC from 2.3 on; keep the ARC in, as the pool serves data.
         DIRECT=0
         BENCH_WHERE="dataset $DATASET (pool $BENCH_POOL): recordsize=$RECORDSIZE compression=$COMPRESSION sync=$SYNC primarycache=$PRIMARYCACHE"
-        LABEL="$HOST: pool $BENCH_POOL, dataset $DATASET"
+        LABEL="$HOST_SENT: pool $BENCH_POOL, dataset $DATASET"
         TARGET_KIND=pool
         TARGET=$DATASET
-        SETTINGS="{\"extra\": {\"host\": \"$(json_str "$HOST")\", \"pool\": \"$(json_str "$BENCH_POOL")\", \"dataset\": \"$(json_str "$DATASET")\", \"primarycache\": \"$(json_str "$PRIMARYCACHE")\", \"direct\": \"0\", \"collect\": \"$COLLECT_VERSION\"}"
+        SETTINGS="{\"extra\": {\"host\": \"$(json_str "$HOST_SENT")\", \"pool\": \"$(json_str "$BENCH_POOL")\", \"dataset\": \"$(json_str "$DATASET")\", \"primarycache\": \"$(json_str "$PRIMARYCACHE")\", \"direct\": \"0\", \"collect\": \"$COLLECT_VERSION\"}"
         case "$SYNC" in standard|always|disabled) SETTINGS="$SETTINGS, \"sync\": \"$SYNC\"" ;; esac
         [ -n "$COMPRESSION" ] && SETTINGS="$SETTINGS, \"compression\": \"$(json_str "$COMPRESSION")\""
         is_count "$RECORDSIZE" && SETTINGS="$SETTINGS, \"recordsize_bytes\": \"$RECORDSIZE\""
@@ -241,10 +282,10 @@ if [ -n "$BENCH_DIR" ]; then
         BENCH_POOL=""
         DATASET=""
         BENCH_WHERE="$FSTYPE on $DEVICE (not ZFS)"
-        LABEL="$HOST: $DEVICE ($FSTYPE)"
+        LABEL="$HOST_SENT: $DEVICE ($FSTYPE)"
         TARGET_KIND=other
         TARGET="$DEVICE ($FSTYPE) at $BENCH_DIR"
-        SETTINGS="{\"extra\": {\"host\": \"$(json_str "$HOST")\", \"filesystem\": \"$(json_str "$FSTYPE")\", \"device\": \"$(json_str "$DEVICE")\", \"direct\": \"$DIRECT\", \"collect\": \"$COLLECT_VERSION\"}}"
+        SETTINGS="{\"extra\": {\"host\": \"$(json_str "$HOST_SENT")\", \"filesystem\": \"$(json_str "$FSTYPE")\", \"device\": \"$(json_str "$DEVICE")\", \"direct\": \"$DIRECT\", \"collect\": \"$COLLECT_VERSION\"}}"
     fi
     case "$(uname -s)" in
         Linux) ENGINE=libaio ;;
@@ -338,8 +379,9 @@ part_end() {
 post() {
     url="$SERVER$1"
     rm -f "$WORK/answer" "$WORK/headers"
+    # The token goes in a config file in $WORK (mode 700), never on a command line: other users see
+    # arguments in ps. printf is a shell builtin, so writing it runs no command either.
     if [ "$HTTP" = curl ]; then
-        # The token goes in a config file, not on the command line (other users see arguments in ps).
         printf 'header = "Authorization: Token %s"\n' "$TOKEN" >"$WORK/curl.conf"
         STATUS=$(curl -sS -K "$WORK/curl.conf" -o "$WORK/answer" -w '%{http_code}' \
             -H "Content-Type: multipart/form-data; boundary=$BOUNDARY" -H "User-Agent: zfsplanner-collect/$COLLECT_VERSION" \
@@ -350,11 +392,13 @@ post() {
             die "cannot reach $SERVER: $(tr '\n' ' ' <"$WORK/http.err")"
         fi
     else
-        wget -q -S -O "$WORK/answer" --content-on-error \
-            --header="Authorization: Token $TOKEN" \
+        # GNU wget reads its settings from --config FILE (wgetrc syntax: header = ...).
+        printf 'header = Authorization: Token %s\n' "$TOKEN" >"$WORK/wgetrc"
+        wget --config="$WORK/wgetrc" -q -S -O "$WORK/answer" --content-on-error \
             --header="Content-Type: multipart/form-data; boundary=$BOUNDARY" \
             --user-agent="zfsplanner-collect/$COLLECT_VERSION" \
             --post-file="$2" "$url" 2>"$WORK/headers"
+        rm -f "$WORK/wgetrc"
         STATUS=$(awk '$1 ~ /^HTTP\// { code = $2 } END { print code }' "$WORK/headers")
         [ -n "$STATUS" ] || die "cannot reach $SERVER: $(grep -v '^ ' "$WORK/headers" | tr '\n' ' ')"
     fi
@@ -445,10 +489,89 @@ collect_pool() {  # POOL DIR: one file per output in DIR, names in DIR/names (na
     add_json "zfs version -j" zfs version -j
 }
 
+# ------------------------------------------------------------------ serial numbers and the host name
+
+# The disks' identifiers in the outputs of DIR, one a line: lsblk's SERIAL column (JSON or table), the
+# serial at the end of a by-id name (ata-MODEL_SERIAL-part1, nvme-MODEL_SERIAL) and the WWN or EUI of
+# wwn-0x..., scsi-3..., nvme-eui.... names.
+disk_ids() {  # DIR
+    while IFS="$(printf '\t')" read -r file name; do
+        awk '
+            function trim(v) { sub(/^[ \t]+/, "", v); sub(/[ \t]+$/, "", v); return v }
+            function id_of(t,    i) {
+                sub(/-part[0-9]+$/, "", t)
+                if (t ~ /^(wwn-|nvme-eui\.|scsi-3)[0-9A-Za-z.]+$/) { i = t; sub(/^[a-z]+-/, "", i); return i }
+                if (t ~ /^(ata|nvme|scsi|usb|sas|mmc|virtio|memstick)-.*_[^_]+$/) { i = t; sub(/^.*_/, "", i); return i }
+                return ""
+            }
+            NR == 1 { table = ($0 ~ /^\$ lsblk/ && $0 !~ / -J/); next }
+            table && NR == 2 && (c = index($0, "SERIAL")) > 0 {
+                rest = substr($0, c + 6); match(rest, /[^ ]/)
+                width = RSTART ? 6 + RSTART - 1 : 0; start = c; next
+            }
+            {
+                line = $0
+                while (match(line, /"serial": *"[^"]*"/)) {
+                    v = substr(line, RSTART, RLENGTH); sub(/^"serial": *"/, "", v); sub(/"$/, "", v); print v
+                    line = substr(line, RSTART + RLENGTH)
+                }
+                if (table && start) print trim(width ? substr($0, start, width) : substr($0, start))
+                n = split($0, words, /[ \t",\/=]+/)
+                for (k = 1; k <= n; k++) if ((v = id_of(words[k])) != "") print v
+            }
+        ' "$DIR_OF_IDS/$file"
+    done <"$DIR_OF_IDS/list"
+}
+
+# hide_ids DIR: replace every disk identifier and the host's name in the outputs of DIR by a stand-in of
+# the same length (S0001..., H0001...), the same in every output, so columns stay aligned and the
+# importer still matches lsblk's rows with zpool status's by-id names.
+hide_ids() {  # DIR
+    DIR_OF_IDS=$1
+    {
+        disk_ids | awk 'length($0) >= 5 && !seen[$0]++ { printf "%s\tS%d\n", $0, ++n }'
+        for h in "$HOST" "${HOST%%.*}"; do
+            case " $POOLS " in *" $h "*) continue ;; esac
+            [ "${#h}" -ge 3 ] && printf '%s\tH1\n' "$h"
+        done
+    } | awk -F '\t' '!seen[$1]++' >"$DIR_OF_IDS/ids"
+    [ -s "$DIR_OF_IDS/ids" ] || return 0
+    while IFS="$(printf '\t')" read -r file name; do
+        awk -F '\n' '
+            function pad(stand, len,    head) {
+                head = substr(stand, 1, 1); stand = substr(stand, 2)
+                while (length(stand) < len - 1) stand = "0" stand
+                return head stand
+            }
+            NR == FNR { split($0, f, "\t"); n++; id[n] = f[1]; to[n] = pad(f[2], length(f[1])); next }
+            FNR == 1 {  # longest first, so an identifier inside a longer one is not replaced first
+                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+                    if (length(id[j]) > length(id[i])) { t = id[i]; id[i] = id[j]; id[j] = t; t = to[i]; to[i] = to[j]; to[j] = t }
+            }
+            {
+                line = $0
+                for (i = 1; i <= n; i++) {
+                    out = ""; rest = line; len = length(id[i])
+                    while ((at = index(rest, id[i])) > 0) {
+                        before = at > 1 ? substr(rest, at - 1, 1) : (out == "" ? "" : substr(out, length(out), 1))
+                        after = substr(rest, at + len, 1)
+                        if (before ~ /^([ \t_"\/=:-])?$/ && after ~ /^([ \t",\/:.-])?$/) out = out substr(rest, 1, at - 1) to[i]
+                        else out = out substr(rest, 1, at - 1 + len)
+                        rest = substr(rest, at + len)
+                    }
+                    line = out rest
+                }
+                print line
+            }
+        ' "$DIR_OF_IDS/ids" "$DIR_OF_IDS/$file" >"$DIR_OF_IDS/$file.hidden" && mv "$DIR_OF_IDS/$file.hidden" "$DIR_OF_IDS/$file"
+    done <"$DIR_OF_IDS/list"
+}
+
 import_pool() {  # POOL
     p=$1
     dir="$WORK/pool-$p"
     collect_pool "$p" "$dir"
+    [ "$INCLUDE_IDS" -eq 1 ] || hide_ids "$dir"
     body="$WORK/import.body"
     : >"$body"
     part_field "$body" pool "$p"
@@ -460,6 +583,12 @@ import_pool() {  # POOL
     if [ "$DRY_RUN" -eq 1 ]; then
         printf '=== POST %s/api/pool-imports/ (multipart/form-data, Authorization: Token %.8s...)\n' "${SERVER:-SERVER}" "${TOKEN:-TOKEN}"
         printf 'pool=%s\n' "$p"
+        if [ "$INCLUDE_IDS" -eq 1 ]; then
+            printf '=== disk serial numbers and the host name as they are (--include-serials)\n'
+        else
+            printf '=== %s disk serial numbers or host names replaced by stand-ins of the same length (--include-serials sends them)\n' \
+                "$(awk 'END { print NR }' "$dir/ids" 2>/dev/null || echo 0)"
+        fi
         [ -n "$DESIGN" ] && printf 'design=%s\n' "$DESIGN"
         while IFS="$(printf '\t')" read -r file name; do
             printf '=== files: %s\n' "$name"
@@ -517,9 +646,9 @@ while [ "$i" -le "$REPEAT" ]; do
     part_field "$body" target_kind "$TARGET_KIND"
     part_field "$body" target "$TARGET"
     part_field "$body" settings "$SETTINGS"
-    part_field "$body" notes "collect.sh $COLLECT_VERSION on $HOST: $FIO_VERSION, CrystalDiskMark-like job set, --size $SIZE, --runtime $RUNTIME s per job, direct=$DIRECT, in $BENCH_DIR; run $i of $REPEAT"
+    part_field "$body" notes "collect.sh $COLLECT_VERSION on $HOST_SENT: $FIO_VERSION, CrystalDiskMark-like job set, --size $SIZE, --runtime $RUNTIME s per job, direct=$DIRECT, in $BENCH_DIR; run $i of $REPEAT"
     [ -n "$DESIGN" ] && part_field "$body" design "$DESIGN"
-    safe_name=$(printf '%s' "fio-$HOST-${DATASET:-$FSTYPE}-$i" | tr -c 'A-Za-z0-9._-' '_')
+    safe_name=$(printf '%s' "fio-$HOST_SENT-${DATASET:-$FSTYPE}-$i" | tr -c 'A-Za-z0-9._-' '_')
     part_file "$body" files "$safe_name.json" "$WORK/fio.json" "application/json"
     part_end "$body"
     say "sending the fio results of run $i to $SERVER ..."

@@ -45,7 +45,7 @@ OK_STATUSES = {200, 201, 202, 204, 286, 301, 302, 303, 400, 409, 422}  # 286: ht
 @dataclass(frozen=True)
 class Cell:
     method: str
-    path: str  # {design}, {token}, {run}, {upload}, {sample}, {import_}, {histogram}, {link}
+    path: str  # {design}, {token}, {run}, {upload}, {sample}, {import_}, {histogram}, {link}, {upload_token}
     expect: dict[str, str]  # visitor -> class; "*" for every visitor not named
     data: dict[str, Any] = field(default_factory=dict)
     api: bool = False
@@ -216,7 +216,11 @@ ACCESS: dict[str, list[Cell]] = {
     # --- imports: a pool preview is its maker's; file histograms belong to the design's team
     "imports:pool-import-new": [Cell("get", "/imports/pool/", PAGE_LIST)],
     "imports:collect-script": [Cell("get", "/collect.sh", PUBLIC)],
+    "imports:collect-script-sha256": [Cell("get", "/collect.sh.sha256", PUBLIC)],
     "imports:collect": [Cell("get", "/imports/collect/", PAGE_LIST)],
+    # a viewer or an outsider is told no token can be made (422)
+    "imports:collect-token-new": [Cell("post", "/imports/collect/tokens/", PAGE_LIST)],
+    "imports:collect-token-revoke": [Cell("post", "/imports/collect/tokens/{upload_token}/revoke/", PAGE_OWN)],
     "imports:pool-import-detail": [Cell("get", "/imports/pool/{import_}/", PAGE_OWN)],
     "imports:pool-import-save": [Cell("post", "/imports/pool/{import_}/save/", PAGE_OWN)],
     "imports:pool-import-answer": [Cell("post", "/imports/pool/{import_}/sizes/", PAGE_OWN)],
@@ -295,6 +299,7 @@ def world(team, alice, erin, bob, charlie, settings, tmp_path):
         "histogram": histogram.pk,
         "disk": CatalogDisk.objects.first().pk,
         "upload_key": issue_upload_token(alice, team)[1],
+        "upload_token": issue_upload_token(alice, team)[0].pk,
     }
 
 

@@ -24,7 +24,7 @@ TEXT_SAMPLE = "linux-2.3-raidz2-special-log-cache-spare.txt"
 JSON_SAMPLE = "openzfs-2.3-json-raidz2-special-log-cache-spare.txt"
 # What the script may call besides the fakes (everything else is absent from its PATH).
 TOOLS = ("sh", "cat", "rm", "mkdir", "mktemp", "sed", "awk", "grep", "tr", "cut", "head", "df", "hostname", "uname",
-         "id", "date", "curl", "findmnt", "stat")
+         "id", "date", "curl", "findmnt", "stat", "ls", "mv")
 PROMPT = re.compile(r"^(?:\$ |[\w.-]+@[\w.-]+:\S*# )(.*)$")
 LSBLK_COLUMNS = "NAME,SIZE,LOG-SEC,PHY-SEC,MODEL,SERIAL,ROTA"
 
@@ -146,7 +146,7 @@ def reported_size(outputs: dict[str, str], pool: str = "tank") -> int:
 
 def test_dry_run_prints_every_output_and_sends_nothing(host, live_server, key):
     text = host.pool(TEXT_SAMPLE)
-    result = host.run("--server", live_server.url, "--token", key, "--dry-run")
+    result = host.run("--server", live_server.url, "--dry-run", "--include-serials", env={"ZFSPLANNER_TOKEN": key})
     assert result.returncode == 0, result.stderr
     for command, output in text.items():
         assert output in result.stdout, command
@@ -174,7 +174,7 @@ def test_dry_run_adds_the_json_forms_where_the_release_has_them(host):
     json_outputs = {k: v for k, v in sample_outputs(JSON_SAMPLE).items()}
     for command, output in json_outputs.items():
         host.answer(*script_args(command, "tank"), output)  # type: ignore[misc]
-    result = host.run("--dry-run")
+    result = host.run("--dry-run", "--include-serials")
     assert result.returncode == 0, result.stderr
     for command, output in json_outputs.items():
         assert output in result.stdout, command
@@ -261,7 +261,9 @@ def test_benchmark_with_real_fio_arrives_parsed_and_leaves_the_directory_empty(h
     assert sorted(run.results.values_list("name", flat=True)) == sorted(
         f"{t} {d}" for t in ("SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1") for d in ("read", "write"))
     assert run.team == team and run.design == design
-    assert "tank" in run.label and "tank/bench" in run.label and run.label.startswith(os.uname().nodename)
+    # the host's name is not sent without --include-serials
+    assert run.label == "this host: pool tank, dataset tank/bench"
+    assert run.settings["extra"]["host"] == "this host" and "on this host:" in run.notes
     assert run.settings["recordsize_bytes"] == 1048576 and run.settings["compression"] == "lz4"
     assert run.settings["sync"] == "standard"
     assert run.settings["extra"]["primarycache"] == "metadata" and run.settings["extra"]["pool"] == "tank"
@@ -305,7 +307,7 @@ def test_a_refused_token_exits_2(host, live_server):
 def test_missing_fio_exits_2_before_sending_anything(tmp_path, live_server, key):
     host = Host(tmp_path, fio=False)
     host.pool(TEXT_SAMPLE)
-    result = host.run("--server", live_server.url, "--token", key, "--benchmark", str(tmp_path))
+    result = host.run("--server", live_server.url, "--benchmark", str(tmp_path), env={"ZFSPLANNER_TOKEN": key})
     assert (result.returncode, result.stderr.startswith("collect.sh: fio not found")) == (2, True), result.stderr
     assert PoolImport.objects.count() == 0
 
@@ -401,3 +403,153 @@ def test_the_test_file_is_removed_whatever_happens(tmp_path, live_server, key, t
     assert said in result.stderr
     assert os.listdir(bench) == []
     assert not BenchRun.objects.exists()
+
+
+# ------------------------------------------------------------------ what is sent: serial numbers, host name, token
+
+SERIALS = ("ZL2A1B01", "ZL2A1B07", "S664NE0R901234", "PHKM0123004A100A")
+
+
+def devices(record: PoolImport) -> list[tuple[str, int, str, str]]:
+    """(role, size, where the size came from, model) of each imported member, in order."""
+    return [(d["role"], d["size_bytes"], d["size_source"], d["model"]) for d in record.document["imported"]["devices"]]
+
+
+def test_serial_numbers_are_replaced_and_the_import_still_matches_lsblk(host, live_server, key):
+    host.pool(TEXT_SAMPLE)
+    dry = host.run("--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    for serial in SERIALS:
+        assert serial not in dry.stdout, serial
+    # the same stand-in wherever a serial appears, of the same length (the lsblk table keeps its columns)
+    assert "ata-ST16000NM001G-2KK103_S0000001 " in dry.stdout
+    assert "ST16000NM001G-2KK103       S0000001            1\n" in dry.stdout
+    assert "nvme-INTEL_SSDPEL1K100GA_S000000000000010-part1" in dry.stdout
+    assert "disk serial numbers or host names replaced by stand-ins" in dry.stdout
+    hidden = host.run("--server", live_server.url, env={"ZFSPLANNER_TOKEN": key})
+    shown = host.run("--server", live_server.url, "--include-serials", env={"ZFSPLANNER_TOKEN": key})
+    assert hidden.returncode == shown.returncode == 0, hidden.stderr + shown.stderr
+    without, with_serials = PoolImport.objects.order_by("pk")
+    assert not any(s in str(without.sources) for s in SERIALS)
+    assert all(s in str(with_serials.sources) for s in SERIALS)
+    # every member's size, model and where its size came from are the same (lsblk's rows matched)
+    assert devices(without) == devices(with_serials)
+    assert {d[2] for d in devices(without) if d[0] == "data"} == {"lsblk"}
+    def figures(record: PoolImport) -> dict:
+        reported = record.document["imported"]["reported"]
+        return reported | {"vdevs": [{k: v for k, v in d.items() if k != "name"} for d in reported["vdevs"]]}
+
+    assert figures(without) == figures(with_serials)
+    assert without.document["vdevs"] == with_serials.document["vdevs"]
+
+
+def fake_hostname(host: Host, name: str) -> None:
+    (host.bin / "hostname").unlink()
+    (host.bin / "hostname").write_text(f"#!/bin/sh\necho {name}\n")
+    (host.bin / "hostname").chmod(0o755)
+
+
+def test_the_host_name_is_replaced_in_every_output(host):
+    outputs = host.pool(TEXT_SAMPLE)
+    fake_hostname(host, "storage-07.example.net")
+    status = next(v for k, v in outputs.items() if k == "zpool status tank")
+    host.answer("zpool", "status tank", status.replace("errors: No known data errors",
+                                                       "status: last imported on storage-07.example.net"))
+    dry = host.run("--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "storage-07" not in dry.stdout
+    assert "last imported on H000000000000000000001" in dry.stdout
+    shown = host.run("--dry-run", "--include-serials")
+    assert "last imported on storage-07.example.net" in shown.stdout and "ZL2A1B01" in shown.stdout
+
+
+def test_benchmark_label_names_the_host_only_with_include_serials(host, tmp_path):
+    host.pool(TEXT_SAMPLE)
+    fake_hostname(host, "storage-07")
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    hidden = host.run("--dry-run", "--benchmark", str(bench))
+    assert "label: this host: " in hidden.stdout and "storage-07" not in hidden.stdout
+    shown = host.run("--dry-run", "--benchmark", str(bench), "--include-serials")
+    assert "label: storage-07: " in shown.stdout
+
+
+def recording(host: Host, tool: str) -> Path:
+    """Put a wrapper in front of ``tool`` that writes each of its arguments to a file, then runs it."""
+    real = (host.bin / tool).resolve()
+    log = host.bin.parent / f"{tool}.argv"
+    (host.bin / tool).unlink()
+    (host.bin / tool).write_text(f'#!/bin/sh\nfor a in "$@"; do printf "%s\\n" "$a" >>{log}; done\nexec {real} "$@"\n')
+    (host.bin / tool).chmod(0o755)
+    return log
+
+
+@pytest.mark.parametrize("http", ["curl", "wget"])
+def test_the_token_is_never_an_argument(tmp_path, live_server, key, http):
+    host = Host(tmp_path, http=http)
+    host.pool(TEXT_SAMPLE)
+    log = recording(host, http)
+    token_file = tmp_path / "token"
+    token_file.write_text(key + "\n")
+    token_file.chmod(0o600)
+    result = host.run("--server", live_server.url, "--token-file", str(token_file))
+    assert result.returncode == 0, result.stderr
+    assert PoolImport.objects.count() == 1
+    arguments = log.read_text()
+    assert live_server.url in arguments and key not in arguments and key[:8] not in arguments
+
+
+def test_a_token_file_others_may_read_is_refused(host, live_server, key, tmp_path):
+    host.pool(TEXT_SAMPLE)
+    token_file = tmp_path / "token"
+    token_file.write_text(key)
+    token_file.chmod(0o644)
+    result = host.run("--server", live_server.url, "--token-file", str(token_file))
+    assert result.returncode == 2
+    assert message(result) == (f"collect.sh: --token-file {token_file}: other users may read or change it "
+                               f"(-rw-r--r--): chmod 600 {token_file}")
+    assert PoolImport.objects.count() == 0
+    missing = host.run("--server", live_server.url, "--token-file", str(tmp_path / "nope"))
+    assert missing.returncode == 2 and "no such file" in message(missing)
+
+
+def test_a_token_on_the_command_line_works_with_a_warning(host, live_server, key):
+    host.pool(TEXT_SAMPLE)
+    result = host.run("--server", live_server.url, "--token", key)
+    assert result.returncode == 0, result.stderr
+    assert "note: a token given with --token is shown to other users by ps" in result.stderr
+    from_env = host.run("--server", live_server.url, env={"ZFSPLANNER_TOKEN": key})
+    assert from_env.returncode == 0 and "note:" not in from_env.stderr
+
+
+def test_dry_run_needs_no_token_and_says_what_it_runs(host):
+    host.pool(TEXT_SAMPLE)
+    result = host.run("--server", "https://planner.example", "--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert "=== POST https://planner.example/api/pool-imports/" in result.stdout
+    assert "$ zpool status tank\n" in result.stdout and "$ lsblk -b -o NAME,SIZE" in result.stdout
+
+
+def test_wwn_names_are_replaced_too(host):
+    outputs = host.pool(TEXT_SAMPLE)
+    status = outputs["zpool status tank"].replace("ata-ST16000NM001G-2KK103_ZL2A1B01", "wwn-0x5000c500a1b2c3d4")
+    host.answer("zpool", "status tank", status)
+    dry = host.run("--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "5000c500a1b2c3d4" not in dry.stdout
+    assert re.search(r" wwn-S0+\d+ +ONLINE", dry.stdout) and len("wwn-0x5000c500a1b2c3d4") == len(
+        re.search(r"wwn-S0+\d+", dry.stdout).group(0))
+
+
+def test_serials_in_lsblk_json_are_replaced_as_in_the_names(host):
+    host.pool(TEXT_SAMPLE)
+    disks = [{"name": f"sd{c}", "size": 16000900661248, "log-sec": 512, "phy-sec": 4096,
+              "model": "ST16000NM001G-2KK103", "serial": f"ZL2A1B0{i}", "rota": True}
+             for i, c in enumerate("abcdef", start=1)]
+    host.answer("lsblk", f"-b -J -o {LSBLK_COLUMNS}", json.dumps({"blockdevices": disks}, indent=3) + "\n")
+    dry = host.run("--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "ZL2A1B0" not in dry.stdout and "=== files: lsblk -b -J" in dry.stdout
+    sent = json.loads(dry.stdout.split("$ lsblk -b -J -o " + LSBLK_COLUMNS + "\n", 1)[1].split("=== files:", 1)[0])
+    assert [d["serial"] for d in sent["blockdevices"]] == [f"S000000{i}" for i in range(1, 7)]
+    assert "ata-ST16000NM001G-2KK103_S0000001 " in dry.stdout

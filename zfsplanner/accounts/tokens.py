@@ -61,15 +61,17 @@ def issue_token(user: Any, name: str, days: int | None) -> tuple[ApiToken, str]:
 
 
 @transaction.atomic
-def issue_upload_token(user: Any, team: Team) -> tuple[ApiToken, str]:
-    """A fresh upload-only token of ``user`` for ``team`` (an owner or editor), valid UPLOAD_TOKEN_LIFETIME;
-    the user's oldest usable upload tokens beyond MAX_UPLOAD_TOKENS are revoked."""
+def issue_upload_token(user: Any, team: Team, name: str = "") -> tuple[ApiToken, str]:
+    """A fresh upload-only token of ``user`` for ``team`` (an owner or editor), valid UPLOAD_TOKEN_LIFETIME,
+    named ``name`` (by default after the team); the user's oldest usable upload tokens beyond
+    MAX_UPLOAD_TOKENS are revoked."""
     if not team.can_write(user):
         raise TokenError("team", f"your role in {team.name} may not upload (owners and editors may)")
+    name = clean_token_name(name) if name.strip() else f"Collect from a server ({team.name})"[:100]
     key, digest = new_key()
     token = ApiToken.objects.create(
         user=user,
-        name=f"Collect from a server ({team.name})"[:100],
+        name=name,
         prefix=key[:8],
         key_digest=digest,
         expires=timezone.now() + UPLOAD_TOKEN_LIFETIME,
@@ -106,6 +108,12 @@ def token_for_key(key: str) -> ApiToken | None:
         ApiToken.objects.filter(pk=token.pk).update(last_used=now)
         token.last_used = now
     return token
+
+
+def upload_tokens(user: Any) -> Any:
+    """The user's upload-only tokens (the collect command's), newest first, usable or not."""
+    mine = ApiToken.objects.filter(user=user, scope=TokenScope.UPLOAD)
+    return mine.select_related("team").order_by("-created", "-pk")
 
 
 def revoke_token(token: ApiToken, reason: RevokeReason = RevokeReason.BY_USER) -> ApiToken:

@@ -42,6 +42,13 @@ class PoolImportStatus(models.TextChoices):
     FAILED = "failed", "Could not be read"
 
 
+class DesignLink(models.TextChoices):
+    """How an import is tied to its design: made into it, or sent for one that already existed."""
+
+    SAVED = "saved", "Saved as this design"
+    ATTACHED = "attached", "Sent for this design (collect.sh --design)"
+
+
 class PoolImport(UploadLifecycle):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     sources = models.JSONField(default=list, help_text='[{"name": ..., "text": ...}]: what was pasted or uploaded.')
@@ -55,6 +62,8 @@ class PoolImport(UploadLifecycle):
     error_source = models.CharField(max_length=255, blank=True, help_text="The output (file or paste) the error is in.")
     error_format = models.CharField(max_length=32, blank=True, help_text="What it was read as (zpool status, ...).")
     design = models.ForeignKey(PoolDesign, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    design_link = models.CharField(max_length=10, choices=DesignLink.choices, blank=True,
+                                   help_text="Whether the design was made from the import or the import sent for it.")
 
     objects = PoolImportQuerySet.as_manager()
 

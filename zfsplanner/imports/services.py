@@ -38,7 +38,15 @@ from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import UploadTooLarge, discard, spool
 
 from .catalog import catalog_entries
-from .models import FILE_LISTINGS, POOL_OUTPUTS, HistogramUpload, PoolImport, PoolImportStatus, histogram_path
+from .models import (
+    FILE_LISTINGS,
+    POOL_OUTPUTS,
+    DesignLink,
+    HistogramUpload,
+    PoolImport,
+    PoolImportStatus,
+    histogram_path,
+)
 from .presenters import answers_from
 
 logger = logging.getLogger(__name__)
@@ -141,15 +149,15 @@ def save_pool_import(record: PoolImport, team: Team, user: Any, name: str | None
             for d in doc.get("datasets") or []
         ]
     design = save_design_document(team, doc, user, summary="imported from the pool's own outputs")
-    PoolImport.objects.filter(pk=record.pk).update(design=design)
-    record.design = design
+    PoolImport.objects.filter(pk=record.pk).update(design=design, design_link=DesignLink.SAVED)
+    record.design, record.design_link = design, DesignLink.SAVED
     return design
 
 
 def attach_pool_import(record: PoolImport, design: PoolDesign) -> PoolImport:
     """Tie a preview to an existing design: the design page then sets the pool's figures against it."""
-    PoolImport.objects.filter(pk=record.pk).update(design=design)
-    record.design = design
+    PoolImport.objects.filter(pk=record.pk).update(design=design, design_link=DesignLink.ATTACHED)
+    record.design, record.design_link = design, DesignLink.ATTACHED
     planning_figures_changed()  # the design's cached page shows the attached pool's figures
     return record
 

@@ -26,8 +26,9 @@ from zfsplanner.uploads.handler import UploadTooLarge, check_content_length, ins
 from zfsplanner.uploads.text import UploadRefused
 
 from . import services
+from .attached import layout_warning
 from .forms import HistogramForm, PoolImportForm, SaveImportForm
-from .models import FILE_LISTINGS, POOL_OUTPUTS, HistogramUpload, PoolImport
+from .models import FILE_LISTINGS, POOL_OUTPUTS, DesignLink, HistogramUpload, PoolImport
 from .presenters import answer_error, preview, with_answers
 
 UNPROCESSABLE = 422
@@ -80,7 +81,11 @@ def _preview_response(request: HttpRequest, record: PoolImport, form: SaveImport
     teams = writable_teams(request.user)
     if form is None:
         form = SaveImportForm(teams=teams, initial={"name": record.document.get("name"), "team": teams.first()})
-    context = {"record": record, "preview": preview(record.document), "form": form, "can_save": teams.exists()}
+    linked = PoolDesign.objects.for_user(request.user).filter(pk=record.design_id).first() if record.design_id else None
+    context = {"record": record, "preview": preview(record.document), "form": form, "can_save": teams.exists(),
+               "linked_design": linked, "saved": linked is not None and record.design_link == DesignLink.SAVED}
+    if linked is not None and not context["saved"]:
+        context["layout_warning"] = layout_warning(linked, record)
     return render(request, "imports/pool_import_detail.html", context | extra, status=status)
 
 

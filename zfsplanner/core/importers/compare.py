@@ -17,11 +17,13 @@ rounding are not differences; a figure the importer fitted (disk sizes unknown) 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..design.types import Design, Layout, Role, VdevGroup
 from ..estimate import Estimate
+from ..naming import describe_group
 
 MIN_DATASET_BYTES = 64 * 1024**2
 ROUNDING = 0.0025  # zfs_nicenum prints 3 significant digits: within 0.25 % either way of 21.8T, 1.50K, ...
@@ -116,3 +118,47 @@ def compare(document: Mapping[str, Any], estimate: Estimate) -> list[Row]:
         rows.append(Row(f"dataset-{name}", f"REFER of {name}", "zfs list", int(rep["referenced_bytes"]),
                         est.referenced_bytes))
     return rows
+
+
+# --------------------------------------------------------------------------- layouts
+
+# The roles whose vdevs make up SIZE, AVAIL and ALLOC: a log, cache or spare changes none of the figures compared.
+CAPACITY_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP)
+_LAYOUT_WORDS = {Layout.STRIPE: "single-disk vdevs", Layout.MIRROR: "mirrors"}
+
+
+def _shape_key(groups: Sequence[VdevGroup]) -> list[tuple[str, int, int, int | None, int | None]]:
+    return sorted((g.layout.value, g.width, g.count, g.draid_data, g.draid_spares) for g in groups)
+
+
+def _role_words(role: Role, groups: Sequence[VdevGroup], *, disks_word: bool, shapes: bool) -> str:
+    """``8 disks in raidz2``, ``2 special disks in mirrors``, ``12 disks in raidz2 (2 × 6-wide raidz2)``; the
+    ``disks`` word left out for the second half of a sentence ("the pool 6 in raidz2")."""
+    if not groups:
+        return "none" if not disks_word else f"no {'' if role == Role.DATA else role.value + ' '}vdevs"
+    disks = sum(g.width * g.count for g in groups)
+    layouts = list(dict.fromkeys(_LAYOUT_WORDS.get(g.layout, g.layout.value) for g in groups))
+    noun = ("" if role == Role.DATA else f"{role.value} ") + ("disk" if disks == 1 else "disks")
+    words = f"{disks} {noun + ' ' if disks_word else ''}in {' and '.join(layouts)}"
+    return f"{words} ({' + '.join(describe_group(g) for g in groups)})" if shapes else words
+
+
+def layout_difference(design: Design, pool: Design) -> str | None:
+    """How the vdevs of ``design`` differ from those of the imported ``pool`` in the roles that make up the
+    compared figures, as a sentence ("the design has 8 disks in raidz2, the pool 6 in raidz2: the figures
+    compare different layouts"); None when they have the same layout (disk sizes may still differ)."""
+    parts = []
+    for role in CAPACITY_ROLES:
+        mine = [g for g in design.vdevs if g.role == role]
+        theirs = [g for g in pool.vdevs if g.role == role]
+        if _shape_key(mine) == _shape_key(theirs):
+            continue
+        plain = (_role_words(role, mine, disks_word=True, shapes=False),
+                 _role_words(role, theirs, disks_word=True, shapes=False))
+        shapes = plain[0] == plain[1]  # the same disks in the same kind of vdev, grouped otherwise
+        first = _role_words(role, mine, disks_word=True, shapes=shapes)
+        second = _role_words(role, theirs, disks_word=not mine, shapes=shapes)
+        parts.append(f"the design has {first}, the pool {'has ' if not mine else ''}{second}")
+    if not parts:
+        return None
+    return "; ".join(parts) + ": the figures compare different layouts"
