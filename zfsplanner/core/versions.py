@@ -485,6 +485,17 @@ OFFERED: tuple[Offer, ...] = _offers()
 NEWEST_RELEASE: Version = RELEASES[-1]
 
 
+def default_version() -> str:
+    """The release every place that must pick one starts from: the newest release the planner knows.
+
+    The quick planner, a new design, an import whose outputs name no release, the layout advisor
+    and the compression samples all ask this one function. A design document that names no
+    release is another matter: the design format reads it as its own default
+    (``design.types.DEFAULT_OPENZFS_VERSION``, the 2.3 series), so a stored document never
+    changes figures when the planner learns a newer release."""
+    return str(NEWEST_RELEASE)
+
+
 def offered_for(name: str) -> Offer:
     """The offer that models like ``name`` (a series or a known release)."""
     v = Version.parse(name)
