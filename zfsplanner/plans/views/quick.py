@@ -10,7 +10,9 @@ parameters become a document (``forms.quick.quick_document``) that is estimated 
 Requests count against the ``estimate`` rate, like the estimate API. An estimate is cached
 per document and the rendered page per parameter set (``page_cache``; cache keys carry the
 build). "Save as a design" stores the same document in the user's first writable team (a
-personal team for a newcomer) after logging in or signing up, and opens the designer.
+personal team for a newcomer) after logging in, and opens the designer; the unit the plan was read in
+becomes the account's. Signing up from that link saves the plan at sign-up (``plans.signup``), and the
+link then opens the saved design instead of saving it twice.
 The answer and the page itself are built in ``presentation.quick`` (the home page shows it too).
 """
 
