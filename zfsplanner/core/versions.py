@@ -486,13 +486,9 @@ NEWEST_RELEASE: Version = RELEASES[-1]
 
 
 def default_version() -> str:
-    """The release every place that must pick one starts from: the newest release the planner knows.
-
-    The quick planner, a new design, an import whose outputs name no release, the layout advisor
-    and the compression samples all ask this one function. A design document that names no
-    release is another matter: the design format reads it as its own default
-    (``design.types.DEFAULT_OPENZFS_VERSION``, the 2.3 series), so a stored document never
-    changes figures when the planner learns a newer release."""
+    """The newest release the planner knows: what the pages, imports, the advisor and compression samples
+    start from. A document naming none is read as ``design.types.DEFAULT_OPENZFS_VERSION`` (2.3) instead,
+    so its figures never move when the planner learns a newer release."""
     return str(NEWEST_RELEASE)
 
 

@@ -45,8 +45,8 @@ class Builder:
         for vp in found.vdev_props:
             if vp.pool in (None, self.name):
                 self.vdev_ashifts.update(vp.ashifts())
-        self.version = self._version()  # what the outputs say, None when they say nothing
-        self.release = self.version or default_version()  # the release the design is built for
+        self.version = self._version()  # what the outputs say (None: nothing); the design's release:
+        self.release = self.version or default_version()
         self.by_kernel_name = {b.name: b for b in found.blocks}
         self.list_rows = self._list_rows()
 
