@@ -17,7 +17,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zfsplanner.core.design.types import DEFAULT_OPENZFS_VERSION
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.geometry.partitioning import leaf_psize
@@ -27,7 +26,7 @@ from zfsplanner.core.importers.compare import compare
 from zfsplanner.core.importers.json_outputs import parse as parse_json
 from zfsplanner.core.importers.zpool_list import ListRow, size_is_physical
 from zfsplanner.core.importers.zpool_list import parse as parse_list
-from zfsplanner.core.versions import Version
+from zfsplanner.core.versions import Version, default_version
 
 DATA = Path(__file__).resolve().parent / "data"
 EMPTY = {(p["layout"], p["disk_size_bytes"]): p for p in json.loads((DATA / "openzfs-2.3.2.json").read_text())
@@ -120,7 +119,7 @@ def test_a_stripe_of_files_imports_with_the_size_openzfs_reports(disks, pool_siz
     rows = stripe(*disks)
     doc, est = imported(status_text([p for p, *_ in rows]) + FORMS[form](rows) + ASHIFT)
     # no zfs version: the rows alone say that SIZE is the file's (it differs from ALLOC + FREE)
-    assert "openzfs_version" not in doc
+    assert doc["openzfs_version"] == default_version()  # the newest release the planner knows
     assert sorted(d["size_bytes"] for d in doc["imported"]["devices"]) == sorted(psize for psize, _ in disks)
     assert {d["size_source"] for d in doc["imported"]["devices"]} == {"zpool list -v"}
     assert est.pool.zpool_size_bytes == pool_size
@@ -298,8 +297,9 @@ def test_single_disk_vdevs_of_every_role_come_back_with_the_same_size_and_used_p
     assert result.questions == []
     back = result.document
     # zfs version names the release the series stands for ("2.0" -> 2.0.3), which the import keeps
-    assert Version.parse(back.get("openzfs_version", DEFAULT_OPENZFS_VERSION)) == Version.parse(
-        doc["openzfs_version"] if with_version else DEFAULT_OPENZFS_VERSION)
+    # without it, the newest release the planner knows (as everywhere a release must be picked)
+    assert Version.parse(back["openzfs_version"]) == Version.parse(
+        doc["openzfs_version"] if with_version else default_version())
     back["openzfs_version"] = doc["openzfs_version"]  # the rules of the design's release, whatever was pasted
     expected = [(g.role.value, g.layout.value, g.width, g.count) for g in design.vdevs]
     assert [(v["role"], v["layout"], v["width"], v["count"]) for v in back["vdevs"]] == expected

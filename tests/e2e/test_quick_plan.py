@@ -113,8 +113,10 @@ def test_an_error_shows_next_to_the_field_and_clears_when_fixed(phone):
     assert "disks=5" in page.url
 
 
-def test_save_as_a_design_after_signing_up_lands_in_the_designer_with_the_same_figures(page, mailoutbox):
-    page.goto(f"/plan/?{REFERENCE}")
+def sign_up_from_the_planner(page, mailoutbox, query: str) -> tuple[tuple[int, str], str]:
+    """Plan ``query``, press "Save as a design", sign up as rosa: the planner's headline and the
+    confirmation link e-mailed."""
+    page.goto(f"/plan/?{query}")
     planned = headline(page)
     page.click("#quick-save")
     page.wait_for_url("**/accounts/login/**")
@@ -126,18 +128,39 @@ def test_save_as_a_design_after_signing_up_lands_in_the_designer_with_the_same_f
     page.click("#signup button[type=submit]")
     page.wait_for_selector("#verification-sent")
     mail = next(m for m in mailoutbox if "rosa@example.com" in m.to)
-    page.goto(re.search(r"https?://[^/\s]+(/accounts/confirm-email/[^\s]+)", mail.body).group(1))
+    return planned, re.search(r"https?://[^/\s]+(/accounts/confirm-email/[^\s]+)", mail.body).group(1)
+
+
+def test_save_as_a_design_after_signing_up_lands_in_the_designer_with_the_same_figures(page, mailoutbox):
+    planned, link = sign_up_from_the_planner(page, mailoutbox, REFERENCE)
+    page.goto(link)
     page.click("#email-confirm button[type=submit]")
-    page.wait_for_url("**/plan/save/**")
-    assert headline(page) == planned  # the same state, nothing typed again
-    page.click("#quick-save")
-    page.wait_for_url("**/designs/*/designer/")
+    page.wait_for_url("**/designs/*/designer/")  # saved at sign-up: opened, not offered again
     design = PoolDesign.objects.get()
     assert estimate_design(design).pool.zfs_avail_bytes == planned[0]
     assert design.openzfs_version == planned[1]
     shown = page.locator("#usable .value").first.inner_text()
     assert shown in (format_iec(planned[0]), format_si(planned[0]))
     assert page.js_errors == []
+
+
+def test_a_plan_saved_at_sign_up_is_in_the_designer_whichever_browser_confirms(page, browser, live_server, mailoutbox):
+    planned, link = sign_up_from_the_planner(page, mailoutbox, f"{REFERENCE}&unit=TB")
+    phone = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(link)  # the e-mail opened on another device: no session of the sign-up there
+    phone.click("#email-confirm button[type=submit]")
+    phone.wait_for_url("**/accounts/login/**")
+    phone.fill("input[name=login]", "rosa")
+    phone.fill("input[name=password]", PW)
+    phone.click("#password-login button[type=submit]")
+    phone.wait_for_load_state("networkidle")
+    design = PoolDesign.objects.get()
+    phone.click(f"a[href='/designs/{design.pk}/']")
+    phone.wait_for_url(f"**/designs/{design.pk}/")
+    phone.goto(f"/designs/{design.pk}/designer/")
+    assert estimate_design(design).pool.zfs_avail_bytes == planned[0]
+    assert phone.locator("#usable .value").first.inner_text() == format_si(planned[0])  # in TB, as planned
+    phone.context.close()
 
 
 def test_the_planner_passes_axe_and_fits_390px(browser, live_server, alice):

@@ -288,6 +288,17 @@ def preferred_unit(user: object) -> str | None:
     return str(unit) or None
 
 
+def keep_unit(user: Any, unit: str) -> bool:
+    """Make ``unit`` (TB or TiB) the one every design page shows ``user`` from now on, as the profile's
+    setting does: a plan saved from the quick planner keeps the unit it was read in. True when it changed."""
+    if unit not in SizeUnit.values or preferred_unit(user) == unit:
+        return False
+    profile = Profile.objects.filter(user=user).first() or Profile(user=user)
+    profile.size_unit = unit
+    profile.save()
+    return True
+
+
 def request_unit(request: object) -> str:
     """The unit a page shows this request: ``?unit=TB|TiB``, else the user's preference, else TiB."""
     asked = getattr(request, "GET", {}).get("unit")

@@ -19,7 +19,7 @@ from django.core.files.uploadedfile import UploadedFile
 from zfsplanner.core.datasets.measure import MeasureError, Source, measure_files, settings_for
 from zfsplanner.core.geometry.ashift import ASHIFT_RANGE
 from zfsplanner.core.units import UnitError, parse_zfs_size
-from zfsplanner.core.versions import unknown_version_message
+from zfsplanner.core.versions import default_version, unknown_version_message
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import spool
 
@@ -60,7 +60,7 @@ def _split(value: Any) -> list[str]:
 
 def parse_options(algorithms: Any = None, recordsize: Any = None, ashift: Any = None, version: Any = None) -> Options:
     """Read the options as the command, the API and the form give them (comma lists or lists)."""
-    v = str(version or "2.3").strip()
+    v = str(version or default_version()).strip()
     problem = unknown_version_message(v)
     if problem is not None:
         raise OptionError("openzfs_version", problem)

@@ -37,6 +37,7 @@ from .planning.context import context
 from .planning.reliability_section import reliability_section
 from .planning.sections import performance_section
 from .units import format_zfs_size, is_power_of_two
+from .versions import default_version
 
 MAX_DISKS = 1000
 # The chance of losing some data within five years (reliability's ``data_loss_probability["5y"]``)
@@ -115,7 +116,7 @@ class DataNeeds:
 
 @dataclass(frozen=True)
 class Options:
-    openzfs_version: str = "2.3"
+    openzfs_version: str = field(default_factory=default_version)
     pool_name: str = "tank"
     max_fill: float = 0.8  # a layout "fits" when the data at the horizon stays below this fill
     extra: Mapping[str, Any] = field(default_factory=dict)  # reliability/performance settings for every row

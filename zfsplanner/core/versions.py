@@ -492,6 +492,13 @@ OFFERED: tuple[Offer, ...] = _offers()
 NEWEST_RELEASE: Version = RELEASES[-1]
 
 
+def default_version() -> str:
+    """The newest release the planner knows: what the pages, imports, the advisor and compression samples
+    start from. A document naming none is read as ``design.types.DEFAULT_OPENZFS_VERSION`` (2.3) instead,
+    so its figures never move when the planner learns a newer release."""
+    return str(NEWEST_RELEASE)
+
+
 def offered_for(name: str) -> Offer:
     """The offer that models like ``name`` (a series or a known release)."""
     v = Version.parse(name)

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import models
 
 from zfsplanner.core.design import types as core
-from zfsplanner.core.versions import NEWEST_RELEASE, OFFERED, SERIES_NAMES, Version
+from zfsplanner.core.versions import OFFERED, SERIES_NAMES, Version, default_version
 
 
 class Media(models.TextChoices):
@@ -21,8 +21,10 @@ class Media(models.TextChoices):
 # Every name a design may give (a series or a release the planner knows), and the series a list filters by.
 OPENZFS_VERSION_NAMES: tuple[str, ...] = core.OPENZFS_VERSIONS
 OPENZFS_SERIES_CHOICES = [(s, f"OpenZFS {s}") for s in reversed(SERIES_NAMES)]
-# What a new design, the quick planner and the advisor start from: the newest release.
-DEFAULT_OPENZFS_VERSION = str(NEWEST_RELEASE)
+# What a new design, the quick planner, an import and the advisor start from: the newest release
+# the planner knows (versions.default_version). A document that names none is read as the design
+# format's own default (core.DEFAULT_OPENZFS_VERSION).
+DEFAULT_OPENZFS_VERSION = default_version()
 
 
 def openzfs_version_choices(current: str | None = None) -> list[tuple[str, str]]:

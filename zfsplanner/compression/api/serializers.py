@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
+from zfsplanner.core.versions import default_version
 from zfsplanner.plans.choices import OPENZFS_VERSION_NAMES
 
 
@@ -21,7 +22,7 @@ class MeasureRequestSerializer(serializers.Serializer):
     )
     recordsize = serializers.CharField(required=False, default="128K", help_text="Comma list: 128K,1M.")
     ashift = serializers.IntegerField(required=False, default=12, min_value=ASHIFT_MIN, max_value=ASHIFT_MAX)
-    openzfs_version = serializers.ChoiceField(choices=OPENZFS_VERSION_NAMES, required=False, default="2.3")
+    openzfs_version = serializers.ChoiceField(choices=OPENZFS_VERSION_NAMES, required=False, default=default_version)
 
 
 class ResultSerializer(serializers.Serializer):

@@ -10,6 +10,7 @@ from ..compression.profiles import PROFILES
 from ..compression.rules import CompressionError, resolve_algorithm
 from ..design.types import Dataset, DatasetType
 from ..properties.resolve import DEFAULT_RECORDSIZE, default
+from ..versions import default_version
 from .directories import FILES_PER_DIRECTORY
 from .metadata import RedundantMetadata
 
@@ -109,7 +110,7 @@ def compressed_fraction(ds: Dataset, algorithm: str, notes: list[str]) -> tuple[
     if comp.ratio is not None:
         if comp.algorithm and algorithm != "off":
             try:
-                measured_with = resolve_algorithm(comp.algorithm, "2.3")
+                measured_with = resolve_algorithm(comp.algorithm, default_version())
             except CompressionError:
                 measured_with = comp.algorithm
             if measured_with != algorithm:

@@ -57,6 +57,9 @@ class Sync(StrEnum):
 
 
 OPENZFS_VERSIONS = KNOWN_NAMES  # a series ("2.4", modelled as one release: versions.SERIES) or a known release
+# What a document that names no release is read as (the design format's default, a contract):
+# not versions.default_version(), which new plans start from, so that a document written without
+# a version keeps its figures when the planner learns a newer release.
 DEFAULT_OPENZFS_VERSION = "2.3"
 COMPRESSION_VALUES = (
     ("on", "off", "lz4", "lzjb", "zle", "gzip", "zstd", "zstd-fast")

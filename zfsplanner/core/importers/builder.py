@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..design.types import DEFAULT_OPENZFS_VERSION, OPENZFS_VERSIONS, Layout, Partitioning
+from ..design.types import OPENZFS_VERSIONS, Layout, Partitioning
 from ..geometry.ashift import ASHIFT_RANGE
-from ..versions import Version, modelled_as
+from ..versions import Version, default_version, modelled_as
 from . import devices, lsblk, zpool_list, zpool_status
 from .common import Size, parse_size
 from .datasets import dataset_from, root_matters
@@ -45,7 +45,8 @@ class Builder:
         for vp in found.vdev_props:
             if vp.pool in (None, self.name):
                 self.vdev_ashifts.update(vp.ashifts())
-        self.version = self._version()
+        self.version = self._version()  # what the outputs say (None: nothing); the design's release:
+        self.release = self.version or default_version()
         self.by_kernel_name = {b.name: b for b in found.blocks}
         self.list_rows = self._list_rows()
 
@@ -100,8 +101,8 @@ class Builder:
                     break
         if found is None:
             self.notes.append(
-                f"OpenZFS version not given (add `zfs version` or `zpool get all`): the planner's default "
-                f"{DEFAULT_OPENZFS_VERSION} is used"
+                f"OpenZFS version not given (add `zfs version` or `zpool get all`): the newest release the "
+                f"planner knows, {default_version()}, is used"
             )
             return None
         if found not in OPENZFS_VERSIONS:
@@ -365,7 +366,7 @@ class Builder:
 
         Whatever stays unknown (``zpool status`` alone) is left for the preview to ask.
         """
-        version = self.version or DEFAULT_OPENZFS_VERSION
+        version = self.release
         by_model: dict[tuple[str | None, Partitioning], tuple[int, str]] = {
             (m.model, m.partitioning): (m.size_bytes, m.name) for t in tops for m in t.members
             if m.model and m.size_bytes is not None}
@@ -452,7 +453,7 @@ class Builder:
             if dtype not in ("filesystem", "volume"):
                 continue
             try:
-                version = self.version or DEFAULT_OPENZFS_VERSION
+                version = self.release
                 doc, rep = dataset_from(name, dtype, values, sources, self.notes, version)
             except ValueError as exc:
                 raise ImportProblem(line, f"{name}: {exc}") from None

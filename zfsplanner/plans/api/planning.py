@@ -24,6 +24,7 @@ from zfsplanner.core.document.reader import Reader
 from zfsplanner.core.units import UnitError, parse_disk_size, parse_zfs_size
 from zfsplanner.core.versions import unknown_version_message
 
+from ..choices import DEFAULT_OPENZFS_VERSION
 from ..models import CatalogDisk, PoolDesign
 from ..presentation import charts
 from ..services.measurements import measured_vs_predicted
@@ -149,11 +150,11 @@ def _options(raw: Any, errors: list[tuple[str, str]]) -> advisor.Options:
     if not isinstance(raw, Mapping):
         errors.append(("options", "must be an object"))
         return advisor.Options()
-    version = raw.get("openzfs_version", "2.3")
+    version = raw.get("openzfs_version", DEFAULT_OPENZFS_VERSION)
     problem = unknown_version_message(version) if isinstance(version, str) else "must be a version such as 2.4.4"
     if problem is not None:
         errors.append(("options.openzfs_version", problem))
-        version = "2.3"
+        version = DEFAULT_OPENZFS_VERSION
     name = raw.get("pool_name", "tank")
     if not isinstance(name, str) or not name[:1].isalpha():
         errors.append(("options.pool_name", "must be a pool name starting with a letter"))

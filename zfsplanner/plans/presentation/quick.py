@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -41,23 +40,11 @@ UNPROCESSABLE = 422
 
 
 @dataclass(frozen=True)
-class QuickCost:
-    """What the data disks cost at the price typed in (else the catalog disk's), and per usable TB (10^12 bytes)."""
-
-    price: Decimal
-    disks: int
-    total: Decimal
-    per_usable_tb: Decimal | None
-    source: str = "typed"  # or "catalog": the catalog's price of the chosen disk
-
-
-@dataclass(frozen=True)
 class QuickAnswer:
     document: dict[str, Any]
     estimate: Estimate
     commands: dict[str, list[str]]
-    summary: DesignSummary
-    cost: QuickCost | None
+    summary: DesignSummary  # its cost is the designer's rule (summary.design_cost): every disk, SSDs too
 
     @property
     def version(self) -> str:
@@ -108,17 +95,13 @@ def answer(form: QuickPlanForm) -> QuickAnswer:
     spec, estimate, commands = computed(doc)
     d = form.cleaned_data
     shown = resolve_catalog(doc) if d.get("disk") else doc  # a catalog disk named by its vendor and model
-    summary = summarize(estimate, shown, with_fixes=False, spec=spec, unit=d.get("unit") or DEFAULT_SIZE_UNIT)
-    cost = None
-    price, source = d.get("price"), "typed"
-    if price is None and d.get("disk"):
-        price, source = catalog_price(d["disk"]), "catalog"
-    if price is not None:
-        disks = d["disks"] * d["vdevs"]
-        total = price * disks
-        usable_tb = Decimal(summary.usable.bytes) / Decimal(10**12)
-        cost = QuickCost(price, disks, total, total / usable_tb if usable_tb else None, source)
-    return QuickAnswer(doc, estimate, commands, summary, cost)
+    # The price typed is the data group's price_per_disk; else the catalog's price of the chosen disk.
+    listed = catalog_price(d["disk"]) if d.get("disk") else None
+    prices = {d["disk"]: listed} if listed is not None else {}
+    summary = summarize(
+        estimate, shown, prices, with_fixes=False, spec=spec, unit=d.get("unit") or DEFAULT_SIZE_UNIT
+    )
+    return QuickAnswer(doc, estimate, commands, summary)
 
 
 def _wants_partial(request: HttpRequest) -> bool:

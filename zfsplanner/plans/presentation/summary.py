@@ -17,6 +17,7 @@ from typing import Any
 from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import Estimate
+from zfsplanner.core.naming import element_label
 from zfsplanner.core.report import Headline, headline, pool_figures
 from zfsplanner.core.report.breakdown import CATEGORY_LABELS, capacity_breakdown
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS
@@ -55,14 +56,27 @@ class Segment:
 
 @dataclass(frozen=True)
 class Cost:
-    total: Decimal | None
-    per_usable_tb: Decimal | None
+    """What the disks cost and that per TB (10^12 bytes) of usable space: :func:`design_cost`."""
+
+    total: Decimal | None  # of the disks that have a price; None when none has one
+    per_usable_tb: Decimal | None  # ``total`` per usable TB; None without a total or usable space
     priced_disks: int
     disks: int
+    unpriced: tuple[str, ...] = ()  # the vdev groups without a price, as a person names them
 
     @property
     def known(self) -> bool:
-        return self.total is not None
+        """Every disk has a price: the figure is the pool's whole cost."""
+        return self.total is not None and self.priced_disks == self.disks
+
+    @property
+    def partial(self) -> bool:
+        """Some disks have a price, others none: the figure counts the first and names the others."""
+        return self.total is not None and self.priced_disks < self.disks
+
+    @property
+    def unpriced_text(self) -> str:
+        return "; ".join(self.unpriced)
 
 
 @dataclass(frozen=True)
@@ -150,10 +164,18 @@ def _price(value: Any) -> Decimal | None:
     return price if price.is_finite() and price >= 0 else None
 
 
-def _cost(document: Mapping[str, Any], prices: Mapping[str, Decimal], usable_bytes: int) -> Cost:
+def design_cost(document: Mapping[str, Any], prices: Mapping[str, Decimal], usable_bytes: int) -> Cost:
+    """The cost rule of every page (the quick planner, the designer, the design, share and compare pages).
+
+    Every disk counts (data, special, dedup, log, cache and spare SSDs and HDDs alike) at its group's
+    own ``price_per_disk``, else the catalog's price of its model (``prices``). A group without either
+    is named in ``unpriced``; the figure then counts the disks that have a price, and the pages say
+    it is a lower bound and which groups it leaves out."""
     total = Decimal(0)
     disks = priced = 0
-    for group in document.get("vdevs") or []:
+    unpriced: list[str] = []
+    for index, group in enumerate(document.get("vdevs") or []):
+        before_disks, before_priced = disks, priced
         count = as_int(group.get("count") or 1)
         members = (
             group.get("disks")
@@ -168,10 +190,13 @@ def _cost(document: Mapping[str, Any], prices: Mapping[str, Decimal], usable_byt
             if price is not None:
                 priced += count
                 total += price * count
-    if disks == 0 or priced < disks:
-        return Cost(total=None, per_usable_tb=None, priced_disks=priced, disks=disks)
+        missing = (disks - before_disks) - (priced - before_priced)
+        if missing:
+            unpriced.append(f"{element_label(document, f'vdevs[{index}]')}, {missing} disk{'s' if missing > 1 else ''}")
+    if priced == 0:
+        return Cost(total=None, per_usable_tb=None, priced_disks=0, disks=disks, unpriced=tuple(unpriced))
     per_tb = total / (Decimal(usable_bytes) / Decimal(10**12)) if usable_bytes else None
-    return Cost(total=total, per_usable_tb=per_tb, priced_disks=priced, disks=disks)
+    return Cost(total=total, per_usable_tb=per_tb, priced_disks=priced, disks=disks, unpriced=tuple(unpriced))
 
 
 def _parsed(document: Mapping[str, Any]) -> Design | None:
@@ -210,7 +235,7 @@ def summarize(
         risk_counts=top.risk_counts,
         segments=breakdown(estimate, unit),
         datasets=dataset_lines(estimate, unit),
-        cost=_cost(document, prices or {}, top.usable_bytes),
+        cost=design_cost(document, prices or {}, top.usable_bytes),
         planned_fill=top.planned_fill,
         pool_rows=tuple(PoolRow(key, label, why, Size(n, unit)) for key, label, why, n in pool_figures(pool)),
         notes=pool.notes,

@@ -213,6 +213,18 @@ def as_stored(spec: Design) -> Design:
     return replace(spec, openzfs_version=spec.version, description=spec.description or None)
 
 
+def saved_unchanged(user: Any, doc: Mapping[str, Any], newest: int = 20) -> PoolDesign | None:
+    """The design ``user`` made from ``doc`` and has not changed since (among their ``newest`` designs
+    still at their first revision), else None: a plan saved once is not saved twice by following the
+    same link again (the sign-up hand-off saves it before the link is followed)."""
+    try:
+        spec = as_stored(validate_document(doc, catalog_for(doc)))
+    except InvalidDesign:
+        return None
+    mine = PoolDesign.objects.for_user(user).filter(created_by=user, revision=1).order_by("-pk")[:newest]
+    return next((d for d in mine if d.to_spec() == spec), None)
+
+
 def _ensure_revision_row(design: PoolDesign) -> None:
     """Designs saved before revisions were recorded get a row for their current revision first."""
     if not DesignRevision.objects.filter(design=design, number=design.revision).exists():

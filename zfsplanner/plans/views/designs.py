@@ -35,7 +35,7 @@ from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_zfs_size
 from zfsplanner.page_cache import PAGE_CACHE_SECONDS, render_cached
 from zfsplanner.throttling import page_throttled
 
-from ..choices import DatasetType
+from ..choices import DEFAULT_OPENZFS_VERSION, DatasetType
 from ..filters import PoolDesignFilterSet
 from ..forms.designer import NewDesignForm, field_for_path
 from ..forms.designs import (
@@ -67,7 +67,7 @@ logger = logging.getLogger(__name__)
 NEW_DESIGN_TEMPLATE = {
     "format": "zfsplanner.design/1",
     "name": "tank",
-    "openzfs_version": "2.3",
+    "openzfs_version": DEFAULT_OPENZFS_VERSION,
     "vdevs": [{"role": "data", "layout": "raidz2", "width": 6, "count": 1, "disk": {"catalog": "ST14000NM001G"}}],
     "datasets": [{"name": "tank/data", "recordsize": "1M", "compression": "zstd"}],
 }

@@ -10,7 +10,9 @@ parameters become a document (``forms.quick.quick_document``) that is estimated 
 Requests count against the ``estimate`` rate, like the estimate API. An estimate is cached
 per document and the rendered page per parameter set (``page_cache``; cache keys carry the
 build). "Save as a design" stores the same document in the user's first writable team (a
-personal team for a newcomer) after logging in or signing up, and opens the designer.
+personal team for a newcomer) after logging in, and opens the designer; the unit the plan was read in
+becomes the account's. Signing up from that link saves the plan at sign-up (``plans.signup``), and the
+link then opens the saved design instead of saving it twice.
 The answer and the page itself are built in ``presentation.quick`` (the home page shows it too).
 """
 
@@ -24,7 +26,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from zfsplanner.accounts.models import request_unit
+from zfsplanner.accounts.models import keep_unit, request_unit
 from zfsplanner.accounts.services import personal_team
 from zfsplanner.throttling import page_throttled
 
@@ -33,7 +35,7 @@ from ..presentation.pages import pretty_json
 from ..presentation.quick import UNPROCESSABLE, answer_or_errors, page_context, quick_plan_page
 from ..presentation.summary import breakdown_chart
 from ..services.access import writable_teams
-from ..services.designs import save_design_document
+from ..services.designs import save_design_document, saved_unchanged
 
 
 @transaction.non_atomic_requests  # reads only
@@ -96,9 +98,14 @@ def quick_plan_save(request: HttpRequest) -> HttpResponse:
         return redirect(back)
     team = writable_teams(request.user).order_by("name", "pk").first()
     if request.method == "GET":
+        kept = saved_unchanged(request.user, result.document)
+        if kept is not None:  # saved already: when the account was made (signup), or by this link before
+            messages.info(request, f"This plan is saved as design {kept.name} in {kept.team.name}.")
+            return redirect("plans:designer", pk=kept.pk)
         context = {**page_context(form, result, data), "team": team, "back_url": back}
         return render(request, "plans/quick_plan_save.html", context)
     team = team or personal_team(request.user)
     design = save_design_document(team, result.document, request.user, summary="from the quick planner")
+    keep_unit(request.user, str(data["unit"]))  # the designer shows the sizes in the unit the plan was read in
     messages.success(request, f"Design {design.name} saved in {team.name}. Add vdevs and datasets below.")
     return redirect("plans:designer", pk=design.pk)

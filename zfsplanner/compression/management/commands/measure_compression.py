@@ -18,6 +18,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from zfsplanner.core.datasets.measure import MeasureError, Source, measure_files
+from zfsplanner.core.versions import default_version
 
 from ... import services
 
@@ -55,7 +56,11 @@ class Command(BaseCommand):
         parser.add_argument("--algorithms", default="lz4,zstd", help="comma list (default lz4,zstd)")
         parser.add_argument("--recordsize", default="128K", help="comma list, e.g. 128K,1M (default 128K)")
         parser.add_argument("--ashift", default="12", help="log2 of the pool's sector size (default 12)")
-        parser.add_argument("--openzfs-version", default="2.3", help="a series (default 2.3) or a release (2.4.4)")
+        parser.add_argument(
+            "--openzfs-version",
+            default=default_version(),
+            help=f"a release (default {default_version()}, the newest the planner knows) or a series (2.3)",
+        )
         parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0 for one line)")
 
     def handle(self, *args: Any, **options: Any) -> None:
