@@ -25,6 +25,7 @@ from ..units import KIB
 from ..versions import Version, supports
 
 DEFAULT_RECORDSIZE = 128 * KIB
+"""``SPA_OLD_MAXBLOCKSIZE``: the ``recordsize`` default (``zfs_prop.c`` registers it)."""
 
 # Properties a child takes from its parent (PROP_INHERIT in zfs_prop.c). The first group
 # are fields of :class:`Dataset`; the rest live in ``Dataset.extra`` under their ZFS name.
@@ -67,6 +68,7 @@ def default(prop: str, version: str | Version, dataset_type: DatasetType = Datas
         return "sa" if supports(version, "xattr_sa_default") else "on"
     return {
         "special_small_blocks": 0,
+        "quota": 0,
         "copies": 1,
         "sync": "standard",
         "dedup": "off",
@@ -104,6 +106,8 @@ def resolve(design: Design, ds: Dataset, prop: str) -> Resolved:
     """``zfs get prop ds`` for the design's version: value and source."""
     if prop in FILESYSTEM_ONLY and ds.type == DatasetType.VOLUME:
         return Resolved(None, "-")
+    if prop == "volblocksize" and ds.type == DatasetType.VOLUME:
+        return _volblocksize(design, ds)
     local = _local(ds, prop)
     if local is not None:
         return Resolved(local, "local")
@@ -115,6 +119,17 @@ def resolve(design: Design, ds: Dataset, prop: str) -> Resolved:
     if prop == "volblocksize" and ds.type != DatasetType.VOLUME:
         return Resolved(None, "-")
     return Resolved(default(prop, design.version, ds.type), "default")
+
+
+def _volblocksize(design: Design, ds: Dataset) -> Resolved:
+    """``volblocksize`` is not a stored property: the zvol's block size is read back
+    (``zvol_get_stats()``, ``module/zfs/zvol.c``) and ``dsl_prop_nvlist_add_uint64()``
+    (``module/zfs/dsl_prop.c``) gives it the source ``default`` only when it equals the
+    default, else none (``-``), whether or not ``zfs create -b`` named it."""
+    release_default = default("volblocksize", design.version, ds.type)
+    if ds.volblocksize is None or ds.volblocksize == release_default:
+        return Resolved(release_default, "default")
+    return Resolved(ds.volblocksize, "-")
 
 
 def inherited(design: Design, ds: Dataset, prop: str) -> Any:
