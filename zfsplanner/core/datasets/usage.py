@@ -46,6 +46,7 @@ from ..compression.rules import (
     stored_block,
 )
 from ..design.types import Dataset, DatasetType
+from ..properties.resolve import block_size_of
 from ..properties.zfsprops import PROPERTIES
 from ..units import MIB, ceil_div, is_power_of_two, roundup
 from ..versions import Version
@@ -55,7 +56,6 @@ from .inputs import (
     DatasetError,
     compressed_fraction,
     dnodesize_of,
-    effective_block_size,
     file_buckets,
     files_per_directory_of,
     redundant_metadata_of,
@@ -175,7 +175,7 @@ def dataset_usage(
     # zvols accept special_small_blocks from 2.4 (zfsprops: the property table)
     zvol_ssb = DatasetType.VOLUME in PROPERTIES["special_small_blocks"].types_for(Version.parse(version))
     volume = ds.type == DatasetType.VOLUME
-    bs = effective_block_size(ds, version)
+    bs = block_size_of(ds, version)
     copies = ds.copies or 1
     try:
         algorithm = resolve_algorithm(ds.compression, version)

@@ -151,10 +151,21 @@ def dedup_on(design: Design, ds: Dataset) -> bool:
     return not (isinstance(setting, str) and setting.lower() == "off")
 
 
-def block_size(design: Design, ds: Dataset) -> int:
-    """recordsize in force (filesystems) or volblocksize (volumes)."""
+def block_size_of(ds: Dataset, version: str | Version) -> int:
+    """The block size in force of a dataset that carries what it inherits (:func:`with_inherited`):
+    ``volblocksize`` for a volume, ``recordsize`` for a filesystem, else the release's default of
+    that property (``zfs_prop.c``; ``ZVOL_DEFAULT_BLOCKSIZE`` in ``include/sys/zvol.h``)."""
     prop = "volblocksize" if ds.type == DatasetType.VOLUME else "recordsize"
-    return int(value(design, ds, prop))
+    own = _local(ds, prop)
+    return int(own if own is not None else default(prop, version, ds.type))
+
+
+def block_size(design: Design, ds: Dataset) -> int:
+    """:func:`block_size_of` ``ds`` in ``design``: a filesystem's ``recordsize`` set by the nearest
+    listed parent when it sets none itself (``volblocksize`` is never inherited)."""
+    if ds.type != DatasetType.VOLUME and ds.recordsize is None:
+        ds = replace(ds, recordsize=inherited(design, ds, "recordsize"))
+    return block_size_of(ds, design.version)
 
 
 def with_inherited(design: Design, ds: Dataset) -> Dataset:

@@ -62,11 +62,6 @@ def inherited_value(design: Design, ds: Dataset, attr: str) -> Any:
     return properties.inherited(design, ds, attr)
 
 
-def block_size(design: Design, ds: Dataset) -> int:
-    """recordsize (inherited, default 128K) or volblocksize (default 16K from OpenZFS 2.2, 8K before)."""
-    return properties.block_size(design, ds)
-
-
 def dedup_on(design: Design, ds: Dataset) -> bool:
     return properties.dedup_on(design, ds)
 

@@ -17,10 +17,10 @@ from ..geometry.partitioning import leaf_asize as pool_leaf_asize
 from ..geometry.partitioning import member_osize
 from ..geometry.vdev_shape import fault_tolerance
 from ..naming import describe_group, sentence_case
-from ..units import format_si, parse_zfs_size, rounddown, zfs_nicenum
+from ..properties.resolve import block_size
+from ..units import MIB, format_si, rounddown, zfs_nicenum
 from .common import (
     agree,
-    block_size,
     dataset_path,
     ds_name,
     groups_of,
@@ -133,7 +133,8 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
 
 
 def fix_draid_compression(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    if item.get("type") == "volume" or parse_zfs_size(item.get("recordsize") or "128K") >= 1024 * 1024:
+    ds = design.datasets[index]
+    if ds.type == DatasetType.VOLUME or block_size(design, ds) >= MIB:
         return None
     item["recordsize"] = "1M"
     return "Set recordsize=1M"

@@ -10,12 +10,12 @@ from ..geometry.ashift import group_ashift
 from ..geometry.removal import removal_blockers, removal_context
 from ..geometry.vdev_shape import fault_tolerance
 from ..naming import dataset_label, sentence_case
+from ..properties.resolve import block_size
 from ..units import KIB, MIB, format_iec, format_zfs_size, is_power_of_two, parse_zfs_size, zfs_nicenum
 from ..versions import Version
 from .common import (
     REF_REMOVAL,
     agree,
-    block_size,
     dataset_path,
     ds_name,
     groups_of,
