@@ -50,7 +50,7 @@ class RemovalContext:
 def removal_context(design: Design, ashifts: Sequence[int] | None = None) -> RemovalContext:
     """The pool-wide facts of removal; ``ashifts``: each group's ashift (default: as resolved for the version)."""
     if ashifts is None:
-        ashifts = [ashift_rules.group_ashift(g, design.version) for g in design.vdevs]
+        ashifts = [ashift_rules.group_ashift(g, design.release) for g in design.vdevs]
     alloc = [(i, g, a) for i, (g, a) in enumerate(zip(design.vdevs, ashifts, strict=True))
              if g.role in ALLOCATING_ROLES]
     return RemovalContext(

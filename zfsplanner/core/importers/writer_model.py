@@ -137,7 +137,7 @@ def vdev_fields(design: Design, columns: Sequence[str]) -> tuple[tuple[str, int]
     """The fields of a ``zpool list -v`` vdev row, each with the width ``collect_vdev_prop()`` pads it to:
     the fixed nine before OpenZFS 2.4, the ``-o`` columns (but the name) from 2.4.0 (commit c4ad5e2938,
     "zpool: fix conflict with -v and -o options"; a column with nothing for a vdev prints ``-``)."""
-    if Version.parse(design.version) < Version(2, 4):
+    if design.release < Version(2, 4):
         return VDEV_FIELDS
     widths = dict(VDEV_FIELDS) | {"altroot": len(POOL_PROPERTIES["altroot"])}
     return tuple((c, widths.get(c, max(len(POOL_PROPERTIES.get(c, c)), 5))) for c in columns if c != "name")
@@ -164,7 +164,7 @@ class ListRow:
 
 def list_rows(design: Design, estimate: Estimate) -> tuple[dict[str, str], list[ListRow]]:
     """The pool's ``-p`` values and its ``-v`` rows as ``collect_list_stats()`` fills them."""
-    modern = Version.parse(design.version) >= Version(2, 2)
+    modern = design.release >= Version(2, 2)
     tops = tops_of(design, estimate)
     alloc = allocations(tops, estimate)
     pool_size = estimate.pool.zpool_size_bytes
@@ -278,7 +278,7 @@ def zfs_get_text(design: Design, estimate: Estimate) -> str:
     return "\n".join(lines) + "\n"
 
 
-def zpool_get_properties(version: str) -> tuple[str, ...]:
+def zpool_get_properties(version: str | Version) -> tuple[str, ...]:
     """The properties :func:`zpool_get_text` prints: ``bclone*`` exist from 2.2 (``zpool_prop.c``)."""
     cloning = ("bcloneused", "bclonesaved", "bcloneratio") if supports(version, "block_cloning") else ()
     return ("ashift", "dedupratio", *cloning)
@@ -291,11 +291,11 @@ def zpool_get_text(design: Design, estimate: Estimate, *, requested: bool = True
     (``module/zfs/spa.c``) reports; the block-cloning ones from 2.2."""
     first = next(g for g in design.vdevs if g.role == Role.DATA)
     name = design.name
-    ashift = f"{name}\tashift\t{written_ashift(first, design.version)}\tlocal" if requested else (
+    ashift = f"{name}\tashift\t{written_ashift(first, design.release)}\tlocal" if requested else (
         f"{name}\tashift\t0\tdefault")
     lines = [ashift,
              f"{name}\tdedupratio\t{ratio_text(dedupratio_percent(estimate))}\t-"]
-    if "bclonesaved" in zpool_get_properties(design.version):
+    if "bclonesaved" in zpool_get_properties(design.release):
         s = estimate.pool.savings
         used, saved = (s.bclone_used_bytes, s.bclone_saved_bytes) if s is not None else (0, 0)
         ratio = s.bcloneratio_percent if s is not None else 100

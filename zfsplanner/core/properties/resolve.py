@@ -118,7 +118,7 @@ def resolve(design: Design, ds: Dataset, prop: str) -> Resolved:
                 return Resolved(value, f"inherited from {parent.name}")
     if prop == "volblocksize" and ds.type != DatasetType.VOLUME:
         return Resolved(None, "-")
-    return Resolved(default(prop, design.version, ds.type), "default")
+    return Resolved(default(prop, design.release, ds.type), "default")
 
 
 def _volblocksize(design: Design, ds: Dataset) -> Resolved:
@@ -126,7 +126,7 @@ def _volblocksize(design: Design, ds: Dataset) -> Resolved:
     (``zvol_get_stats()``, ``module/zfs/zvol.c``) and ``dsl_prop_nvlist_add_uint64()``
     (``module/zfs/dsl_prop.c``) gives it the source ``default`` only when it equals the
     default, else none (``-``), whether or not ``zfs create -b`` named it."""
-    release_default = default("volblocksize", design.version, ds.type)
+    release_default = default("volblocksize", design.release, ds.type)
     if ds.volblocksize is None or ds.volblocksize == release_default:
         return Resolved(release_default, "default")
     return Resolved(ds.volblocksize, "-")
@@ -165,7 +165,7 @@ def block_size(design: Design, ds: Dataset) -> int:
     listed parent when it sets none itself (``volblocksize`` is never inherited)."""
     if ds.type != DatasetType.VOLUME and ds.recordsize is None:
         ds = replace(ds, recordsize=inherited(design, ds, "recordsize"))
-    return block_size_of(ds, design.version)
+    return block_size_of(ds, design.release)
 
 
 def with_inherited(design: Design, ds: Dataset) -> Dataset:

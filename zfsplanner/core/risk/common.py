@@ -83,7 +83,7 @@ def is_hdd_or_unknown(group: VdevGroup) -> bool:
 
 def zpool_says(first: VdevGroup, second: VdevGroup, design: Design) -> str:
     """What zpool's replication check makes of the two layouts side by side (``core.replication``)."""
-    message = pair_refusal(first, second, design.version)
+    message = pair_refusal(first, second, design.release)
     if message is None:
         return f"OpenZFS {design.version} accepts the two side by side without -f."
     return (

@@ -233,7 +233,7 @@ def rule_vm_sector_size(spec: RiskSpec, design: Design, figures: RiskFigures | N
             emulated = not native and g.requested_ashift is None and any(d.physical_sector >= 4096 for d in g.disks)
             if not (native or emulated):
                 continue
-            a = group_ashift(g, design.version)
+            a = group_ashift(g, design.release)
             if native:
                 what = "4Kn disks (4096-byte logical sectors)"
                 why = (

@@ -207,7 +207,7 @@ def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures |
     if not any(True for _ in groups_of(design, Role.SPECIAL)):
         return
     for i, ds in enumerate(design.datasets):
-        if ds.type == DatasetType.VOLUME and Version.parse(design.version) < Version(2, 4):
+        if ds.type == DatasetType.VOLUME and design.release < Version(2, 4):
             continue  # zvol data never goes to special before 2.4
         ssb = inherited_value(design, ds, "special_small_blocks")
         if not ssb:
@@ -285,7 +285,7 @@ def rule_special_small_blocks(
 ) -> Iterator[Risk]:
     volume_spec, value_spec, no_special_spec = specs
     has_special = any(True for _ in groups_of(design, Role.SPECIAL))
-    before_24 = Version.parse(design.version) < Version(2, 4)
+    before_24 = design.release < Version(2, 4)
     for i, ds in enumerate(design.datasets):
         ssb = ds.special_small_blocks
         if ssb is None or ssb == 0:
