@@ -21,11 +21,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..design.types import Dataset, DatasetType, Design
+from ..geometry.alloc import SPA_OLD_MAXBLOCKSIZE
 from ..units import KIB
 from ..versions import Version, supports
 
-DEFAULT_RECORDSIZE = 128 * KIB
-"""``SPA_OLD_MAXBLOCKSIZE``: the ``recordsize`` default (``zfs_prop.c`` registers it)."""
+DEFAULT_RECORDSIZE = SPA_OLD_MAXBLOCKSIZE
+"""The ``recordsize`` default: ``zfs_prop.c`` registers the property with ``SPA_OLD_MAXBLOCKSIZE``."""
 
 # Properties a child takes from its parent (PROP_INHERIT in zfs_prop.c). The first group
 # are fields of :class:`Dataset`; the rest live in ``Dataset.extra`` under their ZFS name.
