@@ -84,3 +84,15 @@ def test_a_zvol_s_volblocksize_has_a_source_only_at_the_default():
     assert got[("tank/vm2", "volblocksize")] == ("16384", "default")  # equal to the 2.2+ default
     assert got[("tank/vm3", "volblocksize")] == ("16384", "default")
     assert ("tank/vm", "recordsize") not in got
+
+
+def test_a_zvol_s_refreservation_is_set_by_zfs_create_unless_it_is_sparse():
+    d = design([{"name": "tank/vm", "type": "volume", "volsize": "10G"},
+                {"name": "tank/thin", "type": "volume", "volsize": "10G", "sparse": True}])
+    est = estimate(d)
+    got = rows(writer.zfs_get_text(d, est))
+    reserved = next(ds for ds in est.datasets if ds.name == "tank/vm").refreservation_bytes
+    assert reserved and got[("tank/vm", "refreservation")] == (str(reserved), "local")
+    assert got[("tank/thin", "refreservation")] == ("0", "default")  # zfs get -p prints none as 0
+    imported = {ds["name"]: ds for ds in import_pool([("p", writer.outputs(d, est))]).document["datasets"]}
+    assert imported["tank/thin"].get("sparse") is True and not imported["tank/vm"].get("sparse")

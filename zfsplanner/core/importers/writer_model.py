@@ -268,8 +268,9 @@ def zfs_get_text(design: Design, estimate: Estimate) -> str:
         if volume:
             put_resolved(ds, "volsize")
             put_resolved(ds, "volblocksize")
-            put(name, "refreservation", "none" if ds.extra.get("sparse") else est.refreservation_bytes or 0,
-                "local" if ds.extra.get("sparse") else "-")
+            refres = resolve(design, ds, "refreservation")  # the size zfs create sets is the estimate's
+            put(name, "refreservation", est.refreservation_bytes if refres.source == "local" else refres.value,
+                refres.source)
         else:
             put_resolved(ds, "recordsize")
             put_resolved(ds, "quota")

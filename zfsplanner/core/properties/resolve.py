@@ -103,12 +103,25 @@ def ancestors(design: Design, ds: Dataset) -> Iterator[Dataset]:
             yield parent
 
 
+def _refreservation(ds: Dataset) -> Resolved:
+    """``zfs create`` sets a volume's ``refreservation`` itself unless it is sparse (``-s``):
+    ``zfs_do_create()`` (``cmd/zfs/zfs_main.c``) adds ``zvol_volsize_to_reservation()`` to the
+    properties it creates with, so SOURCE is ``local`` and the size is the estimate's
+    (:mod:`zfsplanner.core.capacity.zvol`; None here). Otherwise it stays at its default, none,
+    which ``zfs get -p`` prints as ``0`` (``zfs_prop_get()``, ``lib/libzfs/libzfs_dataset.c``)."""
+    if ds.type == DatasetType.VOLUME and not ds.extra.get("sparse"):
+        return Resolved(None, "local")
+    return Resolved(0, "default")
+
+
 def resolve(design: Design, ds: Dataset, prop: str) -> Resolved:
     """``zfs get prop ds`` for the design's version: value and source."""
     if prop in FILESYSTEM_ONLY and ds.type == DatasetType.VOLUME:
         return Resolved(None, "-")
     if prop == "volblocksize" and ds.type == DatasetType.VOLUME:
         return _volblocksize(design, ds)
+    if prop == "refreservation":
+        return _refreservation(ds)
     local = _local(ds, prop)
     if local is not None:
         return Resolved(local, "local")
