@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 
 from zfsplanner.core.capacity.placement import AllocTarget
 from zfsplanner.core.capacity.zvol import zvol_volsize_to_reservation
-from zfsplanner.core.datasets.inputs import DatasetError, default_volblocksize
+from zfsplanner.core.datasets.inputs import DatasetError
 from zfsplanner.core.datasets.usage import dataset_usage
 from zfsplanner.core.design.types import Compressibility, Contents, Dataset, DatasetType, Layout
+from zfsplanner.core.properties.resolve import default
 
 K = 1024
 M = 1024 * K
@@ -90,7 +91,7 @@ def test_default_compression_follows_the_version():
 
 
 def test_default_volblocksize_follows_the_version():
-    assert default_volblocksize("2.1") == 8 * K and default_volblocksize("2.2") == 16 * K
+    assert default("volblocksize", "2.1") == 8 * K and default("volblocksize", "2.2") == 16 * K
     vol = Dataset(name="tank/v", type=DatasetType.VOLUME, volsize=1 * M * 1024, contents=Contents(logical_bytes=M))
     assert usage(vol, version="2.1").block_size_bytes == 8 * K
     assert usage(vol, version="2.3").block_size_bytes == 16 * K

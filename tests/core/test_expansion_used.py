@@ -132,3 +132,19 @@ def test_written_before_round_trips_and_is_checked():
     with pytest.raises(InvalidDesign) as exc:
         parse_design(bad)
     assert "datasets[0].contents.logical_bytes_written_before" in str(exc.value)
+
+
+def test_the_data_written_before_is_given_once():
+    """Per dataset it sets USED and the report sums it; the vdev's total (the older form, still read when the
+    datasets do not give it) may not say it again, lest the report and USED disagree."""
+    per_dataset = doc(6, FILES, FILES * FILE, 4)
+    both = {**per_dataset, "vdevs": [{**per_dataset["vdevs"][0], "logical_bytes_written_before": FILES * FILE}]}
+    with pytest.raises(InvalidDesign) as exc:
+        parse_design(both)
+    assert [path for path, _ in exc.value.errors] == ["vdevs[0].logical_bytes_written_before"]
+    assert "give it once, on the datasets" in exc.value.errors[0][1]
+    on_the_vdev = doc(6, FILES, None, 4)
+    on_the_vdev["vdevs"][0]["logical_bytes_written_before"] = FILES * FILE
+    report = estimate_document(on_the_vdev)["raidz_expansion"][0]
+    summed = estimate_document(per_dataset)["raidz_expansion"][0]
+    assert report["old_logical_bytes"] == summed["old_logical_bytes"] == FILES * FILE

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.properties import resolve as properties
-from zfsplanner.core.risk.common import block_size as risk_block_size
 
 DISK = {"size_bytes": 4_000_787_030_016, "logical_sector_bytes": 512, "physical_sector_bytes": 4096}
 
@@ -44,7 +43,7 @@ def test_a_child_inherits_recordsize_and_compression_from_its_parent():
 def test_the_estimate_uses_the_inherited_recordsize_and_compression_like_the_risk_rules():
     est = estimate(design(MEDIA)).to_document()
     movies = est["datasets"][1]
-    assert movies["block_size_bytes"] == 2**20 == risk_block_size(design(MEDIA), design(MEDIA).datasets[1])
+    assert movies["block_size_bytes"] == 2**20 == properties.block_size(design(MEDIA), design(MEDIA).datasets[1])
     assert movies["compression"] == "off"
     # 10 GiB in 100 files of 1 MiB records: 10240 records, not 81920 records of 128K
     alone = estimate(design([{"name": "tank/movies", "recordsize": "1M", "compression": "off",
@@ -106,4 +105,4 @@ def test_the_estimate_and_the_risks_agree_on_every_block_size(depth, set_at):
     d = design(docs)
     est = estimate(d).to_document()
     for ds, got in zip(d.datasets, est["datasets"], strict=True):
-        assert got["block_size_bytes"] == risk_block_size(d, ds) == properties.block_size(d, ds)
+        assert got["block_size_bytes"] == properties.block_size(d, ds)

@@ -792,3 +792,25 @@ def test_a_6_way_mirror_says_what_its_copies_cost():
 def test_mirrors_of_2_and_3_disks_are_not_wide():
     assert risks(design([vdev("data", "mirror", 3, count=2), SPECIAL3]), code="wide-mirror") == []
     assert len(risks(design([RAIDZ2, vdev("special", "mirror", 4, SSD)]), code="wide-mirror")) == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "special", "words"),
+    [
+        ([vdev("data", "mirror", 2, ashift=12, count=2)], {"ashift": 12}, None),
+        ([vdev("data", "mirror", 2, ashift=12, count=2)], {"ashift": 13},
+         "its ashift 13 differs from the data vdevs' 12"),
+        ([vdev("data", "mirror", 2, ashift=9), vdev("data", "mirror", 2, ashift=12)], {"ashift": 9},
+         "the data vdevs differ in ashift (9, 12); its ashift 9 differs from the data vdevs' 12"),
+        ([vdev("data", "raidz1", 3, ashift=12)], {"ashift": 12},
+         "the pool has top-level vdevs with parity: the data vdev"),
+    ],
+)
+def test_the_irremovable_special_vdev_is_what_the_removal_rule_refuses(data, special, words):
+    """The risk fires exactly where ``removal_blockers`` (the pool's removability) refuses, in its order."""
+    d = design([*data, {**vdev("special", "mirror", 2, NVME512), **special}])
+    found = risks(d, code="special-vdev-irremovable")
+    special_removable = estimate(d).vdevs[-1].removable
+    assert (not found) == special_removable == (words is None)
+    if words is not None:
+        assert f"here {words}" in found[0].detail

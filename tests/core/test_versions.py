@@ -159,3 +159,15 @@ def test_docs_have_the_per_version_table():
     assert point_release_table_markdown() in text
     for f in FEATURES.values():
         assert f.source.split()[0] in text
+
+
+def test_a_design_parses_its_release_once_and_the_core_compares_that():
+    """``Design.release`` is the typed release of the design (a series stands for its release), parsed on first
+    use and kept; the core compares it rather than parsing ``design.version`` again."""
+    series = parse_design({"name": "tank", "openzfs_version": "2.2",
+                           "vdevs": [{"role": "data", "layout": "mirror", "width": 2, "disk": {"size_bytes": 10**12}}]})
+    assert series.release == Version(2, 2, 2) and series.release is series.release
+    assert series.version == "2.2"  # the document's text is unchanged
+    parsing_again = [str(p.relative_to(ROOT)) for p in (ROOT / "zfsplanner" / "core").rglob("*.py")
+                     if "Version.parse(design.version)" in p.read_text()]
+    assert parsing_again == []

@@ -18,6 +18,7 @@ from django.core.files.uploadedfile import UploadedFile
 
 from zfsplanner.core.datasets.measure import MeasureError, Source, measure_files, settings_for
 from zfsplanner.core.geometry.ashift import ASHIFT_RANGE
+from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.units import UnitError, parse_zfs_size
 from zfsplanner.core.versions import default_version, unknown_version_message
 from zfsplanner.uploads import lifecycle
@@ -28,7 +29,7 @@ from .models import COMPRESSION_SAMPLES, CompressionSample
 logger = logging.getLogger(__name__)
 
 DEFAULT_ALGORITHMS = ("lz4", "zstd")
-DEFAULT_RECORDSIZES = (128 * 1024,)
+DEFAULT_RECORDSIZES = (DEFAULT_RECORDSIZE,)
 
 
 class OptionError(ValueError):

@@ -7,7 +7,7 @@ the newest release of that series the planner knows, or, for the older series, t
 long-term-support distributions ship. :data:`RELEASES` are the releases a design may name.
 Compare versions as values, never as strings::
 
-    v = Version.parse(design.version)      # "2.2" -> Version(2, 2, 2)
+    v = Version.parse("2.2")      # Version(2, 2, 2); a Design parses its own once: design.release
     if Version(2, 2) <= v: ...
     if supports(v, "draid"): ...
 

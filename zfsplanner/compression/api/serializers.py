@@ -5,6 +5,8 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
+from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
+from zfsplanner.core.units import format_zfs_size
 from zfsplanner.core.versions import default_version
 from zfsplanner.plans.choices import OPENZFS_VERSION_NAMES
 
@@ -20,7 +22,9 @@ class MeasureRequestSerializer(serializers.Serializer):
         default="lz4,zstd",
         help_text="Comma list: lz4, zstd, zstd-7, zstd-fast-1, gzip-9, zle, lzjb, on.",
     )
-    recordsize = serializers.CharField(required=False, default="128K", help_text="Comma list: 128K,1M.")
+    recordsize = serializers.CharField(
+        required=False, default=format_zfs_size(DEFAULT_RECORDSIZE), help_text="Comma list: 128K,1M."
+    )
     ashift = serializers.IntegerField(required=False, default=12, min_value=ASHIFT_MIN, max_value=ASHIFT_MAX)
     openzfs_version = serializers.ChoiceField(choices=OPENZFS_VERSION_NAMES, required=False, default=default_version)
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass, replace
 from ..design.types import Design, InvalidDesign, VdevGroup
 from ..geometry.alloc import block_asize
 from ..geometry.metaslab import deflated
-from ..units import KIB, ceil_div
+from ..properties.resolve import DEFAULT_RECORDSIZE
+from ..units import ceil_div
 from .pool import pool_capacity
 
 
@@ -37,7 +38,7 @@ class ExpansionReport:
     notes: tuple[str, ...] = ()
 
 
-def expansion_report(design: Design, group_index: int, recordsize: int = 128 * KIB) -> ExpansionReport:
+def expansion_report(design: Design, group_index: int, recordsize: int = DEFAULT_RECORDSIZE) -> ExpansionReport:
     """Model a RAIDZ vdev group widened from ``expanded_from_width`` to ``width`` disks.
 
     The data written before the expansion (``logical_bytes_written_before``, assumed

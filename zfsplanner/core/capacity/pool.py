@@ -18,7 +18,7 @@ from ..geometry.metaslab import deflated
 from ..geometry.removal import removal_blockers, removal_context
 from ..geometry.slop import slop_space
 from ..geometry.vdev_shape import ALLOCATING_ROLES, fault_tolerance, group_shape
-from ..versions import supports
+from ..versions import Version, supports
 
 # Blocks a freshly created pool has written by the time ``zfs list`` first runs:
 # (physical size in bytes, number of block copies). Fitted to the 42 empty pools of the
@@ -101,7 +101,7 @@ class PoolCapacity:
         return self.zfs_avail_bytes + self.initial_used_bytes
 
 
-def fast_class_space_in_avail(version: str) -> bool:
+def fast_class_space_in_avail(version: str | Version) -> bool:
     """Does AVAIL count what the special and dedup classes hold (2.4.1 and 2.3.7 on)?
 
     ``spa_update_dspace()`` (``module/zfs/spa_misc.c``) adds
@@ -111,7 +111,7 @@ def fast_class_space_in_avail(version: str) -> bool:
     return supports(version, "special_dalloc_in_avail")
 
 
-def avail_charge(used_bytes: int, fast_class_bytes: int, version: str) -> int:
+def avail_charge(used_bytes: int, fast_class_bytes: int, version: str | Version) -> int:
     """What ``used_bytes`` of USED takes from AVAIL, ``fast_class_bytes`` of it (deflated, as
     USED charges it) allocated on the special or dedup class.
 
@@ -190,9 +190,9 @@ def pool_capacity(design: Design) -> PoolCapacity:
     special_size = total("zpool_size_bytes", Role.SPECIAL, Role.DEDUP)
     normal_dspace = total("dspace_bytes", Role.DATA)
     elog_dspace = total("elog_dspace_bytes", Role.DATA)
-    if supports(version_s, "special_embedded_log"):
+    if supports(design.release, "special_embedded_log"):
         elog_dspace += total("elog_dspace_bytes", Role.SPECIAL)
-    slop = slop_space(normal_dspace, elog_dspace, version_s)
+    slop = slop_space(normal_dspace, elog_dspace, design.release)
 
     normal = [v for v in vdevs if v.role == Role.DATA]
     min_allocs = [v.min_alloc for v in normal]
@@ -207,13 +207,13 @@ def pool_capacity(design: Design) -> PoolCapacity:
     used_each = [initial_root_used(v.ashift, v.layout, v.width, v.draid_data, extra) for v in meta_class]
     initial_used = sum(used_each) // len(used_each)
     initial_fast = initial_used if specials else 0
-    avail = max(normal_dspace - slop - avail_charge(initial_used, initial_fast, version_s), 0)
+    avail = max(normal_dspace - slop - avail_charge(initial_used, initial_fast, design.release), 0)
 
     notes: list[str] = [
         "SIZE counts parity and padding (zpool list); AVAIL is after parity, RAIDZ padding, slop and "
         "the metadata a new pool writes (zfs list)",
     ]
-    if special_size and fast_class_space_in_avail(version_s):
+    if special_size and fast_class_space_in_avail(design.release):
         notes.append(
             "special/dedup space is in SIZE; AVAIL is the normal class's, and what the special and dedup "
             "vdevs hold does not lower it (OpenZFS 2.4.1 and 2.3.7 on)"

@@ -88,14 +88,14 @@ def device_names(design: Design) -> list[list[list[str]]]:
 
 def _pool_ashift(design: Design) -> int:
     first_data = next(g for g in design.vdevs if g.role == Role.DATA)
-    return written_ashift(first_data, design.version)
+    return written_ashift(first_data, design.release)
 
 
 def _in_create(design: Design, group: VdevGroup) -> bool:
     """Does the group go into ``zpool create`` (same ashift as the pool default), or a later ``zpool add``?"""
     if group.role == Role.SPARE:
         return True
-    return written_ashift(group, design.version) == _pool_ashift(design)
+    return written_ashift(group, design.release) == _pool_ashift(design)
 
 
 def _group_words(group: VdevGroup, devices: Sequence[Sequence[str]], with_role: bool) -> list[str]:
@@ -152,7 +152,7 @@ class ZpoolCheck:
 def _blocked(design: Design, indexes: Iterable[int]) -> tuple[tuple[str, str], ...]:
     out = []
     for i in indexes:
-        message = class_topology_refusal(design.vdevs[i], design.version)
+        message = class_topology_refusal(design.vdevs[i], design.release)
         if message is not None:
             out.append((vdev_label(design, i), message))
     return tuple(out)
@@ -161,7 +161,7 @@ def _blocked(design: Design, indexes: Iterable[int]) -> tuple[tuple[str, str], .
 def zpool_create_check(design: Design) -> ZpoolCheck:
     """Does ``zpool create`` need ``-f``? Only when OpenZFS's replication check refuses the vdevs."""
     groups = _create_groups(design)
-    refusal = create_refusal(_top_level(design, groups), design.version)
+    refusal = create_refusal(_top_level(design, groups), design.release)
     if refusal is None:
         return ZpoolCheck(blocked=_blocked(design, groups))
     return ZpoolCheck(("-f",), (vdev_error_output(refusal),), _blocked(design, groups))
@@ -177,7 +177,7 @@ def zpool_add_checks(design: Design) -> list[ZpoolCheck]:
     ``--allow-ashift-mismatch`` are used instead of ``-f``, which would also skip the
     in-use checks.
     """
-    version = Version.parse(design.version)
+    version = design.release
     narrow = supports(version, "zpool_add_ashift_check")
     created = _create_groups(design)
     pool = _top_level(design, created)
@@ -265,7 +265,7 @@ def zpool_add_commands(design: Design, *, wrapped: bool = False) -> list[str]:
     out = []
     for i, check in zip(_add_groups(design), zpool_add_checks(design), strict=True):
         group = design.vdevs[i]
-        head = ["zpool", "add", *check.flags, "-o", f"ashift={written_ashift(group, design.version)}", design.name]
+        head = ["zpool", "add", *check.flags, "-o", f"ashift={written_ashift(group, design.release)}", design.name]
         if group.layout.value == "stripe":
             disks = [w for members in names[i] for w in members[:1]]
             vdevs = [([group.role.value] if group.role != Role.DATA else []) + disks]
@@ -349,7 +349,7 @@ def all_commands(design: Design, *, wrapped: bool = False) -> list[str]:
     ``wrapped``: ``zpool create`` and ``zpool add`` one top-level vdev per line (see
     :func:`zpool_create_command`); such a command is one item with its line breaks in it.
     """
-    version = Version.parse(design.version)
+    version = design.release
     out: list[str] = []
     root = root_dataset(design)
     if root is not None:

@@ -91,14 +91,14 @@ def dataset_options(design: Design, ds: Dataset, parent_encrypted: bool = False)
     left_out: list[str] = []
     for name, value in _given_options(ds):
         try:
-            opts.append(property_option(name, value, ds.type, design.version))
+            opts.append(property_option(name, value, ds.type, design.release))
         except InvalidProperty as exc:
             left_out.append(f"left out {name}={value}: {exc}")
     if "utf8only=off" in opts and any(o.startswith("normalization=") and o != "normalization=none" for o in opts):
         dropped = [o for o in opts if o == "utf8only=off" or o.startswith("normalization=")]
         opts = [o for o in opts if o not in dropped]
         left_out.append(f"left out {' '.join(dropped)}: zfs says 'utf8only' must be set 'on' if normalization chosen")
-    crypt = encryption_options(ds.extra, parent_encrypted, ds.type, design.version)
+    crypt = encryption_options(ds.extra, parent_encrypted, ds.type, design.release)
     opts += crypt.options
     if crypt.problem is not None:
         left_out.append(crypt.problem)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ..design.types import Design, Role
 from ..naming import vdev_type_word
 from ..properties import resolve as properties
-from ..versions import Version, supports
+from ..versions import supports
 from .replication import class_topology_refusal
 
 COMPRESSION_VALUES_0_8 = "on | off | lzjb | gzip | gzip-[1-9] | zle | lz4"
@@ -32,7 +32,7 @@ class Refusal:
 
 
 def refusals(design: Design) -> list[Refusal]:
-    v = Version.parse(design.version)
+    v = design.release
     out: list[Refusal] = []
     for i, g in enumerate(design.vdevs):
         if g.is_draid and not supports(v, "draid"):

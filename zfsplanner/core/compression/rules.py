@@ -104,7 +104,7 @@ def algorithm_family(algorithm: str) -> str:
 # --------------------------------------------------------------------------- ZFS rules
 
 
-def compression_budget(lsize: int, algorithm: str, version: str, min_alloc: int, gcd_alloc: int) -> int:
+def compression_budget(lsize: int, algorithm: str, version: str | Version, min_alloc: int, gcd_alloc: int) -> int:
     """Largest compressor output ZFS accepts for an ``lsize`` block.
 
     Up to 2.2, ``zio_compress_data()`` gives the compressor ``lsize - lsize/8`` (it must
@@ -123,7 +123,7 @@ def compression_budget(lsize: int, algorithm: str, version: str, min_alloc: int,
     return d_len
 
 
-def roundup_alloc_size(size: int, version: str, min_alloc: int, gcd_alloc: int) -> int:
+def roundup_alloc_size(size: int, version: str | Version, min_alloc: int, gcd_alloc: int) -> int:
     """Stored size of a compressed block: a whole number of allocation units.
 
     2.2+: ``zio_roundup_alloc_size()``: sizes above ``spa_min_alloc`` round up to
@@ -143,7 +143,7 @@ def stored_block(
     compressed: int | None,
     *,
     algorithm: str,
-    version: str,
+    version: str | Version,
     min_alloc: int,
     gcd_alloc: int,
     all_zero: bool = False,

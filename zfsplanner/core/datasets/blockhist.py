@@ -25,6 +25,7 @@ from ..document.parts import BLOCK_HISTOGRAM_KEY as KEY
 from ..document.parts import read_block_histogram
 from ..document.reader import Reader
 from ..naming import element_label
+from ..versions import Version
 
 
 class BlockHistogramError(ValueError):
@@ -67,7 +68,7 @@ def allocate(
     blocks: float,
     block_size: int,
     copies: int,
-    version: str,
+    version: str | Version,
     min_alloc: int,
     gcd_alloc: int,
 ) -> Allocation:

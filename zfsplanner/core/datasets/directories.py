@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from ..compression.rules import BlockKind, stored_block
 from ..units import ceil_div
+from ..versions import Version
 from .ddt import leaf_chunks
 from .metadata import (
     LZ4_FRAME,
@@ -176,7 +177,7 @@ def directory_blocks(
     entries: int,
     copies: int,
     redundant: RedundantMetadata,
-    version: str,
+    version: str | Version,
     min_alloc: int,
     gcd_alloc: int,
     *,

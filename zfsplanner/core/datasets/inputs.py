@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from ..compression.profiles import PROFILES
 from ..compression.rules import CompressionError, resolve_algorithm
-from ..design.types import Dataset, DatasetType
-from ..properties.resolve import DEFAULT_RECORDSIZE, default
+from ..design.types import Dataset
 from ..versions import default_version
 from .directories import FILES_PER_DIRECTORY
 from .metadata import RedundantMetadata
@@ -17,19 +16,6 @@ from .metadata import RedundantMetadata
 
 class DatasetError(ValueError):
     """The dataset cannot be estimated with the given inputs."""
-
-
-def default_volblocksize(version: str) -> int:
-    """``ZVOL_DEFAULT_BLOCKSIZE`` (``include/sys/zvol.h``): :func:`properties.default`
-    (16 KiB from 2.2.0, 8 KiB before)."""
-    return int(default("volblocksize", version))
-
-
-def effective_block_size(ds: Dataset, version: str) -> int:
-    """The record size (filesystems) or volblocksize (volumes) in force."""
-    if ds.type == DatasetType.VOLUME:
-        return ds.volblocksize or default_volblocksize(version)
-    return ds.recordsize or DEFAULT_RECORDSIZE
 
 
 def dnodesize_of(ds: Dataset) -> int:

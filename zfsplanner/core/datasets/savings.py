@@ -35,7 +35,7 @@ from ..capacity.pool import PoolCapacity
 from ..design.types import Dataset, Design
 from ..geometry.slop import slop_space
 from ..properties.resolve import dedup_on
-from ..versions import supports
+from ..versions import Version, supports
 from .ddt import unique_blocks
 from .usage import DatasetUsage
 
@@ -95,7 +95,7 @@ def dataset_savings(design: Design, ds: Dataset, usage: DatasetUsage, notes: lis
     blocks = usage.data_blocks
     dedup = dedup_on(design, ds)
     cloned = min(contents.cloned_bytes or 0, usage.logical_bytes) if contents is not None else 0
-    if cloned and not supports(design.version, "block_cloning"):
+    if cloned and not supports(design.release, "block_cloning"):
         notes.append(f"{ds.name}: block cloning arrives in OpenZFS 2.2; on {design.version} a copy is written again")
         cloned = 0
     repeated = blocks - unique_blocks(blocks, contents) if dedup and blocks else 0
@@ -108,7 +108,7 @@ def dataset_savings(design: Design, ds: Dataset, usage: DatasetUsage, notes: lis
     return DatasetSavings(0, 0, clone_saved, alloc_saved)
 
 
-def savings_slop_base(normal_dspace: int, dedup_saved: int, clone_saved: int, version: str) -> int:
+def savings_slop_base(normal_dspace: int, dedup_saved: int, clone_saved: int, version: str | Version) -> int:
     """The space ``spa_get_slop_space()`` (``module/zfs/spa_misc.c``) takes slop from: the normal
     class's ``spa_rdspace`` from 2.3; ``spa_get_dspace() - spa_dedup_dspace`` (the clones' savings in)
     from 2.1.1 and 2.0.6; ``spa_get_dspace()`` (both savings in) before."""
@@ -125,8 +125,8 @@ def space_savings(design: Design, pool: PoolCapacity, usages: Sequence[DatasetUs
     referenced = sum(p.dedup_referenced_bytes for p in parts)
     dedup_saved = sum(p.dedup_saved_bytes for p in parts)
     clone_saved = sum(p.clone_saved_bytes for p in parts)
-    base = savings_slop_base(pool.normal_dspace_bytes, dedup_saved, clone_saved, design.version)
-    slop = slop_space(base, pool.elog_dspace_bytes, design.version)
+    base = savings_slop_base(pool.normal_dspace_bytes, dedup_saved, clone_saved, design.release)
+    slop = slop_space(base, pool.elog_dspace_bytes, design.release)
     usable = pool.usable_bytes + pool.slop_bytes - slop + dedup_saved + clone_saved
     return SpaceSavings(
         dedup_referenced_bytes=referenced,

@@ -46,6 +46,7 @@ from ..compression.rules import (
     stored_block,
 )
 from ..design.types import Dataset, DatasetType
+from ..properties.resolve import block_size_of
 from ..properties.zfsprops import PROPERTIES
 from ..units import MIB, ceil_div, is_power_of_two, roundup
 from ..versions import Version
@@ -55,7 +56,6 @@ from .inputs import (
     DatasetError,
     compressed_fraction,
     dnodesize_of,
-    effective_block_size,
     file_buckets,
     files_per_directory_of,
     redundant_metadata_of,
@@ -142,7 +142,7 @@ def _indirects(
     data_dvas: int,
     copies: int,
     redundant: RedundantMetadata,
-    version: str,
+    version: str | Version,
     min_alloc: int,
     gcd_alloc: int,
 ) -> tuple[MetaBlock, ...]:
@@ -172,10 +172,11 @@ def dataset_usage(
     if not normal:
         raise DatasetError("the pool needs at least one normal-class vdev")
     notes: list[str] = []
+    release = Version.parse(version)  # the rules compare the release; the notes print the text
     # zvols accept special_small_blocks from 2.4 (zfsprops: the property table)
-    zvol_ssb = DatasetType.VOLUME in PROPERTIES["special_small_blocks"].types_for(Version.parse(version))
+    zvol_ssb = DatasetType.VOLUME in PROPERTIES["special_small_blocks"].types_for(release)
     volume = ds.type == DatasetType.VOLUME
-    bs = effective_block_size(ds, version)
+    bs = block_size_of(ds, release)
     copies = ds.copies or 1
     try:
         algorithm = resolve_algorithm(ds.compression, version)
@@ -197,21 +198,21 @@ def dataset_usage(
     def store(lsize: int, content: int) -> StoredBlock:
         if algorithm == "off":
             return stored_block(
-                lsize, None, algorithm="off", version=version, min_alloc=spa_min_alloc, gcd_alloc=spa_gcd_alloc
+                lsize, None, algorithm="off", version=release, min_alloc=spa_min_alloc, gcd_alloc=spa_gcd_alloc
             )
         if all_zero or content == 0:
             return stored_block(
                 lsize,
                 None,
                 algorithm=algorithm,
-                version=version,
+                version=release,
                 min_alloc=spa_min_alloc,
                 gcd_alloc=spa_gcd_alloc,
                 all_zero=True,
             )
         comp = estimated_compressed_size(content, lsize - content, fraction, algorithm)
         return stored_block(
-            lsize, comp, algorithm=algorithm, version=version, min_alloc=spa_min_alloc, gcd_alloc=spa_gcd_alloc
+            lsize, comp, algorithm=algorithm, version=release, min_alloc=spa_min_alloc, gcd_alloc=spa_gcd_alloc
         )
 
     block_cache: dict[tuple[int, int], StoredBlock] = {}
@@ -266,7 +267,7 @@ def dataset_usage(
             if tail:
                 add_blocks(stored(bs, tail), 1)
             add_meta(
-                _indirects(nblocks, DN_MAX_NBLKPTR, copies, copies, redundant, version, spa_min_alloc, spa_gcd_alloc),
+                _indirects(nblocks, DN_MAX_NBLKPTR, copies, copies, redundant, release, spa_min_alloc, spa_gcd_alloc),
                 1.0,
             )
         if ds.volsize is not None and not ds.extra.get("sparse", False):
@@ -289,7 +290,7 @@ def dataset_usage(
             if tail:
                 add_blocks(stored(bs, tail), count)
             add_meta(
-                _indirects(nblocks, SA_NBLKPTR, copies, copies, redundant, version, spa_min_alloc, spa_gcd_alloc), count
+                _indirects(nblocks, SA_NBLKPTR, copies, copies, redundant, release, spa_min_alloc, spa_gcd_alloc), count
             )
         if stream:
             nfiles = 1.0
@@ -304,7 +305,7 @@ def dataset_usage(
                     dnodesize,
                     copies,
                     redundant,
-                    version,
+                    release,
                     spa_min_alloc,
                     spa_gcd_alloc,
                     already=EMPTY_FILESYSTEM_DNODE_BLOCKS,
@@ -314,7 +315,7 @@ def dataset_usage(
             for entries, count in tree:
                 add_meta(
                     directory_blocks(
-                        entries, copies, redundant, version, spa_min_alloc, spa_gcd_alloc, weight=float(count)
+                        entries, copies, redundant, release, spa_min_alloc, spa_gcd_alloc, weight=float(count)
                     ),
                     1.0,
                 )
@@ -325,7 +326,7 @@ def dataset_usage(
         raise DatasetError(f"{ds.name}: {exc}") from exc
     if measured is not None and algorithm != "off":
         # a measured per-block size histogram replaces the single ratio (blockhist.py)
-        alloc = blockhist.allocate(measured, blocks_total, bs, copies, version, spa_min_alloc, spa_gcd_alloc)
+        alloc = blockhist.allocate(measured, blocks_total, bs, copies, release, spa_min_alloc, spa_gcd_alloc)
         if not blocks_total:
             logical_data = alloc.blocks * bs
             content_bytes = content_bytes or int(logical_data)
@@ -339,11 +340,11 @@ def dataset_usage(
     # dnode blocks are added (the count of the empty dataset for its own USED).
     add_meta(
         empty_dataset_blocks(
-            volume, copies, redundant, version, spa_min_alloc, spa_gcd_alloc, dnode_block_total=dnode_block_total
+            volume, copies, redundant, release, spa_min_alloc, spa_gcd_alloc, dnode_block_total=dnode_block_total
         ),
         1.0,
     )
-    base = empty_dataset_blocks(volume, copies, redundant, version, spa_min_alloc, spa_gcd_alloc)
+    base = empty_dataset_blocks(volume, copies, redundant, release, spa_min_alloc, spa_gcd_alloc)
     base_demand: dict[int, float] = defaultdict(float)
     for mb in base:
         base_demand[mb.psize] += mb.count * mb.dvas

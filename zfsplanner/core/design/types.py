@@ -7,9 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
-from ..versions import KNOWN_NAMES, supports
+from ..versions import KNOWN_NAMES, Version, supports
 
 FORMAT = "zfsplanner.design/1"
 
@@ -260,7 +261,14 @@ class Design:
 
     @property
     def version(self) -> str:
+        """The release as the document names it (``"2.3"``, ``"2.3.2"``): for what is printed."""
         return self.openzfs_version or DEFAULT_OPENZFS_VERSION
+
+    @cached_property
+    def release(self) -> Version:
+        """The release the design is modelled as (a series stands for one release), parsed once
+        per design: what every rule compares."""
+        return Version.parse(self.version)
 
     @property
     def fast_dedup(self) -> bool:
@@ -269,7 +277,7 @@ class Design:
         chosen = (self.features or {}).get("fast_dedup")
         if chosen is not None:
             return bool(chosen)
-        return supports(self.version, "ddt_flat_entries")
+        return supports(self.release, "ddt_flat_entries")
 
     @property
     def partitioning(self) -> Partitioning:

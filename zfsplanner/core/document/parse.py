@@ -116,10 +116,26 @@ def parse_design(doc: Any) -> Design:
         features=features,
         host=host,
     )
-    problems = shape_errors(design)
+    problems = shape_errors(design) + _written_before_errors(design)
     if problems:
         raise InvalidDesign(problems)
     return design
+
+
+def _written_before_errors(design: Design) -> list[tuple[str, str]]:
+    """The data written before a RAIDZ expansion is given once: per dataset (its share sets the
+    dataset's USED and the expansion report adds the shares up) or, in a design whose datasets do
+    not give it, as the widened vdev's total (the report's alone). Both at once is refused."""
+    if not any(ds.contents is not None and ds.contents.logical_bytes_written_before is not None
+               for ds in design.datasets):
+        return []
+    return [
+        (f"vdevs[{i}].logical_bytes_written_before",
+         "is given per dataset too: give it once, on the datasets (each dataset's share sets its USED, "
+         "and the expansion report adds the shares up)")
+        for i, g in enumerate(design.vdevs)
+        if g.logical_bytes_written_before is not None
+    ]
 
 
 def _read_features(r: Reader, value: Any, version: str | None) -> dict[str, bool] | None:

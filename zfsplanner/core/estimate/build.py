@@ -257,7 +257,7 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
     planned_used = sum(u.zfs_used_bytes for u in usages)
     saved = space_savings(design, pool, usages)
     # what the contents take from AVAIL: from 2.4.1/2.3.7 not what they keep on the special class
-    planned_charge = avail_charge(planned_used, sum(u.special_used_bytes for u in usages), design.version)
+    planned_charge = avail_charge(planned_used, sum(u.special_used_bytes for u in usages), design.release)
     allocated = sum(u.data_allocated_bytes + u.metadata_allocated_bytes for u in usages) - saved.allocated_saved_bytes
     special_planned = sum(u.special_allocated_bytes for u in usages)
     usable = saved.usable_bytes

@@ -273,4 +273,4 @@ def uniform_ashift(design: Design) -> int:
     """The one ashift for every data, special and dedup vdev (what the pool's ``ashift`` should be
     when they differ): the largest any of them gets now, so no vdev drops below its sectors."""
     top = [g for g in design.vdevs if g.role in (Role.DATA, Role.SPECIAL, Role.DEDUP)]
-    return max((group_ashift(g, design.version) for g in top), default=DEFAULT_POOL_ASHIFT)
+    return max((group_ashift(g, design.release) for g in top), default=DEFAULT_POOL_ASHIFT)

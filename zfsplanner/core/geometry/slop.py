@@ -13,7 +13,7 @@ SPA_MIN_SLOP = 128 * MIB
 SPA_MAX_SLOP = 128 * GIB
 
 
-def slop_space(dspace: int, elog_dspace: int = 0, version: str = DEFAULT_OPENZFS_VERSION) -> int:
+def slop_space(dspace: int, elog_dspace: int = 0, version: str | Version = DEFAULT_OPENZFS_VERSION) -> int:
     """Space ``zfs`` keeps back from AVAIL (``spa_get_slop_space()``, ``module/zfs/spa_misc.c``).
 
     * 2.1 and later: ``min(dspace/32, 128 GiB)``, less the embedded-log metaslabs (at

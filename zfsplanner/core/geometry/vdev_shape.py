@@ -51,7 +51,7 @@ def shape_errors(design: Design) -> list[tuple[str, str]]:
     document it accepts can be estimated."""
     errors: list[tuple[str, str]] = []
     for gi, group in enumerate(design.vdevs):
-        fails = ashift_rules.resolve(group, design.version).fails
+        fails = ashift_rules.resolve(group, design.release).fails
         if fails is not None:
             errors.append((f"vdevs[{gi}].ashift", fails))
         errors += _leaves(design, gi, group)[1]
@@ -145,7 +145,7 @@ def _outside_pool_shape(
 
 
 def group_shape(design: Design, gi: int, group: VdevGroup) -> VdevShape:
-    choice = ashift_rules.resolve(group, design.version)
+    choice = ashift_rules.resolve(group, design.release)
     ashift = choice.used
     source = choice.source
     notes: list[str] = list(choice.notes)
@@ -191,7 +191,7 @@ def group_shape(design: Design, gi: int, group: VdevGroup) -> VdevShape:
     else:
         if group.is_raidz:
             original_width = group.expanded_from_width
-            if original_width is not None and not supports(design.version, "raidz_expansion"):
+            if original_width is not None and not supports(design.release, "raidz_expansion"):
                 raise InvalidDesign(
                     [
                         (
@@ -220,9 +220,9 @@ def group_shape(design: Design, gi: int, group: VdevGroup) -> VdevShape:
 
     embedded = False
     if group.role == Role.DATA:
-        embedded = count > ZFS_EMBEDDED_SLOG_MIN_MS and supports(design.version, "embedded_log")
+        embedded = count > ZFS_EMBEDDED_SLOG_MIN_MS and supports(design.release, "embedded_log")
     elif group.role == Role.SPECIAL:
-        embedded = count > ZFS_EMBEDDED_SLOG_MIN_MS and supports(design.version, "special_embedded_log")
+        embedded = count > ZFS_EMBEDDED_SLOG_MIN_MS and supports(design.release, "special_embedded_log")
     elog_size = first_ms if embedded else 0
     elog_dspace = deflated(elog_size, ratio)
     class_dspace = deflated(size, ratio) - elog_dspace

@@ -217,5 +217,5 @@ def _automatic(tops: list[TopVdev], document: Document) -> str:
         design = parse_design(doc)
     except InvalidDesign:
         return ""
-    used = sorted({resolve(g, design.version).used for g in design.vdevs})
+    used = sorted({resolve(g, design.release).used for g in design.vdevs})
     return ", ".join(str(a) for a in used) + ": "

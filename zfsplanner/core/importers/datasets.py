@@ -12,15 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..compression.rules import default_compression
+from ..design.types import DatasetType
+from ..properties.resolve import default
 from ..units import format_zfs_size, parse_zfs_size
 from .common import parse_ratio, parse_size
-
-DATASET_DEFAULTS = {
-    "recordsize": 128 * 1024, "copies": "1", "sync": "standard", "special_small_blocks": 0,
-    "dnodesize": "legacy", "redundant_metadata": "all", "dedup": "off",
-}
-
 
 ROOT_DATA_THRESHOLD = 64 * 1024**2
 
@@ -56,10 +51,10 @@ def dataset_from(
         src = sources.get(prop)
         if src is not None and src != "-":
             return src != "default"
-        default = default_compression(version) if prop == "compression" else DATASET_DEFAULTS.get(prop)
-        if isinstance(default, int):
-            return parse_zfs_size(v) != default
-        return v != default
+        release_default = default(prop, version, DatasetType(dtype))
+        if isinstance(release_default, int):
+            return parse_zfs_size(v) != release_default
+        return bool(v != release_default)
 
     if dtype == "filesystem":
         if set_here("recordsize"):

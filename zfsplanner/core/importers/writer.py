@@ -196,7 +196,7 @@ def outputs(design: Design, estimate: Estimate, *, disks: bool = True, datasets:
         "json": [f"$ zpool list -v -j --json-int {name}", zpool_list_json(design, estimate, as_int=True)],
         "none": [],
     }[listing]
-    props = ",".join(zpool_get_properties(design.version))
+    props = ",".join(zpool_get_properties(design.release))
     if status == "json":
         parts += ["$ zfs version -j", zfs_version_json(design)] if version else []
         parts += [f"$ zpool get -j -p {props} {name}", zpool_get_json(design, estimate, requested=ashift_requested)]

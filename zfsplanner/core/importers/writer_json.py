@@ -232,7 +232,7 @@ def zpool_list_json(design: Design, estimate: Estimate, *, as_int: bool = False,
         groups: dict[str, dict[str, Any]] = {}
         for top in tops:
             role = top.group.role
-            obj = ent(top.name if Version.parse(design.version) >= Version(2, 2) or top.group.layout.value == "stripe"
+            obj = ent(top.name if design.release >= Version(2, 2) or top.group.layout.value == "stripe"
                       else top.name.rsplit("-", 1)[0], role)
             if top.group.layout.value != "stripe" and top.vdev_id is not None:
                 obj["vdevs"] = {leaf.name: ent(leaf.name, role) for leaf in top.leaves}
@@ -305,7 +305,7 @@ def zpool_get_vdevs_json(design: Design, estimate: Estimate, *, as_int: bool = F
 
 def zfs_version_lines(design: Design) -> tuple[str, str]:
     """``zfs version``: the userland and kernel module lines of the release the design is modelled as."""
-    release = Version.parse(design.version)
+    release = design.release
     return f"zfs-{release}-1", f"zfs-kmod-{release}-1"
 
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
-from ..compression.rules import default_compression
-from ..datasets.inputs import default_volblocksize
-from ..design.types import DatasetType, Design, Disk, Media, Partitioning, Role, VdevGroup
+from ..design.types import Dataset, DatasetType, Design, Disk, Media, Partitioning, Role, VdevGroup
 from ..estimate.figures import Estimate, VdevFigures
 from ..geometry.ashift import written_ashift
 from ..geometry.partitioning import leaf_psize, linux_whole_disk_partition_bytes
-from ..properties.resolve import DEFAULT_RECORDSIZE, resolve
+from ..properties.resolve import resolve
 from ..versions import Version, supports
 
 CLASS_HEADING = {Role.DEDUP: "dedup", Role.SPECIAL: "special", Role.LOG: "logs"}
@@ -138,7 +137,7 @@ def vdev_fields(design: Design, columns: Sequence[str]) -> tuple[tuple[str, int]
     """The fields of a ``zpool list -v`` vdev row, each with the width ``collect_vdev_prop()`` pads it to:
     the fixed nine before OpenZFS 2.4, the ``-o`` columns (but the name) from 2.4.0 (commit c4ad5e2938,
     "zpool: fix conflict with -v and -o options"; a column with nothing for a vdev prints ``-``)."""
-    if Version.parse(design.version) < Version(2, 4):
+    if design.release < Version(2, 4):
         return VDEV_FIELDS
     widths = dict(VDEV_FIELDS) | {"altroot": len(POOL_PROPERTIES["altroot"])}
     return tuple((c, widths.get(c, max(len(POOL_PROPERTIES.get(c, c)), 5))) for c in columns if c != "name")
@@ -165,7 +164,7 @@ class ListRow:
 
 def list_rows(design: Design, estimate: Estimate) -> tuple[dict[str, str], list[ListRow]]:
     """The pool's ``-p`` values and its ``-v`` rows as ``collect_list_stats()`` fills them."""
-    modern = Version.parse(design.version) >= Version(2, 2)
+    modern = design.release >= Version(2, 2)
     tops = tops_of(design, estimate)
     alloc = allocations(tops, estimate)
     pool_size = estimate.pool.zpool_size_bytes
@@ -220,9 +219,19 @@ def list_rows(design: Design, estimate: Estimate) -> tuple[dict[str, str], list[
     return pool, rows
 
 
+SETTABLE_PRINTED = ("compression", "copies", "sync", "special_small_blocks", "dedup")
+"""The settable properties :func:`zfs_get_text` prints for every dataset, after the type's own."""
+
+
+def _zfs_text(value: object) -> object:
+    """A resolved value as ``zfs get -p`` prints it (an enumeration by its ZFS word)."""
+    return value.value if isinstance(value, Enum) else value
+
+
 def zfs_get_text(design: Design, estimate: Estimate) -> str:
-    """``zfs get -H -p -r type,used,available,... POOL``: the datasets with their contents written."""
-    version = design.version
+    """``zfs get -H -p -r type,used,available,... POOL``: the datasets with their contents written; every
+    settable property's VALUE and SOURCE as :func:`properties.resolve` resolves it (set, inherited from
+    a listed parent, or the release's default)."""
     pool = estimate.pool
     avail = pool.zfs_avail_after_bytes
     by_name = {d.name: d for d in estimate.datasets}
@@ -230,6 +239,10 @@ def zfs_get_text(design: Design, estimate: Estimate) -> str:
 
     def put(name: str, prop: str, value: object, source: str = "-") -> None:
         lines.append(f"{name}\t{prop}\t{value}\t{source}")
+
+    def put_resolved(ds: Dataset, prop: str) -> None:
+        got = resolve(design, ds, prop)
+        put(ds.name, prop, _zfs_text(got.value), got.source)
 
     names = [design.name] + [d.name for d in design.datasets if d.name != design.name]
     for name in names:
@@ -240,7 +253,7 @@ def zfs_get_text(design: Design, estimate: Estimate) -> str:
             put(name, "used", pool.zfs_used_bytes + pool.initial_used_bytes)
             put(name, "available", avail)
             put(name, "referenced", pool.initial_used_bytes)
-            put(name, "compression", default_compression(version), "default")
+            put_resolved(Dataset(name=name), "compression")
             continue
         assert ds is not None
         est = by_name[name]  # the estimate has figures for every dataset of the design
@@ -253,26 +266,20 @@ def zfs_get_text(design: Design, estimate: Estimate) -> str:
         put(name, "compressratio", f"{ratio:.2f}")
         put(name, "refcompressratio", f"{ratio:.2f}")
         if volume:
-            put(name, "volsize", ds.volsize, "local")
-            put(name, "volblocksize", ds.volblocksize or default_volblocksize(version),
-                "-" if ds.volblocksize else "default")
-            put(name, "refreservation", "none" if ds.extra.get("sparse") else est.refreservation_bytes or 0,
-                "local" if ds.extra.get("sparse") else "-")
+            put_resolved(ds, "volsize")
+            put_resolved(ds, "volblocksize")
+            refres = resolve(design, ds, "refreservation")  # the size zfs create sets is the estimate's
+            put(name, "refreservation", est.refreservation_bytes if refres.source == "local" else refres.value,
+                refres.source)
         else:
-            put(name, "recordsize", ds.recordsize or DEFAULT_RECORDSIZE, "local" if ds.recordsize else "default")
-            put(name, "quota", ds.quota or 0, "local" if ds.quota else "default")
-        put(name, "compression", ds.compression or default_compression(version),
-            "local" if ds.compression else "default")
-        put(name, "copies", ds.copies or 1, "local" if ds.copies else "default")
-        put(name, "sync", (ds.sync.value if ds.sync else "standard"), "local" if ds.sync else "default")
-        put(name, "special_small_blocks", ds.special_small_blocks or 0,
-            "local" if ds.special_small_blocks is not None else "default")
-        dedup = resolve(design, ds, "dedup")
-        put(name, "dedup", dedup.value, dedup.source)
+            put_resolved(ds, "recordsize")
+            put_resolved(ds, "quota")
+        for prop in SETTABLE_PRINTED:
+            put_resolved(ds, prop)
     return "\n".join(lines) + "\n"
 
 
-def zpool_get_properties(version: str) -> tuple[str, ...]:
+def zpool_get_properties(version: str | Version) -> tuple[str, ...]:
     """The properties :func:`zpool_get_text` prints: ``bclone*`` exist from 2.2 (``zpool_prop.c``)."""
     cloning = ("bcloneused", "bclonesaved", "bcloneratio") if supports(version, "block_cloning") else ()
     return ("ashift", "dedupratio", *cloning)
@@ -285,11 +292,11 @@ def zpool_get_text(design: Design, estimate: Estimate, *, requested: bool = True
     (``module/zfs/spa.c``) reports; the block-cloning ones from 2.2."""
     first = next(g for g in design.vdevs if g.role == Role.DATA)
     name = design.name
-    ashift = f"{name}\tashift\t{written_ashift(first, design.version)}\tlocal" if requested else (
+    ashift = f"{name}\tashift\t{written_ashift(first, design.release)}\tlocal" if requested else (
         f"{name}\tashift\t0\tdefault")
     lines = [ashift,
              f"{name}\tdedupratio\t{ratio_text(dedupratio_percent(estimate))}\t-"]
-    if "bclonesaved" in zpool_get_properties(design.version):
+    if "bclonesaved" in zpool_get_properties(design.release):
         s = estimate.pool.savings
         used, saved = (s.bclone_used_bytes, s.bclone_saved_bytes) if s is not None else (0, 0)
         ratio = s.bcloneratio_percent if s is not None else 100

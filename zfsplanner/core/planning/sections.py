@@ -34,6 +34,7 @@ from ..design.planning import (
 )
 from ..design.types import Design, Layout, Role
 from ..naming import vdev_label
+from ..properties.resolve import DEFAULT_RECORDSIZE
 from ..risk.common import dedup_on
 from .context import (
     PERFORMANCE_MODEL,
@@ -221,7 +222,7 @@ def sizing_section(
     )
     logical = sum(u.logical_bytes for u in usages)
     blocks = sum(u.data_blocks for u in usages)
-    avg = logical // blocks if blocks else 128 * 1024
+    avg = logical // blocks if blocks else DEFAULT_RECORDSIZE
     ram = ram_advice(
         metadata_bytes=sum(u.metadata_psize_bytes for u in usages),
         dedup_table=table,

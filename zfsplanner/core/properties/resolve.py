@@ -21,10 +21,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..design.types import Dataset, DatasetType, Design
+from ..geometry.alloc import SPA_OLD_MAXBLOCKSIZE
 from ..units import KIB
 from ..versions import Version, supports
 
-DEFAULT_RECORDSIZE = 128 * KIB
+DEFAULT_RECORDSIZE = SPA_OLD_MAXBLOCKSIZE
+"""The ``recordsize`` default: ``zfs_prop.c`` registers the property with ``SPA_OLD_MAXBLOCKSIZE``."""
 
 # Properties a child takes from its parent (PROP_INHERIT in zfs_prop.c). The first group
 # are fields of :class:`Dataset`; the rest live in ``Dataset.extra`` under their ZFS name.
@@ -67,6 +69,7 @@ def default(prop: str, version: str | Version, dataset_type: DatasetType = Datas
         return "sa" if supports(version, "xattr_sa_default") else "on"
     return {
         "special_small_blocks": 0,
+        "quota": 0,
         "copies": 1,
         "sync": "standard",
         "dedup": "off",
@@ -100,10 +103,25 @@ def ancestors(design: Design, ds: Dataset) -> Iterator[Dataset]:
             yield parent
 
 
+def _refreservation(ds: Dataset) -> Resolved:
+    """``zfs create`` sets a volume's ``refreservation`` itself unless it is sparse (``-s``):
+    ``zfs_do_create()`` (``cmd/zfs/zfs_main.c``) adds ``zvol_volsize_to_reservation()`` to the
+    properties it creates with, so SOURCE is ``local`` and the size is the estimate's
+    (:mod:`zfsplanner.core.capacity.zvol`; None here). Otherwise it stays at its default, none,
+    which ``zfs get -p`` prints as ``0`` (``zfs_prop_get()``, ``lib/libzfs/libzfs_dataset.c``)."""
+    if ds.type == DatasetType.VOLUME and not ds.extra.get("sparse"):
+        return Resolved(None, "local")
+    return Resolved(0, "default")
+
+
 def resolve(design: Design, ds: Dataset, prop: str) -> Resolved:
     """``zfs get prop ds`` for the design's version: value and source."""
     if prop in FILESYSTEM_ONLY and ds.type == DatasetType.VOLUME:
         return Resolved(None, "-")
+    if prop == "volblocksize" and ds.type == DatasetType.VOLUME:
+        return _volblocksize(design, ds)
+    if prop == "refreservation":
+        return _refreservation(ds)
     local = _local(ds, prop)
     if local is not None:
         return Resolved(local, "local")
@@ -114,7 +132,18 @@ def resolve(design: Design, ds: Dataset, prop: str) -> Resolved:
                 return Resolved(value, f"inherited from {parent.name}")
     if prop == "volblocksize" and ds.type != DatasetType.VOLUME:
         return Resolved(None, "-")
-    return Resolved(default(prop, design.version, ds.type), "default")
+    return Resolved(default(prop, design.release, ds.type), "default")
+
+
+def _volblocksize(design: Design, ds: Dataset) -> Resolved:
+    """``volblocksize`` is not a stored property: the zvol's block size is read back
+    (``zvol_get_stats()``, ``module/zfs/zvol.c``) and ``dsl_prop_nvlist_add_uint64()``
+    (``module/zfs/dsl_prop.c``) gives it the source ``default`` only when it equals the
+    default, else none (``-``), whether or not ``zfs create -b`` named it."""
+    release_default = default("volblocksize", design.release, ds.type)
+    if ds.volblocksize is None or ds.volblocksize == release_default:
+        return Resolved(release_default, "default")
+    return Resolved(ds.volblocksize, "-")
 
 
 def inherited(design: Design, ds: Dataset, prop: str) -> Any:
@@ -136,10 +165,21 @@ def dedup_on(design: Design, ds: Dataset) -> bool:
     return not (isinstance(setting, str) and setting.lower() == "off")
 
 
-def block_size(design: Design, ds: Dataset) -> int:
-    """recordsize in force (filesystems) or volblocksize (volumes)."""
+def block_size_of(ds: Dataset, version: str | Version) -> int:
+    """The block size in force of a dataset that carries what it inherits (:func:`with_inherited`):
+    ``volblocksize`` for a volume, ``recordsize`` for a filesystem, else the release's default of
+    that property (``zfs_prop.c``; ``ZVOL_DEFAULT_BLOCKSIZE`` in ``include/sys/zvol.h``)."""
     prop = "volblocksize" if ds.type == DatasetType.VOLUME else "recordsize"
-    return int(value(design, ds, prop))
+    own = _local(ds, prop)
+    return int(own if own is not None else default(prop, version, ds.type))
+
+
+def block_size(design: Design, ds: Dataset) -> int:
+    """:func:`block_size_of` ``ds`` in ``design``: a filesystem's ``recordsize`` set by the nearest
+    listed parent when it sets none itself (``volblocksize`` is never inherited)."""
+    if ds.type != DatasetType.VOLUME and ds.recordsize is None:
+        ds = replace(ds, recordsize=inherited(design, ds, "recordsize"))
+    return block_size_of(ds, design.release)
 
 
 def with_inherited(design: Design, ds: Dataset) -> Dataset:

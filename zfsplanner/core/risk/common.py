@@ -62,11 +62,6 @@ def inherited_value(design: Design, ds: Dataset, attr: str) -> Any:
     return properties.inherited(design, ds, attr)
 
 
-def block_size(design: Design, ds: Dataset) -> int:
-    """recordsize (inherited, default 128K) or volblocksize (default 16K from OpenZFS 2.2, 8K before)."""
-    return properties.block_size(design, ds)
-
-
 def dedup_on(design: Design, ds: Dataset) -> bool:
     return properties.dedup_on(design, ds)
 
@@ -88,7 +83,7 @@ def is_hdd_or_unknown(group: VdevGroup) -> bool:
 
 def zpool_says(first: VdevGroup, second: VdevGroup, design: Design) -> str:
     """What zpool's replication check makes of the two layouts side by side (``core.replication``)."""
-    message = pair_refusal(first, second, design.version)
+    message = pair_refusal(first, second, design.release)
     if message is None:
         return f"OpenZFS {design.version} accepts the two side by side without -f."
     return (

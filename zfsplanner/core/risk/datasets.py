@@ -10,9 +10,10 @@ from ..commands.refusals import refusals
 from ..design.types import DatasetType, Design, Role, Sync
 from ..geometry.ashift import DEFAULT_POOL_ASHIFT, group_ashift, group_physical_ashift
 from ..naming import element_label, sentence_case
-from ..units import KIB, format_iec, zfs_nicenum
+from ..properties.resolve import block_size
+from ..units import KIB, format_iec, format_zfs_size, zfs_nicenum
 from ..versions import SERIES_NAMES, supports
-from .common import agree, block_size, dataset_path, ds_name, groups_of, mirror_of, vdev_name, vdev_path
+from .common import agree, dataset_path, ds_name, groups_of, mirror_of, vdev_name, vdev_path
 from .registry import Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
 
 POOL_FILL_WARN = 0.80
@@ -122,8 +123,8 @@ def is_boot_pool(design: Design) -> bool:
 
 
 def fix_boot_recordsize(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    item["recordsize"] = "128K"
-    return "Set recordsize=128K"
+    item["recordsize"] = format_zfs_size(BOOT_MAX_RECORDSIZE)
+    return f"Set recordsize={item['recordsize']}"
 
 
 @rule(
@@ -232,7 +233,7 @@ def rule_vm_sector_size(spec: RiskSpec, design: Design, figures: RiskFigures | N
             emulated = not native and g.requested_ashift is None and any(d.physical_sector >= 4096 for d in g.disks)
             if not (native or emulated):
                 continue
-            a = group_ashift(g, design.version)
+            a = group_ashift(g, design.release)
             if native:
                 what = "4Kn disks (4096-byte logical sectors)"
                 why = (

@@ -8,11 +8,10 @@ from collections.abc import Iterator
 from ..datasets.ddt import DedupTable, dedup_table, unique_blocks
 from ..design.types import Dataset, Design, Layout, Media, Role
 from ..naming import sentence_case
-from ..properties.resolve import DEFAULT_RECORDSIZE
+from ..properties.resolve import DEFAULT_RECORDSIZE, block_size
 from ..units import format_iec, format_si, zfs_nicenum
 from .common import (
     agree,
-    block_size,
     dataset_path,
     dedup_on,
     ds_name,

@@ -17,10 +17,10 @@ from ..geometry.partitioning import leaf_asize as pool_leaf_asize
 from ..geometry.partitioning import member_osize
 from ..geometry.vdev_shape import fault_tolerance
 from ..naming import describe_group, sentence_case
-from ..units import format_si, parse_zfs_size, rounddown, zfs_nicenum
+from ..properties.resolve import block_size
+from ..units import MIB, format_si, rounddown, zfs_nicenum
 from .common import (
     agree,
-    block_size,
     dataset_path,
     ds_name,
     groups_of,
@@ -86,7 +86,7 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
         else:
             worst = None
             for i, g in parity_groups:
-                a = group_ashift(g, design.version)
+                a = group_ashift(g, design.release)
                 dd = draid_data_disks(g) if g.is_draid else None
                 asize = block_asize(g.layout, g.width, a, bs, dd)
                 data_cols = dd if dd is not None else g.width - g.parity
@@ -133,7 +133,8 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
 
 
 def fix_draid_compression(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    if item.get("type") == "volume" or parse_zfs_size(item.get("recordsize") or "128K") >= 1024 * 1024:
+    ds = design.datasets[index]
+    if ds.type == DatasetType.VOLUME or block_size(design, ds) >= MIB:
         return None
     item["recordsize"] = "1M"
     return "Set recordsize=1M"
@@ -159,7 +160,7 @@ def rule_draid_compression(spec: RiskSpec, design: Design, figures: RiskFigures 
             continue
         bs = block_size(design, ds)
         for i, g in draid:
-            unit = draid_data_disks(g) << group_ashift(g, design.version)
+            unit = draid_data_disks(g) << group_ashift(g, design.release)
             if not unit < bs <= 2 * unit:
                 continue  # smaller blocks are reported by raidz-padding-overhead
             saves = f"saves space only for blocks that compress to {zfs_nicenum(unit)} or less (2:1 or better)"
@@ -167,7 +168,7 @@ def rule_draid_compression(spec: RiskSpec, design: Design, figures: RiskFigures 
                 spec,
                 dataset_path(di),
                 f"On {vdev_name(design, i)} the smallest allocation is {draid_data_disks(g)} data disks × "
-                f"{1 << group_ashift(g, design.version)} B = {zfs_nicenum(unit)}, and compressed sizes are rounded "
+                f"{1 << group_ashift(g, design.release)} B = {zfs_nicenum(unit)}, and compressed sizes are rounded "
                 "up to "
                 f"multiples of it. {sentence_case(ds_name(design, di))} writes {zfs_nicenum(bs)} blocks, so "
                 f"compression={comp} {saves}.",

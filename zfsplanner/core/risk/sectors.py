@@ -45,7 +45,7 @@ def fix_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
 )
 def rule_ashift_below_physical(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     for i, g in groups_of(design, *_ASHIFT_ROLES):
-        choice = resolve_ashift(g, design.version)
+        choice = resolve_ashift(g, design.release)
         physical = 1 << choice.physical
         requested = choice.requested
         if requested is None and not choice.physical_ignored:
@@ -141,18 +141,18 @@ def fix_mixed_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | N
 )
 def rule_mixed_ashift(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
     top = list(groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP))
-    data = [group_ashift(g, design.version) for _, g in top if g.role == Role.DATA]
+    data = [group_ashift(g, design.release) for _, g in top if g.role == Role.DATA]
     if not data:
         return
     reference = data[0]
-    if len({group_ashift(g, design.version) for _, g in top}) == 1:
+    if len({group_ashift(g, design.release) for _, g in top}) == 1:
         return
     for i, g in top:
-        a = group_ashift(g, design.version)
+        a = group_ashift(g, design.release)
         if a == reference:
             continue
         how = {"design": "set", "pool": "the pool's"}.get(
-            resolve_ashift(g, design.version).source, "chosen from the disks' sectors"
+            resolve_ashift(g, design.release).source, "chosen from the disks' sectors"
         )
         yield make_risk(
             spec,

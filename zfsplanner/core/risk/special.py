@@ -6,16 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..design.types import DatasetType, Design, Layout, Role, VdevGroup
-from ..geometry.ashift import group_ashift
-from ..geometry.removal import removal_blockers, removal_context
+from ..geometry.removal import Blocker, RemovalBlocker, RemovalContext, removal_blockers, removal_context
 from ..geometry.vdev_shape import fault_tolerance
 from ..naming import dataset_label, sentence_case
+from ..properties.resolve import block_size
 from ..units import KIB, MIB, format_iec, format_zfs_size, is_power_of_two, parse_zfs_size, zfs_nicenum
 from ..versions import Version
 from .common import (
     REF_REMOVAL,
     agree,
-    block_size,
     dataset_path,
     ds_name,
     groups_of,
@@ -49,26 +48,12 @@ def _special_groups(design: Design) -> list[tuple[int, VdevGroup]]:
     REF_REMOVAL,
 )
 def rule_special_irremovable(spec: RiskSpec, design: Design, figures: RiskFigures | None) -> Iterator[Risk]:
-    parity = [(i, g) for i, g in groups_of(design, Role.DATA, Role.SPECIAL, Role.DEDUP) if g.parity > 0]
-    normal = [group_ashift(g, design.version) for _, g in groups_of(design, Role.DATA)]
     removal = removal_context(design)
     for i, g in _special_groups(design):
-        blockers = removal_blockers(g, removal)  # the decision: vdev_shape, as spa_vdev_remove_top_check()
+        blockers = removal_blockers(g, removal)  # the decision: geometry.removal, as spa_vdev_remove_top_check()
         if not blockers:
             continue
-        reasons = []
-        if parity:
-            names = ", ".join(vdev_name(design, j) for j, _ in parity)
-            reasons.append(f"the pool has top-level vdevs with parity: {names}")
-        if len(set(normal)) > 1:
-            reasons.append(f"the data vdevs differ in ashift ({', '.join(map(str, sorted(set(normal))))})")
-        own = group_ashift(g, design.version)
-        if normal and own != max(normal):
-            reasons.append(f"its ashift {own} differs from the data vdevs' {max(normal)}")
-        peers = {group_ashift(p, design.version) for _, p in groups_of(design, g.role)}
-        if len(peers) > 1:
-            reasons.append(f"the {g.role.value} vdevs differ in ashift ({', '.join(map(str, sorted(peers)))})")
-        reasons = reasons or blockers
+        reasons = [reason for b in blockers for reason in _removal_reasons(design, removal, i, b)]
         yield make_risk(
             spec,
             vdev_path(i),
@@ -83,6 +68,25 @@ def rule_special_irremovable(spec: RiskSpec, design: Design, figures: RiskFigure
             "ashift as this vdev.",
             name=vdev_name(design, i),
         )
+
+
+def _removal_reasons(design: Design, removal: RemovalContext, index: int, blocker: RemovalBlocker) -> list[str]:
+    """``blocker`` of group ``index`` in words that name the vdevs and ashifts it is about."""
+    if blocker.kind == Blocker.PARITY:
+        names = ", ".join(vdev_name(design, j) for j in removal.parity_groups)
+        return [f"the pool has top-level vdevs with parity: {names}"]
+    if blocker.kind == Blocker.NORMAL_ASHIFTS:
+        return [f"the data vdevs differ in ashift ({', '.join(map(str, sorted(removal.normal_ashifts)))})"]
+    if blocker.kind == Blocker.CLASS_ASHIFT:
+        group = design.vdevs[index]
+        own, normal, peers = removal.ashifts[index], removal.normal_ashifts, removal.class_ashifts[group.role]
+        reasons = []
+        if normal and own != max(normal):
+            reasons.append(f"its ashift {own} differs from the data vdevs' {max(normal)}")
+        if len(peers) > 1:
+            reasons.append(f"the {group.role.value} vdevs differ in ashift ({', '.join(map(str, sorted(peers)))})")
+        return reasons or [str(blocker)]
+    return [str(blocker)]
 
 
 def _data_fault_tolerance(design: Design) -> int | None:
@@ -203,7 +207,7 @@ def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures |
     if not any(True for _ in groups_of(design, Role.SPECIAL)):
         return
     for i, ds in enumerate(design.datasets):
-        if ds.type == DatasetType.VOLUME and Version.parse(design.version) < Version(2, 4):
+        if ds.type == DatasetType.VOLUME and design.release < Version(2, 4):
             continue  # zvol data never goes to special before 2.4
         ssb = inherited_value(design, ds, "special_small_blocks")
         if not ssb:
@@ -281,7 +285,7 @@ def rule_special_small_blocks(
 ) -> Iterator[Risk]:
     volume_spec, value_spec, no_special_spec = specs
     has_special = any(True for _ in groups_of(design, Role.SPECIAL))
-    before_24 = Version.parse(design.version) < Version(2, 4)
+    before_24 = design.release < Version(2, 4)
     for i, ds in enumerate(design.datasets):
         ssb = ds.special_small_blocks
         if ssb is None or ssb == 0:

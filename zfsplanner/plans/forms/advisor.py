@@ -11,7 +11,8 @@ from django import forms
 
 from zfsplanner.core import advisor
 from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, DatasetType, InvalidDesign
-from zfsplanner.core.units import UnitError, format_si, parse_disk_size
+from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
+from zfsplanner.core.units import UnitError, format_si, format_zfs_size, parse_disk_size
 
 from ..choices import DEFAULT_OPENZFS_VERSION, Media, offer_versions, openzfs_version_choices
 from ..models import CatalogDisk, PoolDesign
@@ -31,7 +32,11 @@ SECTOR_CHOICES = [
     ("4Kn", "4Kn: 4 KiB logical and physical"),
     ("512n", "512n: 512 B logical and physical"),
 ]
-RECORDSIZES = [("16384", "16K"), ("131072", "128K (ZFS default)"), ("1048576", "1M (large files)")]
+RECORDSIZES = [
+    ("16384", "16K"),
+    (str(DEFAULT_RECORDSIZE), f"{format_zfs_size(DEFAULT_RECORDSIZE)} (ZFS default)"),
+    ("1048576", "1M (large files)"),
+]
 SORT_LABELS = {
     "cost_per_usable_tb": "cost per usable TB",
     "usable_bytes": "usable space",

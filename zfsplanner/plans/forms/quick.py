@@ -25,6 +25,7 @@ from django.core.cache import cache
 from zfsplanner.core.design.types import COMPRESSION_VALUES, FORMAT, Layout, Role, VdevGroup
 from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT
 from zfsplanner.core.geometry.vdev_shape import fault_tolerance
+from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, UnitError, format_zfs_size, parse_disk_size
 
 from ..choices import DEFAULT_OPENZFS_VERSION, VdevLayout, offer_versions, openzfs_version_choices
@@ -99,7 +100,10 @@ class QuickPlanForm(forms.Form):
     recordsize = forms.ChoiceField(
         label="Record size",
         required=False,
-        choices=[("", "128K (default)"), *((str(format_zfs_size(r)),) * 2 for r in RECORDSIZES if r != 128 * 1024)],
+        choices=[
+            ("", f"{format_zfs_size(DEFAULT_RECORDSIZE)} (default)"),
+            *((str(format_zfs_size(r)),) * 2 for r in RECORDSIZES if r != DEFAULT_RECORDSIZE),
+        ],
     )
     compression = forms.ChoiceField(
         label="Compression", required=False, choices=[("", "default (on)"), *((c, c) for c in COMPRESSION_VALUES)]

@@ -31,6 +31,7 @@ from zfsplanner.accounts.services import TeamError, create_team, personal_team, 
 from zfsplanner.core.compression.rules import default_compression
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.estimate import Estimate
+from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_zfs_size
 from zfsplanner.page_cache import PAGE_CACHE_SECONDS, render_cached
 from zfsplanner.throttling import page_throttled
@@ -269,7 +270,7 @@ def _sample_items(design: PoolDesign) -> list[dict[str, Any]]:
         initial = {
             "dataset": ds.name,
             "algorithm": ds.compression or default_compression(design.openzfs_version),
-            "recordsize": format_zfs_size(ds.recordsize) if ds.recordsize else "128K",
+            "recordsize": format_zfs_size(ds.recordsize or DEFAULT_RECORDSIZE),
             "ashift": ashift,
             "openzfs_version": design.openzfs_version,
         }

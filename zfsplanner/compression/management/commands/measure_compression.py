@@ -18,6 +18,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from zfsplanner.core.datasets.measure import MeasureError, Source, measure_files
+from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
+from zfsplanner.core.units import format_zfs_size
 from zfsplanner.core.versions import default_version
 
 from ... import services
@@ -54,7 +56,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", metavar="FILE", help="file or directory to measure")
         parser.add_argument("--algorithms", default="lz4,zstd", help="comma list (default lz4,zstd)")
-        parser.add_argument("--recordsize", default="128K", help="comma list, e.g. 128K,1M (default 128K)")
+        default = format_zfs_size(DEFAULT_RECORDSIZE)
+        parser.add_argument("--recordsize", default=default, help=f"comma list, e.g. 128K,1M (default {default})")
         parser.add_argument("--ashift", default="12", help="log2 of the pool's sector size (default 12)")
         parser.add_argument(
             "--openzfs-version",

@@ -12,7 +12,9 @@ from django.urls import reverse
 from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.geometry.ashift import automatic
 from zfsplanner.core.geometry.vdev_shape import fault_tolerance
+from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.risk.common import dedup_on
+from zfsplanner.core.units import format_zfs_size
 
 from ...forms.designer import DatasetForm, pool_ashift
 from ...forms.host import HostPlanningForm, inherited
@@ -146,7 +148,8 @@ def dataset_form(
     line = lines.get(str(ds.get("name")))
     if line is not None:
         recordsize, compression = form.fields["recordsize"], form.fields["compression"]
-        recordsize.choices = [("", f"inherit ({line.block or '128K'})"), *recordsize.choices[1:]]
+        block = line.block or format_zfs_size(DEFAULT_RECORDSIZE)
+        recordsize.choices = [("", f"inherit ({block})"), *recordsize.choices[1:]]
         compression.choices = [("", f"inherit ({line.compression or 'default'})"), *compression.choices[1:]]
     return form
 
