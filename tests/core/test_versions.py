@@ -10,18 +10,15 @@ import pytest
 from zfsplanner.core.capacity.pool import pool_capacity
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
+from zfsplanner.core.releases import OFFERED, feature_table_markdown, offered_for, point_release_table_markdown
 from zfsplanner.core.units import GIB
 from zfsplanner.core.versions import (
     FEATURES,
     KNOWN_NAMES,
-    OFFERED,
     SERIES,
     Version,
     VersionError,
-    feature_table_markdown,
     modelled_as,
-    offered_for,
-    point_release_table_markdown,
     supports,
     unknown_version_message,
 )

@@ -18,13 +18,13 @@ the clones', an upper-bound approximation). json+ ``bins`` are not read.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 
 from .common import ProgressFn, errno_words, make_source, number_repeats, parse_fio_size, percentile_key, test_name
 from .decode import detect_encoding
+from .fio_meta import run_meta
 from .types import BenchResult, ParseError, Pattern, TestResult
 
 FORMAT = "fio-json"
@@ -91,7 +91,7 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
             raise ParseError(FORMAT, f"{doc_path}.fio version", "expected a string")
         version = version or (ver.removeprefix("fio-") if isinstance(ver, str) else None)
         if doc_index == 0:
-            meta.update(_meta(doc, doc_path))
+            meta.update(run_meta(doc, doc_path))
         doc_results, doc_failures = _doc_results(doc, doc_path)
         results.extend(doc_results)
         failures.extend(doc_failures)
@@ -188,80 +188,6 @@ def _json_message(msg: str) -> str:
 
 
 # Job options kept in ``meta`` (the global options, then the first job's): what was run and the
-# options that decide whether a figure measured the disks (what data was written, whether writes
-# reached the disks). fio's JSON lists an option only when it was given a value: a bare
-# ``zero_buffers`` line in a job file does not appear, ``zero_buffers=1`` does.
-META_OPTIONS = (
-    "ioengine",
-    "direct",
-    "size",
-    "runtime",
-    "time_based",
-    "numjobs",
-    "end_fsync",
-    "fsync",
-    "fdatasync",
-    "sync",
-    "zero_buffers",
-    "buffer_compress_percentage",
-    "dedupe_percentage",
-)
-
-
-def _shortest_test(jobs: Any) -> tuple[float, int] | None:
-    """(seconds, I/Os) of the shortest job direction that did I/O: ``runtime`` (ms) and
-    ``total_ios`` of each ``read``/``write``/``trim`` with I/Os; None when no job says."""
-    found: list[tuple[float, int]] = []
-    for job in jobs if isinstance(jobs, list) else ():
-        if not isinstance(job, dict):
-            continue
-        for ddir in ("read", "write", "trim"):
-            d = job.get(ddir)
-            if not isinstance(d, dict):
-                continue
-            ios, ms = d.get("total_ios"), d.get("runtime")
-            if isinstance(ios, int) and not isinstance(ios, bool) and ios > 0 and isinstance(ms, int | float):
-                found.append((float(ms) / 1000.0, ios))
-    if not found:
-        return None
-    return min(s for s, _ in found), min(n for _, n in found)
-
-
-def _meta(doc: dict[str, Any], path: str) -> dict[str, Any]:
-    meta: dict[str, Any] = {}
-    ts = doc.get("timestamp")
-    if isinstance(ts, int | float) and not isinstance(ts, bool) and 0 < ts < 1e11:
-        meta["date"] = datetime.fromtimestamp(ts, UTC).replace(tzinfo=None).isoformat()
-    elif isinstance(doc.get("time"), str):
-        meta["date"] = doc["time"]
-    jobs = doc.get("jobs")
-    gopts = doc.get("global options")
-    opts: dict[str, Any] = dict(gopts) if isinstance(gopts, dict) else {}
-    if isinstance(jobs, list) and jobs and isinstance(jobs[0], dict):
-        jopts = jobs[0].get("job options")
-        if isinstance(jopts, dict):
-            opts.update(jopts)
-        meta["jobs"] = len(jobs)
-    target = opts.get("filename") or opts.get("directory")
-    if isinstance(target, str):
-        meta["target"] = target
-    for key in META_OPTIONS:
-        if isinstance(opts.get(key), str):
-            meta[key] = opts[key]
-    shortest = _shortest_test(jobs)
-    if shortest is not None:
-        meta["shortest_test_s"], meta["fewest_ios"] = shortest
-    if isinstance(jobs, list):
-        errors = [
-            {"job": j.get("jobname"), "error": j["error"]}
-            for j in jobs
-            if isinstance(j, dict) and isinstance(j.get("error"), int) and j["error"] != 0
-        ]
-        if errors:
-            meta["errors"] = errors
-    return meta
-
-
 def _doc_results(doc: dict[str, Any], path: str) -> tuple[list[TestResult], list[_JobError]]:
     key = "jobs" if "jobs" in doc else "client_stats"
     jobs = doc.get(key)

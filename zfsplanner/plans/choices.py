@@ -9,7 +9,8 @@ from typing import Any
 from django.db import models
 
 from zfsplanner.core.design import types as core
-from zfsplanner.core.versions import OFFERED, SERIES_NAMES, Version, default_version
+from zfsplanner.core.releases import OFFERED
+from zfsplanner.core.versions import SERIES_NAMES, Version, default_version
 
 
 class Media(models.TextChoices):
@@ -28,7 +29,7 @@ DEFAULT_OPENZFS_VERSION = default_version()
 
 
 def openzfs_version_choices(current: str | None = None) -> list[tuple[str, str]]:
-    """The releases whose figures differ, newest first (``versions.OFFERED``), and ``current``
+    """The releases whose figures differ, newest first (``releases.OFFERED``), and ``current``
     (a series or another known release a design already names) where it sorts."""
     choices = [(o.name, o.label) for o in OFFERED]
     if current and current in OPENZFS_VERSION_NAMES and current not in dict(choices):

@@ -23,7 +23,7 @@ from .members import (
 )
 from .outputs import Outputs
 from .pool_import import FEATURE_VERSIONS, ROLE_ORDER, ImportProblem
-from .tree import layout_of, normalized_model, section_of, size_or_none, tree_from_list
+from .tree import find_in_catalog, layout_of, section_of, size_or_none, tree_from_list
 
 # --------------------------------------------------------------------------- the builder
 
@@ -199,7 +199,7 @@ class Builder:
         elif info is not None and info.rotational is not None:
             media = "hdd" if info.rotational else "ssd"
         size, source = self._size(dev, name, whole, block, disk_block, role, log_sec or 512)
-        catalog = self._catalog(model, size if whole or dev.platform == "freebsd" else None)
+        catalog = find_in_catalog(self.catalog, model, size if whole or dev.platform == "freebsd" else None)
         if size is None and catalog is not None and dev.kind == "disk":
             size, source = catalog.size_bytes, f"the catalog ({catalog.model})"
         return Member(
@@ -286,18 +286,6 @@ class Builder:
             return None, "unknown"
         size, source = ranked[0]
         return size.bytes, source if size.exact else f"{source}, rounded as printed"
-
-    def _catalog(self, model: str | None, size: int | None) -> CatalogEntry | None:
-        if not model:
-            return None
-        norm = normalized_model(model)
-        for entry in self.catalog:
-            key = normalized_model(entry.model)
-            tokens = re.split(r"[\s_]+", model.upper())
-            if norm == key or any(t == key or t.startswith(key + "-") for t in tokens) or norm.startswith(key + "-"):
-                if size is None or abs(size - entry.size_bytes) <= max(entry.size_bytes // 1000, 1 << 20):
-                    return entry
-        return None
 
     # ---- vdevs
     def top_vdevs(self) -> list[TopVdev]:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from ..design.types import Layout
 from . import zpool_list, zpool_status
 from .common import Size, parse_size
+from .members import CatalogEntry
 from .pool_import import ImportProblem
 
 
@@ -63,3 +65,18 @@ def tree_from_list(pool: zpool_list.PoolList) -> list[tuple[str, zpool_status.St
     for section, name, line, kids in tops:
         out.append((section, freeze(name, line, kids)))
     return out
+
+
+def find_in_catalog(catalog: Sequence[CatalogEntry], model: str | None, size: int | None) -> CatalogEntry | None:
+    """The catalog disk ``model`` names (``ST16000NM001G-2KK103`` is ``ST16000NM001G``), of ``size``
+    within 0.1 % when the size is known."""
+    if not model:
+        return None
+    norm = normalized_model(model)
+    tokens = re.split(r"[\s_]+", model.upper())
+    for entry in catalog:
+        key = normalized_model(entry.model)
+        if norm == key or any(t == key or t.startswith(key + "-") for t in tokens) or norm.startswith(key + "-"):
+            if size is None or abs(size - entry.size_bytes) <= max(entry.size_bytes // 1000, 1 << 20):
+                return entry
+    return None
