@@ -16,7 +16,7 @@ def design(team):
 def test_a_share_link_opens_the_design_read_only_without_login(browser, live_server, page, login, alice, design):
     login(alice)
     page.goto(f"/designs/{design.pk}/")
-    assert "zpool create -o ashift=12 tank raidz2" in page.locator("#commands-text").inner_text()
+    assert "zpool create -o ashift=12 tank \\\n  raidz2 " in page.locator("#commands-text").inner_text()
     page.click("#create-share-link")
     page.wait_for_selector("table.share-links tr.active")
     link = ShareLink.objects.get(design=design)
