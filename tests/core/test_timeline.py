@@ -9,7 +9,8 @@ import pytest
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
-from zfsplanner.core.estimate.timeline import crossing_years, first_year_over, grown_fill
+from zfsplanner.core.estimate.growth_options import crossing_years
+from zfsplanner.core.estimate.timeline import first_year_over, grown_fill
 
 TB = 10**12
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from zfsplanner.core.estimate import Estimate
-from zfsplanner.core.estimate.figures import GrowthOption, TimelineFigures
+from zfsplanner.core.estimate.timeline_figures import GrowthOption, TimelineFigures
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
 from .sizes import Size

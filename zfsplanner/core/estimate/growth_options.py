@@ -1,0 +1,353 @@
+"""The ways to grow a pool that reaches its fill limit, each priced on the design it leads to.
+
+Add a vdev like the existing ones; widen each RAIDZ vdev (RAIDZ expansion, OpenZFS 2.3.0); replace
+the disks with larger ones (a resilver per disk, ``autoexpand``); build a new pool and copy the data.
+Each option is a design: the design at the moment the limit is reached, changed. Its usable space,
+fill and risks are the planner's own estimate of that design (``estimator``), never a second
+formula; resilver times are the reliability section's at the fill of that moment.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from ..design.planning import GrowthSettings
+from ..design.types import Design, Disk, Role, VdevGroup
+from ..document.export import design_to_document
+from ..document.parse import parse_design
+from ..units import format_si
+from ..versions import supports
+from .figures import Estimate
+from .timeline_figures import GrowthOption, OptionRisk
+
+# A window this long with one failure less tolerated is worth a warning of its own (a week).
+LONG_WINDOW_HOURS = 7 * 24.0
+DISK_SIZE_STEP = 2  # the larger disks, when the design does not name them: twice the present size
+
+Estimator = Callable[[Design], Estimate]
+
+
+def crossing_years(fill_now: float, per_year: float, threshold: float) -> float | None:
+    """Years from now until the fill reaches ``threshold``: ``ln(threshold / fill) / ln(1 + per_year)``
+    (0 when it already has; None when it never will: no data or no growth)."""
+    if fill_now >= threshold:
+        return 0.0
+    if fill_now <= 0 or per_year <= 0:
+        return None
+    return math.log(threshold / fill_now) / math.log1p(per_year)
+
+
+def rounded(x: float | None) -> float | None:
+    return None if x is None else round(x, 2)
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The point the fill limit is reached: ``years`` from now, the design holding the data of that
+    moment, its estimate, and the longest resilver of one disk of each vdev group then."""
+
+    years: float
+    design: Design
+    estimate: Estimate
+    resilver_by_group: dict[int, int | None]
+
+
+def _price(group: VdevGroup, size_bytes: int | None = None) -> Decimal | None:
+    """One disk's price; a larger disk at the same price per byte as the present one."""
+    if group.price_per_disk is None:
+        return None
+    if size_bytes is None or not group.disks[0].size_bytes:
+        return group.price_per_disk
+    return group.price_per_disk * Decimal(size_bytes) / Decimal(group.disks[0].size_bytes)
+
+
+def _cost(parts: list[tuple[int, Decimal | None]], growth: GrowthSettings, years: float) -> float | None:
+    """What the disks cost ``years`` from now, prices changing by ``price_change_per_year``."""
+    if not parts or any(p is None for _, p in parts):
+        return None
+    factor = Decimal(str(round((1.0 + growth.price_change_per_year) ** years, 6)))
+    total = sum((Decimal(n) * p for n, p in parts if p is not None), Decimal(0))
+    return float((total * factor).quantize(Decimal("0.01")))
+
+
+def _larger(disk: Disk, size_bytes: int) -> Disk:
+    return replace(disk, size_bytes=size_bytes, size_text=None, model=None, catalog=None)
+
+
+def _larger_size(design: Design, growth: GrowthSettings) -> int:
+    present = max(d.size_bytes for g in design.vdevs if g.role == Role.DATA for d in g.disks)
+    return growth.larger_disk_bytes or present * DISK_SIZE_STEP
+
+
+def _add_vdev(design: Design) -> tuple[Design, int, list[tuple[int, Decimal | None]], int]:
+    data = [i for i, g in enumerate(design.vdevs) if g.role == Role.DATA]
+    gi = data[-1]
+    g = design.vdevs[gi]
+    groups = list(design.vdevs)
+    groups[gi] = replace(g, count=g.count + 1)
+    return replace(design, vdevs=tuple(groups)), g.width, [(g.width, _price(g))], gi
+
+
+def _widen(design: Design, by: int) -> tuple[Design, int, list[tuple[int, Decimal | None]]] | None:
+    if not supports(design.version, "raidz_expansion"):
+        return None
+    groups = list(design.vdevs)
+    parts: list[tuple[int, Decimal | None]] = []
+    for i, g in enumerate(groups):
+        if g.role != Role.DATA or not g.is_raidz:
+            continue
+        groups[i] = replace(
+            g,
+            width=g.width + by,
+            disks=g.disks + (g.disks[-1],) * by,
+            expanded_from_width=g.expanded_from_width or g.width,
+        )
+        parts.append((by * g.count, _price(g)))
+    if not parts:
+        return None
+    datasets = tuple(
+        replace(ds, contents=replace(ds.contents, logical_bytes_written_before=ds.contents.logical_bytes or 0))
+        if ds.contents is not None and ds.contents.logical_bytes
+        else ds
+        for ds in design.datasets
+    )
+    return replace(design, vdevs=tuple(groups), datasets=datasets), sum(n for n, _ in parts), parts
+
+
+def _with_larger_disks(design: Design, size: int, fresh: bool) -> tuple[Design, int, list[tuple[int, Decimal | None]]]:
+    groups = list(design.vdevs)
+    parts: list[tuple[int, Decimal | None]] = []
+    for i, g in enumerate(groups):
+        if g.role != Role.DATA:
+            continue
+        changed = replace(g, disks=tuple(_larger(d, size) for d in g.disks), price_per_disk=_price(g, size))
+        if fresh:  # a new pool: every vdev at its full width from the start
+            changed = replace(changed, expanded_from_width=None)
+        groups[i] = changed
+        parts.append((g.width * g.count, _price(g, size)))
+    datasets = design.datasets
+    if fresh:
+        datasets = tuple(
+            replace(ds, contents=replace(ds.contents, logical_bytes_written_before=None))
+            if ds.contents is not None
+            else ds
+            for ds in datasets
+        )
+    return replace(design, vdevs=tuple(groups), datasets=datasets), sum(n for n, _ in parts), parts
+
+
+def _new_risks(before: Estimate, after: Estimate) -> list[OptionRisk]:
+    """The risk rules' findings on the resulting design that the design as it stands does not have."""
+    known = {(r.code, r.subject) for r in before.risks}
+    return [OptionRisk(r.code, r.severity.value, r.title) for r in after.risks if (r.code, r.subject) not in known]
+
+
+def _hours(seconds: int | None) -> float | None:
+    return None if seconds is None else round(seconds / 3600, 1)
+
+
+def _option(
+    kind: str,
+    title: str,
+    changed: Design,
+    moment: Moment,
+    growth: GrowthSettings,
+    estimator: Estimator,
+    disks: int,
+    disk_size: int,
+    parts: list[tuple[int, Decimal | None]],
+    own: list[OptionRisk],
+    notes: list[str],
+    hours: float | None = None,
+) -> GrowthOption:
+    document = design_to_document(changed)
+    after = estimator(parse_design(document))  # the resulting design as a reader of its document sees it
+    fill = after.pool.used_fraction or 0.0
+    return GrowthOption(
+        kind=kind,
+        title=title,
+        design_json=json.dumps(document),
+        usable_bytes=after.pool.zfs_avail_bytes,
+        fill_after=fill,
+        years_gained=rounded(crossing_years(fill, growth.per_year, growth.fill_limit)),
+        disks_to_buy=disks,
+        disk_size_bytes=disk_size,
+        cost=_cost(parts, growth, moment.years),
+        risks=tuple(own + _new_risks(moment.estimate, after)),
+        notes=tuple(notes),
+        hours=hours,
+    )
+
+
+def _add_vdev_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> GrowthOption | None:
+    changed, disks, parts, gi = _add_vdev(m.design)
+    g = m.design.vdevs[gi]
+    shape = f"{g.layout.value} of {g.width} × {format_si(g.disks[0].size_bytes)}"
+    after = estimator(changed)
+    new = [v for v in after.vdevs if v.group_index == gi and v.role == Role.DATA.value][-1]
+    own = [
+        OptionRisk(
+            "growth-unbalanced-vdev",
+            "info",
+            f"The new {g.layout.value} vdev starts empty while the others are {growth.fill_limit:.0%} full: "
+            "new writes go mostly to it (allocation favours free space) and the data written before stays "
+            "where it is, so the old vdevs keep serving most reads",
+        )
+    ]
+    if not new.removable:
+        own.append(
+            OptionRisk(
+                "growth-vdev-not-removable",
+                "warning",
+                f"The added {g.layout.value} vdev can never be removed again (zpool remove refuses when the pool "
+                "has a top-level raidz or dRAID vdev, or vdevs of different ashift)",
+            )
+        )
+    notes = [f"zpool add another {shape} vdev in year {m.years:.1f}."]
+    return _option(
+        "add-vdev",
+        f"Add a {shape} vdev",
+        changed,
+        m,
+        growth,
+        estimator,
+        disks,
+        g.disks[0].size_bytes,
+        parts,
+        own,
+        notes,
+    )
+
+
+def _widen_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> GrowthOption | None:
+    built = _widen(m.design, growth.widen_by)
+    if built is None:
+        return None
+    changed, disks, parts = built
+    after = estimator(changed)
+    used = sum(d.zfs_used_bytes for e in after.raidz_expansion[:1] for d in e.datasets)
+    rewritten = sum(d.used_if_rewritten_bytes for e in after.raidz_expansion[:1] for d in e.datasets)
+    plural = "disk" if growth.widen_by == 1 else "disks"
+    own = [
+        OptionRisk(
+            "growth-expansion-permanent",
+            "info",
+            "A widened raidz vdev cannot be narrowed again, and the data written before keeps its old "
+            "data-to-parity ratio until it is rewritten",
+        ),
+        OptionRisk(
+            "growth-rewrite-snapshots",
+            "info",
+            "Rewriting the old data (zfs rewrite, or send and receive) while snapshots hold it keeps both "
+            "copies until those snapshots are destroyed",
+        ),
+    ]
+    rewrite = "zfs rewrite (2.3.4 and later)" if supports(m.design.version, "zfs_rewrite") else "send and receive"
+    notes = [
+        f"zpool attach {growth.widen_by} {plural} to each raidz vdev (RAIDZ expansion, OpenZFS 2.3.0), one at a time.",
+        f"zfs list USED of the data before a rewrite: {format_si(used)}; after rewriting it with {rewrite}: "
+        f"{format_si(rewritten)}.",
+    ]
+    size = m.design.vdevs[[i for i, g in enumerate(m.design.vdevs) if g.role == Role.DATA and g.is_raidz][0]]
+    return _option(
+        "widen-raidz",
+        f"Widen each raidz vdev by {growth.widen_by} {plural}",
+        changed,
+        m,
+        growth,
+        estimator,
+        disks,
+        size.disks[0].size_bytes,
+        parts,
+        own,
+        notes,
+    )
+
+
+def _replace_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> GrowthOption | None:
+    size = _larger_size(m.design, growth)
+    changed, disks, parts = _with_larger_disks(m.design, size, fresh=False)
+    per_disk = [(g, m.resilver_by_group.get(i)) for i, g in enumerate(m.design.vdevs) if g.role == Role.DATA]
+    total_seconds = sum((s or 0) * g.width * g.count for g, s in per_disk)
+    longest = max((s or 0 for _, s in per_disk), default=0)
+    least = min(g.parity if not g.layout.value == "mirror" else g.width - 1 for g, _ in per_disk)
+    own: list[OptionRisk] = []
+    if total_seconds / 3600 > LONG_WINDOW_HOURS or least <= 1:
+        own.append(
+            OptionRisk(
+                "growth-degraded-window",
+                "warning" if least <= 1 else "info",
+                f"{disks} resilvers of about {longest / 3600:.1f} h each, {total_seconds / 3600:.0f} h in all: with "
+                "a disk pulled for its replacement, each vdev tolerates one failure less meanwhile"
+                + (" (none at all for a single-parity or two-way vdev)" if least <= 1 else ""),
+            )
+        )
+    notes = [
+        f"zpool replace each disk with a {format_si(size)} disk, one at a time; the space grows once the last disk "
+        "of a vdev is replaced, with autoexpand=on (or zpool online -e).",
+        "Replacing with the old disk still connected (a free bay) keeps full redundancy during each resilver.",
+        "The larger disks are priced at the present disks' price per TB.",
+    ]
+    return _option(
+        "replace-disks",
+        f"Replace the disks with {format_si(size)} disks",
+        changed,
+        m,
+        growth,
+        estimator,
+        disks,
+        size,
+        parts,
+        own,
+        notes,
+        hours=_hours(total_seconds),
+    )
+
+
+def _new_pool_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> GrowthOption | None:
+    size = _larger_size(m.design, growth)
+    changed, disks, parts = _with_larger_disks(m.design, size, fresh=True)
+    speed = min(
+        m.estimate.performance.seq_read_bytes_per_s.low, estimator(changed).performance.seq_write_bytes_per_s.low
+    )
+    used = m.estimate.pool.zfs_used_bytes
+    hours = used / speed / 3600 if speed else None
+    own = [
+        OptionRisk(
+            "growth-two-pools",
+            "info",
+            f"Both pools must be connected at once ({disks} more disks), and the copy runs for "
+            f"about {hours or 0:.0f} h; writes made during it need a last incremental send",
+        )
+    ]
+    notes = [
+        f"zpool create a new pool of {format_si(size)} disks, then zfs send -R | zfs receive (a full copy, "
+        "then an incremental one); the old disks are free afterwards.",
+        "The larger disks are priced at the present disks' price per TB.",
+    ]
+    return _option(
+        "new-pool",
+        f"A new pool of {format_si(size)} disks and a copy",
+        changed,
+        m,
+        growth,
+        estimator,
+        disks,
+        size,
+        parts,
+        own,
+        notes,
+        hours=round(hours, 1) if hours is not None else None,
+    )
+
+
+OPTIONS = (_add_vdev_option, _widen_option, _replace_option, _new_pool_option)
+
+
+def growth_options(moment: Moment, growth: GrowthSettings, estimator: Estimator) -> list[GrowthOption]:
+    """Every option that applies to the design (widening needs raidz and OpenZFS 2.3 or later)."""
+    return [o for o in (make(moment, growth, estimator) for make in OPTIONS) if o is not None]
