@@ -189,13 +189,16 @@ def _add_vdev_option(m: Moment, growth: GrowthSettings, estimator: Estimator) ->
     shape = f"{g.layout.value} of {g.width} × {format_si(g.disks[0].size_bytes)}"
     after = estimator(changed)
     new = [v for v in after.vdevs if v.group_index == gi and v.role == Role.DATA.value][-1]
+    if supports(m.design.version, "free_fraction_allocation"):
+        spread = "new writes go mostly to it until the vdevs are equally full (2.4 balances free space)"
+    else:
+        spread = "before OpenZFS 2.4 new writes favour the faster vdevs, not the emptier one, so the imbalance lasts"
     own = [
         OptionRisk(
             "growth-unbalanced-vdev",
             "info",
             f"The new {g.layout.value} vdev starts empty while the others are {growth.fill_limit:.0%} full: "
-            "new writes go mostly to it (allocation favours free space) and the data written before stays "
-            "where it is, so the old vdevs keep serving most reads",
+            f"{spread}; the data written before stays where it is, so the old vdevs keep serving most of its reads",
         )
     ]
     if not new.removable:
