@@ -165,3 +165,25 @@ def test_the_growth_block_survives_the_round_trip():
 
     doc = design()
     assert design_to_document(parse_design(doc))["growth"] == doc["growth"]
+
+
+def _worked(width: int) -> dict:
+    doc = design(logical=18 * TB, width=width, growth={"per_year": 0.3, "horizon_years": 3, "fill_limit": 0.8})
+    doc["datasets"][0]["recordsize"] = "1M"
+    return doc
+
+
+def test_the_worked_cost_per_tb_year_of_the_docs_rests_on_the_planners_figures():
+    """docs/planning.md, "Cost per usable TB-year, by hand": the figures it starts from."""
+    six = estimate(parse_design(_worked(6)))
+    line = six.timeline
+    assert round(six.pool.zfs_avail_bytes / TB, 2) == 31.82
+    assert round(line.years[0].fill, 4) == 0.5652 and line.at_years == 1.32
+    add = line.options[0]
+    assert (add.kind, round(add.usable_bytes / TB, 2), add.cost) == ("add-vdev", 63.78, 900.0)
+    twelve = estimate(parse_design(_worked(12)))
+    assert round(twelve.pool.zfs_avail_bytes / TB, 2) == 72.98
+    assert twelve.timeline.fill_limit_year is None and round(twelve.timeline.years[3].fill, 3) == 0.498
+    a = (31.82 * 1.32 + 63.78 * (3 - 1.32), 1800)
+    b = (72.98 * 3, 12 * 150)
+    assert (round(a[1] / a[0], 2), round(b[1] / b[0], 2)) == (12.07, 8.22)
