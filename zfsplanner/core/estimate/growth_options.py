@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import Any
 
 from ..design.planning import GrowthSettings
 from ..design.types import Design, Disk, Role, VdevGroup
@@ -150,13 +151,25 @@ def _hours(seconds: int | None) -> float | None:
     return None if seconds is None else round(seconds / 3600, 1)
 
 
+@dataclass(frozen=True)
+class _Result:
+    """The design an option leads to, as its document gives it, and the planner's estimate of it."""
+
+    document: dict[str, Any]
+    estimate: Estimate
+
+
+def _result(changed: Design, estimator: Estimator) -> _Result:
+    document = design_to_document(changed)
+    return _Result(document, estimator(parse_design(document)))  # as a reader of its document sees it
+
+
 def _option(
     kind: str,
     title: str,
-    changed: Design,
+    result: _Result,
     moment: Moment,
     growth: GrowthSettings,
-    estimator: Estimator,
     disks: int,
     disk_size: int,
     parts: list[tuple[int, Decimal | None]],
@@ -164,13 +177,12 @@ def _option(
     notes: list[str],
     hours: float | None = None,
 ) -> GrowthOption:
-    document = design_to_document(changed)
-    after = estimator(parse_design(document))  # the resulting design as a reader of its document sees it
+    after = result.estimate
     fill = after.pool.used_fraction or 0.0
     return GrowthOption(
         kind=kind,
         title=title,
-        design_json=json.dumps(document),
+        design_json=json.dumps(result.document),
         usable_bytes=after.pool.zfs_avail_bytes,
         fill_after=fill,
         years_gained=rounded(crossing_years(fill, growth.per_year, growth.fill_limit)),
@@ -187,8 +199,8 @@ def _add_vdev_option(m: Moment, growth: GrowthSettings, estimator: Estimator) ->
     changed, disks, parts, gi = _add_vdev(m.design)
     g = m.design.vdevs[gi]
     shape = f"{g.layout.value} of {g.width} × {format_si(g.disks[0].size_bytes)}"
-    after = estimator(changed)
-    new = [v for v in after.vdevs if v.group_index == gi and v.role == Role.DATA.value][-1]
+    result = _result(changed, estimator)
+    new = [v for v in result.estimate.vdevs if v.group_index == gi and v.role == Role.DATA.value][-1]
     if supports(m.design.version, "free_fraction_allocation"):
         spread = "new writes go mostly to it until the vdevs are equally full (2.4 balances free space)"
     else:
@@ -214,10 +226,9 @@ def _add_vdev_option(m: Moment, growth: GrowthSettings, estimator: Estimator) ->
     return _option(
         "add-vdev",
         f"Add a {shape} vdev",
-        changed,
+        result,
         m,
         growth,
-        estimator,
         disks,
         g.disks[0].size_bytes,
         parts,
@@ -231,9 +242,10 @@ def _widen_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> Gr
     if built is None:
         return None
     changed, disks, parts = built
-    after = estimator(changed)
-    used = sum(d.zfs_used_bytes for e in after.raidz_expansion[:1] for d in e.datasets)
-    rewritten = sum(d.used_if_rewritten_bytes for e in after.raidz_expansion[:1] for d in e.datasets)
+    result = _result(changed, estimator)
+    expanded = [d for e in result.estimate.raidz_expansion[:1] for d in e.datasets]
+    used = sum(d.zfs_used_bytes for d in expanded)
+    rewritten = sum(d.used_if_rewritten_bytes for d in expanded)
     plural = "disk" if growth.widen_by == 1 else "disks"
     own = [
         OptionRisk(
@@ -255,16 +267,15 @@ def _widen_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> Gr
         f"zfs list USED of the data before a rewrite: {format_si(used)}; after rewriting it with {rewrite}: "
         f"{format_si(rewritten)}.",
     ]
-    size = m.design.vdevs[[i for i, g in enumerate(m.design.vdevs) if g.role == Role.DATA and g.is_raidz][0]]
+    first = next(g for g in m.design.vdevs if g.role == Role.DATA and g.is_raidz)
     return _option(
         "widen-raidz",
         f"Widen each raidz vdev by {growth.widen_by} {plural}",
-        changed,
+        result,
         m,
         growth,
-        estimator,
         disks,
-        size.disks[0].size_bytes,
+        first.disks[0].size_bytes,
         parts,
         own,
         notes,
@@ -274,10 +285,11 @@ def _widen_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> Gr
 def _replace_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> GrowthOption | None:
     size = _larger_size(m.design, growth)
     changed, disks, parts = _with_larger_disks(m.design, size, fresh=False)
+    result = _result(changed, estimator)
     per_disk = [(g, m.resilver_by_group.get(i)) for i, g in enumerate(m.design.vdevs) if g.role == Role.DATA]
     total_seconds = sum((s or 0) * g.width * g.count for g, s in per_disk)
     longest = max((s or 0 for _, s in per_disk), default=0)
-    least = min(g.parity if not g.layout.value == "mirror" else g.width - 1 for g, _ in per_disk)
+    least = min(v.fault_tolerance for v in m.estimate.vdevs if v.role == Role.DATA.value)
     own: list[OptionRisk] = []
     if total_seconds / 3600 > LONG_WINDOW_HOURS or least <= 1:
         own.append(
@@ -298,10 +310,9 @@ def _replace_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> 
     return _option(
         "replace-disks",
         f"Replace the disks with {format_si(size)} disks",
-        changed,
+        result,
         m,
         growth,
-        estimator,
         disks,
         size,
         parts,
@@ -314,9 +325,8 @@ def _replace_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> 
 def _new_pool_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> GrowthOption | None:
     size = _larger_size(m.design, growth)
     changed, disks, parts = _with_larger_disks(m.design, size, fresh=True)
-    speed = min(
-        m.estimate.performance.seq_read_bytes_per_s.low, estimator(changed).performance.seq_write_bytes_per_s.low
-    )
+    result = _result(changed, estimator)
+    speed = min(m.estimate.performance.seq_read_bytes_per_s.low, result.estimate.performance.seq_write_bytes_per_s.low)
     used = m.estimate.pool.zfs_used_bytes
     hours = used / speed / 3600 if speed else None
     own = [
@@ -335,10 +345,9 @@ def _new_pool_option(m: Moment, growth: GrowthSettings, estimator: Estimator) ->
     return _option(
         "new-pool",
         f"A new pool of {format_si(size)} disks and a copy",
-        changed,
+        result,
         m,
         growth,
-        estimator,
         disks,
         size,
         parts,
