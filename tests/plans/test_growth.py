@@ -112,3 +112,22 @@ def test_an_absurd_growth_rate_is_refused_on_its_field(web, alice, team):
     r = web(alice).post(f"/designs/{design.pk}/designer/host/", body, HTTP_HX_REQUEST="true")
     assert r.status_code == 422
     assert "less than or equal to 500" in r.content.decode()
+
+
+QUICK = "/plan/?layout=raidz2&disks=6&vdevs=1&size=8TB&version=2.3&data=24TB"
+
+
+def test_the_quick_planner_shows_the_year_the_pool_fills(client):
+    doc = client.get(QUICK.replace("/plan/?", "/plan/design.json?") + "&growth=30").json()
+    assert doc["growth"] == {"per_year": 0.3, "horizon_years": 5, "fill_limit": 0.8}
+    year = estimate(parse_design(doc)).timeline.fill_limit_year
+    assert year is not None and year >= 1
+    page = client.get(QUICK + "&growth=30").content.decode()
+    assert f'id="fills" data-year="{year}"' in page and f"year {year}" in page
+    assert 'id="fills"' not in client.get(QUICK).content.decode()  # no growth typed: no such figure
+
+
+def test_the_quick_planner_refuses_an_absurd_growth_on_its_field(client):
+    page = client.get(QUICK + "&growth=900").content.decode()
+    assert 'id="fills"' not in page
+    assert "less than or equal to 500" in page

@@ -76,6 +76,12 @@ class GrowthSection:
     thresholds: tuple[ThresholdRow, ...]
     options: tuple[OptionCard, ...]
     notes: tuple[str, ...]
+    has_data: bool = True
+
+    @property
+    def years_known(self) -> bool:
+        """Does the timeline rest on data to store (the datasets' contents)? Without it, it says nothing."""
+        return self.has_data
 
     @property
     def headline(self) -> str:
@@ -133,4 +139,5 @@ def growth_section(estimate: Estimate | None, unit: str = DEFAULT_SIZE_UNIT) -> 
         ),
         options=tuple(_card(i, o, unit) for i, o in enumerate(line.options)),
         notes=line.notes,
+        has_data=estimate.planned_logical_bytes > 0,
     )
