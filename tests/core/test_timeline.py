@@ -187,3 +187,24 @@ def test_the_worked_cost_per_tb_year_of_the_docs_rests_on_the_planners_figures()
     a = (31.82 * 1.32 + 63.78 * (3 - 1.32), 1800)
     b = (72.98 * 3, 12 * 150)
     assert (round(a[1] / a[0], 2), round(b[1] / b[0], 2)) == (12.07, 8.22)
+
+
+def test_year_0_has_the_reliability_sections_own_figures():
+    est = estimate(parse_design(design()))
+    first = est.timeline.years[0]
+    # the fill the section publishes (to 4 places) is the fill the timeline grows
+    assert first.data_loss_probability == pytest.approx(est.reliability.data_loss_probability.one_year, rel=1e-4)
+    assert first.resilver_seconds == pytest.approx(est.reliability.groups[0].resilver_seconds, abs=2)
+
+
+def test_the_report_has_a_growth_section_only_with_growth():
+    from zfsplanner.core.report.markdown import markdown
+
+    with_growth = parse_design(design())
+    text = markdown(with_growth, estimate(with_growth), unit="TB")
+    assert "## Growth" in text and "passes its fill limit of 80% in **year 2**" in text
+    assert "| Add a raidz2 of 6 × 8.00 TB vdev |" in text
+    doc = design()
+    del doc["growth"]
+    plain = parse_design(doc)
+    assert "## Growth" not in markdown(plain, estimate(plain), unit="TB")
