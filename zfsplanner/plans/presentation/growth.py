@@ -42,6 +42,15 @@ class ThresholdRow:
 
 
 @dataclass(frozen=True)
+class YearRow:
+    year: int
+    data: Size
+    fill: str
+    loss: str
+    resilver: str
+
+
+@dataclass(frozen=True)
 class OptionRiskRow:
     severity: str
     title: str
@@ -74,6 +83,7 @@ class GrowthSection:
     limit_when: str
     usable: Size
     thresholds: tuple[ThresholdRow, ...]
+    years: tuple[YearRow, ...]
     options: tuple[OptionCard, ...]
     notes: tuple[str, ...]
     has_data: bool = True
@@ -136,6 +146,16 @@ def growth_section(estimate: Estimate | None, unit: str = DEFAULT_SIZE_UNIT) -> 
                 labels.get(t.fill, _percent(t.fill)), _years(t.years) if t.years is not None else "never", t.year
             )
             for t in line.thresholds
+        ),
+        years=tuple(
+            YearRow(
+                y.year,
+                Size(y.logical_bytes, unit),
+                f"{100 * y.fill:.1f} %",
+                f"{100 * y.data_loss_probability:.2g} %" if y.data_loss_probability is not None else "–",
+                f"{y.resilver_seconds / 3600:.1f} h" if y.resilver_seconds is not None else "–",
+            )
+            for y in line.years
         ),
         options=tuple(_card(i, o, unit) for i, o in enumerate(line.options)),
         notes=line.notes,
