@@ -208,3 +208,15 @@ def test_the_report_has_a_growth_section_only_with_growth():
     del doc["growth"]
     plain = parse_design(doc)
     assert "## Growth" not in markdown(plain, estimate(plain), unit="TB")
+
+
+def test_a_new_pool_is_written_at_full_width_where_larger_disks_keep_the_expansion():
+    doc = design(logical=10 * TB, layout="raidz1", width=5)
+    doc["vdevs"][0].update(expanded_from_width=4, logical_bytes_written_before=6 * TB)
+    options = {o.kind: o for o in timeline(doc).options}
+    assert set(options) == {"add-vdev", "widen-raidz", "replace-disks", "new-pool"}
+    assert options["widen-raidz"].design_document["vdevs"][0]["expanded_from_width"] == 4  # the width it began at
+    assert "expanded_from_width" not in options["new-pool"].design_document["vdevs"][0]
+    assert options["replace-disks"].design_document["vdevs"][0]["expanded_from_width"] == 4
+    # space counted at the 4-wide ratio after larger disks; at the 5-wide ratio in a new pool
+    assert options["new-pool"].usable_bytes > options["replace-disks"].usable_bytes

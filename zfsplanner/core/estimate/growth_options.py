@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..design.planning import GrowthSettings
-from ..design.types import Design, Disk, Role, VdevGroup
+from ..design.types import Design, Disk, InvalidDesign, Role, VdevGroup
 from ..document.export import design_to_document
 from ..document.parse import parse_design
 from ..units import format_si
@@ -127,7 +127,7 @@ def _with_larger_disks(design: Design, size: int, fresh: bool) -> tuple[Design, 
             continue
         changed = replace(g, disks=tuple(_larger(d, size) for d in g.disks), price_per_disk=_price(g, size))
         if fresh:  # a new pool: every vdev at its full width from the start
-            changed = replace(changed, expanded_from_width=None)
+            changed = replace(changed, expanded_from_width=None, logical_bytes_written_before=None)
         groups[i] = changed
         parts.append((g.width * g.count, _price(g, size)))
     datasets = design.datasets
@@ -360,6 +360,19 @@ def _new_pool_option(m: Moment, growth: GrowthSettings, estimator: Estimator) ->
 OPTIONS = (_add_vdev_option, _widen_option, _replace_option, _new_pool_option)
 
 
-def growth_options(moment: Moment, growth: GrowthSettings, estimator: Estimator) -> list[GrowthOption]:
-    """Every option that applies to the design (widening needs raidz and OpenZFS 2.3 or later)."""
-    return [o for o in (make(moment, growth, estimator) for make in OPTIONS) if o is not None]
+def growth_options(
+    moment: Moment, growth: GrowthSettings, estimator: Estimator
+) -> tuple[list[GrowthOption], list[str]]:
+    """Every option that applies to the design (widening needs raidz and OpenZFS 2.3 or later), and a
+    note for each that leads to a design the planner refuses (the note says why)."""
+    options: list[GrowthOption] = []
+    notes: list[str] = []
+    for make in OPTIONS:
+        try:
+            option = make(moment, growth, estimator)
+        except InvalidDesign as exc:
+            notes.append(f"One way to grow the pool is left out: its design is refused ({exc}).")
+            continue
+        if option is not None:
+            options.append(option)
+    return options, notes

@@ -150,7 +150,10 @@ def timeline(
         try:
             grown_est = estimator(grown)
             then = reliability_at(design, settings, pool, data_fill * factor, inputs)
-            options = growth_options(Moment(when, grown, grown_est, then.resilver_by_group), growth, estimator)
+            options, left_out = growth_options(
+                Moment(when, grown, grown_est, then.resilver_by_group), growth, estimator
+            )
+            notes += left_out
         except InvalidDesign as exc:
             notes.append(f"The growth options could not be built: {exc}")
     if at is None and logical > 0:
