@@ -187,6 +187,10 @@ def test_the_worked_cost_per_tb_year_of_the_docs_rests_on_the_planners_figures()
     a = (31.82 * 1.32 + 63.78 * (3 - 1.32), 1800)
     b = (72.98 * 3, 12 * 150)
     assert (round(a[1] / a[0], 2), round(b[1] / b[0], 2)) == (12.07, 8.22)
+    # and the planner's own figure for each path, from its unrounded inputs
+    assert add.cost_per_usable_tb_year == pytest.approx(12.07, abs=0.02)
+    assert twelve.timeline.cost_per_usable_tb_year == pytest.approx(8.22, abs=0.01)
+    assert line.cost_per_usable_tb_year == round(900 / (31.820237513464 * 3), 2)
 
 
 def test_year_0_has_the_reliability_sections_own_figures():
@@ -220,3 +224,10 @@ def test_a_new_pool_is_written_at_full_width_where_larger_disks_keep_the_expansi
     assert options["replace-disks"].design_document["vdevs"][0]["expanded_from_width"] == 4
     # space counted at the 4-wide ratio after larger disks; at the 5-wide ratio in a new pool
     assert options["new-pool"].usable_bytes > options["replace-disks"].usable_bytes
+
+
+def test_an_option_not_needed_within_the_horizon_has_no_path_cost():
+    line = timeline(design(logical=4 * TB, width=12))  # 10 % full: 80 % only after about 8 years
+    assert line.at_years > 5
+    assert all(o.cost_per_usable_tb_year is None for o in line.options)
+    assert line.cost_per_usable_tb_year is not None

@@ -131,3 +131,15 @@ def test_the_quick_planner_refuses_an_absurd_growth_on_its_field(client):
     page = client.get(QUICK + "&growth=900").content.decode()
     assert 'id="fills"' not in page
     assert "less than or equal to 500" in page
+
+
+def test_a_priced_design_shows_the_cost_per_usable_tb_year_of_each_path(web, alice, team):
+    doc = growing_document()
+    doc["vdevs"][0]["price_per_disk"] = "300"
+    design = save_design_document(team, doc, alice)
+    line = estimate(parse_design(design.to_document())).timeline
+    add = line.options[0]
+    assert add.cost == 1800.0 and add.cost_per_usable_tb_year is not None
+    page = web(alice).get(f"/designs/{design.pk}/").content.decode()
+    assert f'<dd class="per-tb-year">{add.cost_per_usable_tb_year:,.2f} ' in page
+    assert f"{line.cost_per_usable_tb_year:,.2f} per usable TB-year over 5 years" in page

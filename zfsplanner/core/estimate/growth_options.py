@@ -66,13 +66,26 @@ def _price(group: VdevGroup, size_bytes: int | None = None) -> Decimal | None:
     return group.price_per_disk * Decimal(size_bytes) / Decimal(group.disks[0].size_bytes)
 
 
-def _cost(parts: list[tuple[int, Decimal | None]], growth: GrowthSettings, years: float) -> float | None:
+def _cost(parts: list[tuple[int, Decimal | None]], growth: GrowthSettings | None, years: float) -> float | None:
     """What the disks cost ``years`` from now, prices changing by ``price_change_per_year``."""
     if not parts or any(p is None for _, p in parts):
         return None
-    factor = Decimal(str(round((1.0 + growth.price_change_per_year) ** years, 6)))
+    change = growth.price_change_per_year if growth is not None else 0.0
+    factor = Decimal(str(round((1.0 + change) ** years, 6)))
     total = sum((Decimal(n) * p for n, p in parts if p is not None), Decimal(0))
     return float((total * factor).quantize(Decimal("0.01")))
+
+
+def design_cost(design: Design) -> float | None:
+    """What every disk of the design costs at its groups' prices (None: a group gives no price)."""
+    return _cost([(g.width * g.count, g.price_per_disk) for g in design.vdevs], None, 0.0)
+
+
+def cost_per_usable_tb_year(cost: float | None, held: list[tuple[int, float]]) -> float | None:
+    """``cost`` over the usable TB-years it buys: the sum of usable TB (10^12 bytes) × the years each
+    usable size is held (``held``: (usable bytes, years)). None without a cost or without space."""
+    tb_years = sum(usable / 1e12 * max(years, 0.0) for usable, years in held)
+    return round(cost / tb_years, 2) if cost is not None and tb_years > 0 else None
 
 
 def _larger(disk: Disk, size_bytes: int) -> Disk:
@@ -179,6 +192,10 @@ def _option(
 ) -> GrowthOption:
     after = result.estimate
     fill = after.pool.used_fraction or 0.0
+    cost = _cost(parts, growth, moment.years)
+    now, horizon = design_cost(moment.design), float(growth.horizon_years)
+    if moment.years >= horizon:  # the change is not needed within the horizon: no path to price
+        now = None
     return GrowthOption(
         kind=kind,
         title=title,
@@ -188,7 +205,14 @@ def _option(
         years_gained=rounded(crossing_years(fill, growth.per_year, growth.fill_limit)),
         disks_to_buy=disks,
         disk_size_bytes=disk_size,
-        cost=_cost(parts, growth, moment.years),
+        cost=cost,
+        cost_per_usable_tb_year=cost_per_usable_tb_year(
+            None if now is None or cost is None else now + cost,
+            [
+                (moment.estimate.pool.zfs_avail_bytes, min(moment.years, horizon)),
+                (after.pool.zfs_avail_bytes, horizon - moment.years),
+            ],
+        ),
         risks=tuple(own + _new_risks(moment.estimate, after)),
         notes=tuple(notes),
         hours=hours,

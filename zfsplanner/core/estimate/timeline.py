@@ -23,7 +23,15 @@ from ..design.types import Dataset, DatasetType, Design, InvalidDesign, Role
 from ..planning.context import Context
 from ..planning.reliability_section import reliability_section
 from .figures import Estimate
-from .growth_options import Estimator, Moment, crossing_years, growth_options, rounded
+from .growth_options import (
+    Estimator,
+    Moment,
+    cost_per_usable_tb_year,
+    crossing_years,
+    design_cost,
+    growth_options,
+    rounded,
+)
 from .timeline_figures import GrowthOption, Threshold, TimelineFigures, TimelineYear
 
 THRESHOLDS = (0.8, 0.9, 1.0)
@@ -168,4 +176,7 @@ def timeline(
         at_years=rounded(at),
         options=tuple(options),
         notes=tuple(notes),
+        cost_per_usable_tb_year=cost_per_usable_tb_year(
+            design_cost(design), [(est.pool.zfs_avail_bytes, float(growth.horizon_years))]
+        ),
     )

@@ -76,6 +76,8 @@ class GrowthOption:
     disks_to_buy: int
     disk_size_bytes: int
     cost: float | None  # in the currency of the design's prices, to the cent
+    # the design's disks now and this option's, over the usable TB-years they give within the horizon
+    cost_per_usable_tb_year: float | None
     risks: tuple[OptionRisk, ...]
     notes: tuple[str, ...]
     hours: float | None = None  # the work itself: resilvers one after the other, or the copy
@@ -97,6 +99,7 @@ class GrowthOption:
             "disks_to_buy": self.disks_to_buy,
             "disk_size_bytes": self.disk_size_bytes,
             "cost": self.cost,
+            "cost_per_usable_tb_year": self.cost_per_usable_tb_year,
             "hours": self.hours,
             "risks": [r.to_document() for r in self.risks],
             "notes": list(self.notes),
@@ -117,6 +120,7 @@ class TimelineFigures:
     at_years: float | None
     options: tuple[GrowthOption, ...]
     notes: tuple[str, ...]
+    cost_per_usable_tb_year: float | None = None  # the design as it stands, over the horizon
 
     def to_document(self) -> dict[str, Any]:
         return {
@@ -127,6 +131,7 @@ class TimelineFigures:
             "thresholds": [t.to_document() for t in self.thresholds],
             "fill_limit_year": self.fill_limit_year,
             "at_years": self.at_years,
+            "cost_per_usable_tb_year": self.cost_per_usable_tb_year,
             "options": [o.to_document() for o in self.options],
             "notes": list(self.notes),
         }

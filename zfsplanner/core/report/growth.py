@@ -50,6 +50,7 @@ def growth_lines(estimate: Estimate, unit: str) -> list[str]:
                 _years(o.years_gained),
                 str(o.disks_to_buy),
                 f"{o.cost:,.2f}" if o.cost is not None else "–",
+                f"{o.cost_per_usable_tb_year:,.2f}" if o.cost_per_usable_tb_year is not None else "–",
                 "; ".join(r.title for r in o.risks) or "–",
             ]
             for o in line.options
@@ -57,7 +58,9 @@ def growth_lines(estimate: Estimate, unit: str) -> list[str]:
         out += [
             "### Ways to grow it when it gets there",
             "",
-            *table(("Option", "Usable after", "Years it buys", "Disks to buy", "Cost", "Risks"), rows),
+            *table(
+                ("Option", "Usable after", "Years it buys", "Disks to buy", "Cost", "Per usable TB-year", "Risks"), rows
+            ),
             "",
         ]
     out += [f"- {n}" for n in line.notes] + ([""] if line.notes else [])

@@ -68,6 +68,7 @@ class OptionCard:
     disks_to_buy: int
     disk_size: Size
     cost: str
+    per_tb_year: str
     hours: str
     risks: tuple[OptionRiskRow, ...]
     notes: tuple[str, ...]
@@ -82,6 +83,7 @@ class GrowthSection:
     limit_year: int | None
     limit_when: str
     usable: Size
+    per_tb_year: str
     thresholds: tuple[ThresholdRow, ...]
     years: tuple[YearRow, ...]
     options: tuple[OptionCard, ...]
@@ -121,6 +123,7 @@ def _card(i: int, o: GrowthOption, unit: str) -> OptionCard:
         disks_to_buy=o.disks_to_buy,
         disk_size=Size(o.disk_size_bytes, unit),
         cost=_cost(o),
+        per_tb_year=f"{o.cost_per_usable_tb_year:,.2f}" if o.cost_per_usable_tb_year is not None else "",
         hours=f"about {o.hours:,.0f} h" if o.hours is not None else "",
         risks=tuple(OptionRiskRow(r.severity, r.title) for r in o.risks),
         notes=o.notes,
@@ -141,6 +144,7 @@ def growth_section(estimate: Estimate | None, unit: str = DEFAULT_SIZE_UNIT) -> 
         limit_year=line.fill_limit_year,
         limit_when=_years(line.at_years),
         usable=Size(estimate.pool.zfs_avail_bytes, unit),
+        per_tb_year=f"{line.cost_per_usable_tb_year:,.2f}" if line.cost_per_usable_tb_year is not None else "",
         thresholds=tuple(
             ThresholdRow(
                 labels.get(t.fill, _percent(t.fill)), _years(t.years) if t.years is not None else "never", t.year
