@@ -23,7 +23,7 @@ from ..document.parse import parse_design
 from ..units import format_si
 from ..versions import supports
 from .figures import Estimate
-from .timeline_figures import GrowthOption, OptionRisk
+from .timeline_figures import GrowthOption, OptionKind, OptionRisk
 
 # A window this long with one failure less tolerated is worth a warning of its own (a week).
 LONG_WINDOW_HOURS = 7 * 24.0
@@ -178,7 +178,7 @@ def _result(changed: Design, estimator: Estimator) -> _Result:
 
 
 def _option(
-    kind: str,
+    kind: OptionKind,
     title: str,
     result: _Result,
     moment: Moment,
@@ -248,7 +248,7 @@ def _add_vdev_option(m: Moment, growth: GrowthSettings, estimator: Estimator) ->
         )
     notes = [f"zpool add another {shape} vdev in year {m.years:.1f}."]
     return _option(
-        "add-vdev",
+        OptionKind.ADD_VDEV,
         f"Add a {shape} vdev",
         result,
         m,
@@ -293,7 +293,7 @@ def _widen_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> Gr
     ]
     first = next(g for g in m.design.vdevs if g.role == Role.DATA and g.is_raidz)
     return _option(
-        "widen-raidz",
+        OptionKind.WIDEN_RAIDZ,
         f"Widen each raidz vdev by {growth.widen_by} {plural}",
         result,
         m,
@@ -332,7 +332,7 @@ def _replace_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> 
         "The larger disks are priced at the present disks' price per TB.",
     ]
     return _option(
-        "replace-disks",
+        OptionKind.REPLACE_DISKS,
         f"Replace the disks with {format_si(size)} disks",
         result,
         m,
@@ -367,7 +367,7 @@ def _new_pool_option(m: Moment, growth: GrowthSettings, estimator: Estimator) ->
         "The larger disks are priced at the present disks' price per TB.",
     ]
     return _option(
-        "new-pool",
+        OptionKind.NEW_POOL,
         f"A new pool of {format_si(size)} disks and a copy",
         result,
         m,

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
+
+
+class OptionKind(StrEnum):
+    """The ways to grow a pool (the estimate's ``timeline.options[].kind``)."""
+
+    ADD_VDEV = "add-vdev"
+    WIDEN_RAIDZ = "widen-raidz"
+    REPLACE_DISKS = "replace-disks"
+    NEW_POOL = "new-pool"
 
 
 @dataclass(frozen=True)
@@ -67,7 +77,7 @@ class GrowthOption:
     ``years_gained`` how long, from the change, until it reaches the fill limit (None: it never does);
     ``cost`` the disks at the design's prices in the year of the change (None: no price given)."""
 
-    kind: str
+    kind: OptionKind
     title: str
     design_json: str
     usable_bytes: int
@@ -90,7 +100,7 @@ class GrowthOption:
 
     def to_document(self) -> dict[str, Any]:
         return {
-            "kind": self.kind,
+            "kind": self.kind.value,
             "title": self.title,
             "design": self.design_document,
             "usable_bytes": self.usable_bytes,

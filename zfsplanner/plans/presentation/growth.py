@@ -9,16 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from zfsplanner.core.estimate import Estimate
-from zfsplanner.core.estimate.timeline_figures import GrowthOption, TimelineFigures
+from zfsplanner.core.estimate.timeline_figures import GrowthOption, OptionKind, TimelineFigures
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
 from .sizes import Size
 
 KIND_LABELS = {
-    "add-vdev": "Add a vdev",
-    "widen-raidz": "Widen raidz",
-    "replace-disks": "Larger disks",
-    "new-pool": "New pool",
+    OptionKind.ADD_VDEV: "Add a vdev",
+    OptionKind.WIDEN_RAIDZ: "Widen raidz",
+    OptionKind.REPLACE_DISKS: "Larger disks",
+    OptionKind.NEW_POOL: "New pool",
 }
 
 
@@ -114,8 +114,8 @@ def _cost(option: GrowthOption) -> str:
 def _card(i: int, o: GrowthOption, unit: str) -> OptionCard:
     return OptionCard(
         index=i,
-        kind=o.kind,
-        kind_label=KIND_LABELS.get(o.kind, o.kind),
+        kind=o.kind.value,
+        kind_label=KIND_LABELS[o.kind],
         title=o.title,
         usable=Size(o.usable_bytes, unit),
         fill_after=_percent(o.fill_after),
