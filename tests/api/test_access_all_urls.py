@@ -118,6 +118,8 @@ ACCESS: dict[str, list[Cell]] = {
     "plans:chart-breakdown": [Cell("get", DESIGN + "charts/breakdown/", PAGE_READ)],
     "plans:chart-capacity": [Cell("get", DESIGN + "charts/capacity/", PAGE_READ)],
     "plans:chart-efficiency": [Cell("get", DESIGN + "charts/efficiency/", PAGE_READ)],
+    "plans:chart-timeline": [Cell("get", DESIGN + "charts/timeline/", PAGE_READ)],
+    "plans:design-growth-choose": [Cell("post", DESIGN + "growth/0/", PAGE_WRITE)],
     "plans:chart-special": [Cell("get", DESIGN + "charts/special/0/", PAGE_READ)],
     "plans:chart-measured": [Cell("get", DESIGN + "charts/measured/", PAGE_READ)],
     "plans:design-measure": [Cell("post", DESIGN + "measure/", PAGE_READ, {"dataset": "tank/data"})],
@@ -281,7 +283,8 @@ def world(team, alice, erin, bob, charlie, settings, tmp_path):
     from zfsplanner.plans.models import CatalogDisk
 
     settings.MEDIA_ROOT = tmp_path / "media"
-    design = PoolDesignFactory(team=team, name="tank", document=design_document("tank"))
+    growth = {"per_year": 0.3, "horizon_years": 5, "fill_limit": 0.8}  # the Growth section's URLs answer
+    design = PoolDesignFactory(team=team, name="tank", document=design_document("tank", growth=growth))
     link = create_share_link(design, alice)
     run = BenchResultFactory(run__upload__team=team, run__upload__status="done").run
     sample = store_sample(alice, SimpleUploadedFile("s.log", b"hello zfs " * 1000), parse_options())

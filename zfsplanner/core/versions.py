@@ -373,6 +373,15 @@ FEATURES: dict[str, Feature] = {
             effect="zpool add acceptance on degraded pools with an active spare",
         ),
         Feature(
+            "free_fraction_allocation",
+            Version(2, 4, 0),
+            "writes are spread to even out the vdevs' free/used fractions, so a newly added vdev takes most new "
+            "writes until the pool is balanced (before: the faster vdevs were favoured)",
+            "94a3fabcb0 'Unified allocation throttling' (PR #17020)",
+            modelled=False,
+            effect="where new writes go after zpool add",
+        ),
+        Feature(
             "zfs_rewrite",
             Version(2, 4, 0),
             "zfs rewrite rewrites a file's blocks in place, at the vdev's present width after a RAIDZ expansion",

@@ -105,12 +105,34 @@ class ReliabilitySettings:
     replacement_hours: float | None = None
 
 
+MAX_HORIZON_YEARS = 10
+MAX_GROWTH_PER_YEAR = 5.0  # 500 % a year: beyond that a plan over years means little
+DEFAULT_WIDEN_BY = 1
+
+
+@dataclass(frozen=True)
+class GrowthSettings:
+    """How the data grows (the design's ``growth``): ``per_year`` a constant rate (0.3: 30 % more
+    each year), over ``horizon_years`` (1 to 10), and ``fill_limit``, the fill the pool should stay
+    under. Optional: ``widen_by`` (disks each RAIDZ vdev gains when widened), ``larger_disk_bytes``
+    (the size of the disks that replace the present ones; default twice theirs) and
+    ``price_change_per_year`` (-0.1: disk prices fall 10 % a year)."""
+
+    per_year: float
+    horizon_years: int
+    fill_limit: float
+    widen_by: int = DEFAULT_WIDEN_BY
+    larger_disk_bytes: int | None = None
+    price_change_per_year: float = 0.0
+
+
 @dataclass(frozen=True)
 class PlanningSettings:
     special_headroom_fraction: float = DEFAULT_SPECIAL_HEADROOM
     reliability: ReliabilitySettings = field(default_factory=ReliabilitySettings)
     disk_figures: Mapping[str, DriveFigures] = field(default_factory=dict)
     ram_bytes: int | None = None
+    growth: GrowthSettings | None = None
 
 
 class PlanningError(ValueError):
@@ -194,6 +216,40 @@ def _read_figures(e: _Errors, raw: Any, path: str) -> DriveFigures:
     return DriveFigures(**values, source="design")
 
 
+def _whole(e: _Errors, value: Any, path: str, *, lo: int, hi: int) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        e.items.append((path, f"must be a whole number from {lo} to {hi} (got {value!r})"))
+        return None
+    return int(value)
+
+
+def _read_growth(e: _Errors, raw: Any) -> GrowthSettings | None:
+    d = e.mapping(raw, "growth")
+    known = ("per_year", "horizon_years", "fill_limit", "widen_by", "larger_disk_bytes", "price_change_per_year")
+    for key in d:
+        if key not in known:
+            e.items.append((f"growth.{key}", f"is not a growth setting; use {', '.join(known)}"))
+    missing = [k for k in known[:3] if k not in d]
+    for k in missing:
+        e.items.append((f"growth.{k}", "is required"))
+    if missing:
+        return None
+    per_year = e.fraction(d["per_year"], "growth.per_year", lo=0.0, hi=MAX_GROWTH_PER_YEAR, lo_open=False)
+    horizon = _whole(e, d["horizon_years"], "growth.horizon_years", lo=1, hi=MAX_HORIZON_YEARS)
+    limit = e.fraction(d["fill_limit"], "growth.fill_limit", lo=0.0, hi=1.0)
+    widen = _whole(e, d.get("widen_by", DEFAULT_WIDEN_BY), "growth.widen_by", lo=1, hi=16)
+    larger = None
+    if d.get("larger_disk_bytes") is not None:
+        larger = _whole(e, d["larger_disk_bytes"], "growth.larger_disk_bytes", lo=1, hi=2**60)
+    change = 0.0
+    if d.get("price_change_per_year") is not None:
+        v = e.fraction(d["price_change_per_year"], "growth.price_change_per_year", lo=-0.9, hi=1.0, lo_open=False)
+        change = v if v is not None else 0.0
+    if per_year is None or horizon is None or limit is None or widen is None:
+        return None
+    return GrowthSettings(per_year, horizon, limit, widen, larger, change)
+
+
 def read_planning(extra: Mapping[str, Any], groups: int, ram_bytes: int | None = None) -> PlanningSettings:
     """The planning settings of a design's top-level keys; :class:`PlanningError` names each bad field.
 
@@ -213,9 +269,10 @@ def read_planning(extra: Mapping[str, Any], groups: int, ram_bytes: int | None =
         perf = e.mapping(extra["performance"], "performance")
         for model, raw in e.mapping(perf.get("disk", {}), "performance.disk").items():
             disk[str(model)] = _read_figures(e, raw, f"performance.disk.{model}")
+    growth = _read_growth(e, extra["growth"]) if extra.get("growth") is not None else None
     if e.items:
         raise PlanningError(e.items)
-    return PlanningSettings(headroom, reliability, disk, ram_bytes)
+    return PlanningSettings(headroom, reliability, disk, ram_bytes, growth)
 
 
 def planning_errors(extra: Mapping[str, Any], groups: int) -> list[tuple[str, str]]:

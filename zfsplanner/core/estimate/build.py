@@ -20,7 +20,7 @@ from ..datasets.inputs import DatasetError
 from ..datasets.savings import SpaceSavings, space_savings
 from ..datasets.special import CurvePoint
 from ..datasets.usage import DatasetUsage, dataset_usage
-from ..design.planning import PlanningInputs
+from ..design.planning import PlanningInputs, read_planning
 from ..design.types import Dataset, Design, InvalidDesign, Role
 from ..document.parse import parse_design
 from ..planning.mdraid import md_raid_comparison
@@ -42,6 +42,7 @@ from .figures import (
     SavingsFigures,
     VdevFigures,
 )
+from .timeline import timeline
 
 
 def estimate_document(doc: Any, inputs: PlanningInputs | None = None) -> dict[str, Any]:
@@ -248,7 +249,17 @@ def _savings(s: SpaceSavings) -> SavingsFigures | None:
 
 def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
     """The estimate of a design. ``inputs``: per-disk-model figures from outside the design (the
-    catalog, imported benchmarks) for the reliability and performance sections."""
+    catalog, imported benchmarks) for the reliability and performance sections. A design with a
+    ``growth`` block gains its timeline, whose options are estimates of the designs they lead to."""
+    est = _estimate(design, inputs)
+    settings = read_planning(design.extra, len(design.vdevs), design.host.ram_bytes)
+    if settings.growth is None:
+        return est
+    line = timeline(design, est, settings, pool_capacity(design), lambda d: _estimate(d, inputs), inputs)
+    return replace(est, timeline=line)
+
+
+def _estimate(design: Design, inputs: PlanningInputs | None) -> Estimate:
     pool = pool_capacity(design)
     usages = dataset_usages(design, pool)
     planning = planning_sections(

@@ -20,6 +20,7 @@ from ..datasets.special import CurvePoint
 from ..planning.figures import PerformanceFigures, ReliabilityFigures, SizingFigures, SpecialFigures
 from ..planning.mdraid import MdRaidRow
 from ..risk.registry import Risk, risk_to_document
+from .timeline_figures import TimelineFigures
 
 FORMAT = "zfsplanner.estimate/1"
 # What a figure that grows with the data says when no dataset gives the data to store.
@@ -379,6 +380,7 @@ class Estimate:
     reliability: ReliabilityFigures
     performance: PerformanceFigures
     sizing: SizingFigures
+    timeline: TimelineFigures | None = None  # only when the design has a growth block
 
     @property
     def planned_logical_bytes(self) -> int:
@@ -404,6 +406,7 @@ class Estimate:
             "performance": self.performance.to_document(),
             "sizing": self.sizing.to_document(),
             "units": copy.deepcopy(UNITS_NOTE),
+            **({"timeline": self.timeline.to_document()} if self.timeline is not None else {}),
         }
 
     def as_json(self, indent: int | None = None) -> str:

@@ -14,6 +14,7 @@ from ..estimate.figures import DatasetFigures, Expansion, VdevFigures
 from ..importers.compare import compare
 from ..units import DEFAULT_SIZE_UNIT, format_size, zfs_nicenum
 from .breakdown import capacity_breakdown
+from .growth import growth_lines
 from .headline import (
     PARTITIONING_WORDS,
     SEVERITY_ORDER,
@@ -253,7 +254,7 @@ def markdown(
     lines += ["" if meta else "", f"Sizes are in {UNIT_WORDS.get(unit, UNIT_WORDS[DEFAULT_SIZE_UNIT])}.", ""]
     lines += ["## Summary", "", *w.summary(), ""]
     lines += w.vdevs() + w.datasets() + w.space() + w.breakdown() + w.risks()
-    lines += planning_sections(estimate, unit)
+    lines += planning_sections(estimate, unit) + growth_lines(estimate, unit)
     lines += w.md_raid() + w.expansion()
     lines += _comparison(design, estimate, w)
     try:

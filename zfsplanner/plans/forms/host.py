@@ -9,7 +9,9 @@ with the design's own overrides left out, so the form shows exactly what an empt
 The form edits the document's ``host.ram_bytes`` and ``host.tunables`` (module parameters, one
 ``name=value`` a line, checked by the core's reader of the host) and its ``reliability`` object
 (``afr`` by disk model or media class, ``ure_per_bit`` by media class, ``fill_fraction``,
-``replacement_hours``); every other key of them is kept as it is.
+``replacement_hours``), and its ``growth`` block (``per_year``, ``horizon_years``, ``fill_limit``,
+``price_change_per_year``; an empty growth rate removes the block); every other key of them is kept
+as it is.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from zfsplanner.core.units import GIB, UnitError, parse_disk_size
 
 from ..services.editing import json_copy
 
+DEFAULT_HORIZON_YEARS = 5
+DEFAULT_FILL_LIMIT = 0.8
 RELIABILITY_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP)  # the vdevs whose loss loses the pool
 _POWER = re.compile(r"^\s*(?:1\s*(?:in|per)\s*)?(?:(10)\s*(?:\^|\*\*)\s*(\d+)|([0-9.]+(?:e\+?\d+)?))\s*(?:bits?)?\s*$",
                     re.IGNORECASE)
@@ -130,6 +134,26 @@ class HostPlanningForm(forms.Form):
         label="Fill level at rebuild time (%)", required=False, min_value=0.1, max_value=100,
         widget=forms.NumberInput(attrs={"step": "any"}),
     )
+    growth_percent = forms.FloatField(
+        label="Data growth (% a year)", required=False, min_value=0, max_value=500,
+        help_text="Empty: no growth plan. With it, the design page shows when the pool fills and how to grow it.",
+        widget=forms.NumberInput(attrs={"step": "any", "placeholder": "30"}),
+    )
+    horizon_years = forms.IntegerField(
+        label="Over (years)", required=False, min_value=1, max_value=10,
+        help_text=f"Default: {DEFAULT_HORIZON_YEARS} years.",
+        widget=forms.NumberInput(attrs={"placeholder": str(DEFAULT_HORIZON_YEARS)}),
+    )
+    fill_limit_percent = forms.FloatField(
+        label="Keep the pool under (% full)", required=False, min_value=1, max_value=100,
+        help_text=f"Default: {100 * DEFAULT_FILL_LIMIT:g} %.",
+        widget=forms.NumberInput(attrs={"step": "any", "placeholder": f"{100 * DEFAULT_FILL_LIMIT:g}"}),
+    )
+    price_change_percent = forms.FloatField(
+        label="Disk prices change (% a year)", required=False, min_value=-90, max_value=100,
+        help_text="Negative when prices fall, e.g. -10. Default: unchanged.",
+        widget=forms.NumberInput(attrs={"step": "any", "placeholder": "0"}),
+    )
     tunables = forms.CharField(
         label="Module parameters", required=False, max_length=4000,
         help_text="One name=value a line, as in /etc/modprobe.d/zfs.conf (e.g. zfs_arc_max=8589934592). "
@@ -177,6 +201,12 @@ class HostPlanningForm(forms.Form):
             initial["replacement_hours"] = rel["replacement_hours"]
         if isinstance(rel.get("fill_fraction"), int | float):
             initial["fill_percent"] = round(100 * rel["fill_fraction"], 4)
+        growth = doc.get("growth") if isinstance(doc.get("growth"), Mapping) else {}
+        for field, key, scale in (("growth_percent", "per_year", 100), ("horizon_years", "horizon_years", 1),
+                                  ("fill_limit_percent", "fill_limit", 100),
+                                  ("price_change_percent", "price_change_per_year", 100)):
+            if isinstance(growth.get(key), int | float) and not isinstance(growth.get(key), bool):
+                initial[field] = round(scale * growth[key], 4) if scale != 1 else growth[key]
         afr = rel.get("afr") if isinstance(rel.get("afr"), Mapping) else {}
         for i, key in enumerate(afr_keys(spec)):
             if isinstance(afr.get(key), int | float):
@@ -248,7 +278,22 @@ class HostPlanningForm(forms.Form):
         _put(rel, "ure_per_bit", ure or None)
         _put(out, "host", host or None)
         _put(out, "reliability", rel or None)
+        _put(out, "growth", self._growth(out.get("growth")))
         return out
+
+    def _growth(self, before: Any) -> dict[str, Any] | None:
+        """The growth block: none without a growth rate; the keys this form does not show stay."""
+        d = self.cleaned_data
+        if d.get("growth_percent") is None:
+            return None
+        growth = dict(before) if isinstance(before, Mapping) else {}
+        growth["per_year"] = round(d["growth_percent"] / 100, 6)
+        growth["horizon_years"] = d.get("horizon_years") or DEFAULT_HORIZON_YEARS
+        limit = d.get("fill_limit_percent")
+        growth["fill_limit"] = round(limit / 100, 6) if limit is not None else DEFAULT_FILL_LIMIT
+        change = d.get("price_change_percent")
+        _put(growth, "price_change_per_year", round(change / 100, 6) if change else None)
+        return growth
 
     def field_for(self, path: str) -> str | None:
         """The field a core error path (``reliability.afr.ST14000NM001G``) belongs to."""
@@ -256,6 +301,10 @@ class HostPlanningForm(forms.Form):
                   "reliability.fill_fraction": "fill_percent"}
         if path in simple:
             return simple[path]
+        growth = {"growth.per_year": "growth_percent", "growth.horizon_years": "horizon_years",
+                  "growth.fill_limit": "fill_limit_percent", "growth.price_change_per_year": "price_change_percent"}
+        if path in growth:
+            return growth[path]
         if path == "host.tunables" or path.startswith("host.tunables."):
             return "tunables"
         for name, key in self.afr_fields.items():

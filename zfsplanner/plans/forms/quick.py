@@ -4,7 +4,8 @@
 ``version`` are contracts (docs/spec/design-format.md, "/plan/"); the optional parts are
 ``disk`` (a catalog model instead of a typed size), ``special`` and ``slog`` (SSD sizes of a
 special mirror and a mirrored SLOG), ``slog_plp``, one dataset's ``recordsize``,
-``compression`` and ``data``, a ``price`` per data disk, and ``unit`` (TB or TiB on the cards).
+``compression`` and ``data``, ``growth`` (percent a year: the year the pool fills), a ``price`` per
+data disk, and ``unit`` (TB or TiB on the cards).
 
 The form only reads the fields (a size with its unit, a whole number); the rules of a valid
 design (raidz2 needs 3 disks, at most 255 per vdev, sizes within 2^64) stay in the core and
@@ -42,7 +43,20 @@ TEXT_MAX = 40  # characters in a typed size; longer text is refused before it is
 UNIT_LABELS = {"TiB": "TiB (as zfs)", "TB": "TB (as labels)"}
 UNITS = tuple((u, UNIT_LABELS.get(u, u)) for u in SIZE_UNITS)
 CONTRACT_FIELDS = ("layout", "disks", "vdevs", "size", "version")
-OPTIONAL_FIELDS = ("disk", "special", "slog", "slog_plp", "recordsize", "compression", "data", "price", "unit")
+OPTIONAL_FIELDS = (
+    "disk",
+    "special",
+    "slog",
+    "slog_plp",
+    "recordsize",
+    "compression",
+    "data",
+    "growth",
+    "price",
+    "unit",
+)
+GROWTH_HORIZON_YEARS = 5  # the quick planner's look ahead, at the usual 80 % fill limit
+GROWTH_FILL_LIMIT = 0.8
 FIELDS = CONTRACT_FIELDS + OPTIONAL_FIELDS
 DEFAULTS = {"layout": "raidz2", "disks": "6", "vdevs": "1", "size": "16TB", "version": NEWEST_VERSION}
 
@@ -110,6 +124,15 @@ class QuickPlanForm(forms.Form):
     )
     data = forms.CharField(
         label="Data to store", required=False, max_length=200, help_text="How much you will keep, e.g. 20TB."
+    )
+    growth = forms.FloatField(
+        label="Data growth (% a year)",
+        required=False,
+        min_value=0,
+        max_value=500,
+        widget=forms.NumberInput(attrs={"min": 0, "step": "any"}),
+        help_text="With the data to store: the year the pool passes 80 % full.",
+        error_messages={"invalid": "The growth must be a number of percent, e.g. 30."},
     )
     price = forms.DecimalField(
         label="Price per disk",
@@ -257,6 +280,12 @@ def quick_document(values: Mapping[str, Any]) -> dict[str, Any]:
     if values.get("data") is not None:
         dataset["contents"] = {"logical_bytes": values["data"]}
     doc["datasets"] = [{"name": DATASET_NAME, **dataset}] if dataset else []
+    if values.get("growth") is not None:
+        doc["growth"] = {
+            "per_year": round(values["growth"] / 100, 6),
+            "horizon_years": GROWTH_HORIZON_YEARS,
+            "fill_limit": GROWTH_FILL_LIMIT,
+        }
     return doc
 
 
@@ -302,6 +331,8 @@ def _field_for(path: str, special: int | None, slog: int | None, values: Mapping
         return "slog"
     if path == "vdevs":
         return "vdevs"
+    if path.startswith("growth"):
+        return "growth"
     if path.startswith("datasets[0]"):
         rest = path[len("datasets[0]") :].lstrip(".")
         for key, name in (("recordsize", "recordsize"), ("compression", "compression"), ("contents", "data")):

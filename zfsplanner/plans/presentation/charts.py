@@ -6,6 +6,7 @@ series does not have is ``None`` (a gap in the chart, never a zero).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -94,26 +95,52 @@ def special_curve_chart(estimate: Estimate, index: int) -> dict[str, Any] | None
         text = str(format_zfs_size(t)) if t else "0 (metadata only)"
         labels.append(f"{text} (set)" if t == setting else text)
     series: list[dict[str, Any]] = [
-        {"label": "special class, whole pool", "key": "special_used",
-         "data": [_positive(others + p.special_allocated_bytes) for p in curve]},
-        {"label": f"{name} on the data vdevs", "key": "data",
-         "data": [_positive(p.normal_allocated_bytes) for p in curve]},
+        {
+            "label": "special class, whole pool",
+            "key": "special_used",
+            "data": [_positive(others + p.special_allocated_bytes) for p in curve],
+        },
+        {
+            "label": f"{name} on the data vdevs",
+            "key": "data",
+            "data": [_positive(p.normal_allocated_bytes) for p in curve],
+        },
     ]
     size = special.class_size_bytes
     if size:
         # On a logarithmic axis 75 % and 100 % of the class lie close together: the size is a solid line,
         # the 75 % point a dashed one, and the band between them (metadata only) is shaded.
         stop = special.small_blocks_stop_fraction
-        series.append({"label": f"small blocks stop ({100 * stop:.0f} % full)", "key": "special_stop",
-                       "data": [_positive(special.small_blocks_stop_bytes)] * len(curve), "borderDash": [6, 4],
-                       "borderWidth": 2, "pointRadius": 0, "fill": "+1"})
-        series.append({"label": f"special vdev size (the last {100 * (1 - stop):.0f} %: metadata only)",
-                       "key": "special_size", "data": [_positive(size)] * len(curve), "borderWidth": 3,
-                       "pointRadius": 0})
+        series.append(
+            {
+                "label": f"small blocks stop ({100 * stop:.0f} % full)",
+                "key": "special_stop",
+                "data": [_positive(special.small_blocks_stop_bytes)] * len(curve),
+                "borderDash": [6, 4],
+                "borderWidth": 2,
+                "pointRadius": 0,
+                "fill": "+1",
+            }
+        )
+        series.append(
+            {
+                "label": f"special vdev size (the last {100 * (1 - stop):.0f} %: metadata only)",
+                "key": "special_size",
+                "data": [_positive(size)] * len(curve),
+                "borderWidth": 3,
+                "pointRadius": 0,
+            }
+        )
     else:
-        series.append({"label": "recommended special size", "key": "special_size",
-                       "data": [_positive(special.recommended_bytes)] * len(curve), "borderDash": [6, 4],
-                       "pointRadius": 0})
+        series.append(
+            {
+                "label": "recommended special size",
+                "key": "special_size",
+                "data": [_positive(special.recommended_bytes)] * len(curve),
+                "borderDash": [6, 4],
+                "pointRadius": 0,
+            }
+        )
     return {
         "type": "line",
         "title": f"special_small_blocks on {name}",
@@ -172,4 +199,23 @@ def measured_chart(rows: list[Mapping[str, Any]], metric: str | None = None) -> 
         ],
         "unit": "percent",
         "rows": rows,
+    }
+
+
+def timeline_chart(estimate: Estimate) -> dict[str, Any] | None:
+    """Fill of the pool over the years, with the fill limit as a line (Chart.js JSON)."""
+    line = estimate.timeline
+    if line is None:
+        return None
+    labels = [f"year {y.year}" for y in line.years]
+    limit = f"fill limit ({100 * line.fill_limit:.0f} %)"
+    return {
+        "type": "line",
+        "title": "Fill over the years",
+        "labels": labels,
+        "datasets": [
+            {"label": "fill", "data": [y.fill if math.isfinite(y.fill) else None for y in line.years]},
+            {"label": limit, "data": [line.fill_limit] * len(labels)},
+        ],
+        "unit": "fraction",
     }

@@ -23,6 +23,7 @@ from ..services.designs import catalog_prices, export_filename
 from ..services.estimates import commands_or_none, estimate_or_error, planning_stamp
 from ..services.measurements import measured_comparisons
 from . import charts
+from .growth import growth_section
 from .summary import DesignSummary, breakdown_chart, summarize
 
 UNPROCESSABLE = 422
@@ -77,6 +78,7 @@ def design_context(
         "capacity_chart_url": reverse(capacity_url, args=[key]),
         "efficiency_chart_url": reverse(efficiency_url, args=[key]),
         "measured": measured_comparisons(design),
+        "growth": growth_section(estimate, unit),
         **design_additions(design, estimate),
     }
 
@@ -86,6 +88,14 @@ def capacity_chart_response(design: PoolDesign) -> JsonResponse:
     if estimate is None:
         return JsonResponse({"detail": error}, status=UNPROCESSABLE)
     return JsonResponse(charts.capacity_chart(estimate))
+
+
+def timeline_chart_response(design: PoolDesign) -> JsonResponse:
+    estimate, _ = estimate_or_error(design)
+    chart = charts.timeline_chart(estimate) if estimate is not None else None
+    if chart is None:
+        return JsonResponse({"detail": "The design has no growth block."}, status=404)
+    return JsonResponse(chart)
 
 
 def efficiency_chart_response(design: PoolDesign) -> JsonResponse:

@@ -32,6 +32,7 @@ from ..forms.vdevs import switched_layout
 from ..services.designs import resolve_catalog, validate_document
 from ..services.estimates import ESTIMATE_CACHE_SECONDS, planning_stamp
 from ..services.planning import estimate_with_catalog
+from .growth import GrowthSection, growth_section
 from .summary import DesignSummary, VdevLine, summarize
 
 TEMPLATE = "plans/quick_plan.html"
@@ -54,6 +55,11 @@ class QuickAnswer:
     def survivors(self) -> list[VdevLine]:
         """The vdev groups that hold pool data, with the failures each survives."""
         return [v for v in self.summary.vdevs if v.survives is not None]
+
+    @property
+    def growth(self) -> GrowthSection | None:
+        """When the pool fills at the growth typed in (None without one)."""
+        return growth_section(self.estimate, self.summary.unit)
 
     @property
     def usable_other_unit(self) -> str:
@@ -173,5 +179,3 @@ def page_context(
         "reshaped": reshaped,
         "shown_layout_name": SHOWN_LAYOUT,
     }
-
-

@@ -272,10 +272,17 @@ def walk_revisions(design: PoolDesign, direction: str, user: Any, expected_revis
         )
 
 
-def duplicate_design(design: PoolDesign, user: Any, name: str | None = None) -> PoolDesign:
-    """A new design in the same team with the same document: a variant to change and compare."""
-    doc = rename_pool(design.to_document(), name or _variant_name(design))
-    note = f"Variant of {design.name} (revision {design.revision})."
+def duplicate_design(
+    design: PoolDesign,
+    user: Any,
+    name: str | None = None,
+    document: Mapping[str, Any] | None = None,
+    why: str = "",
+) -> PoolDesign:
+    """A new design in the same team with the same document (or ``document``, a changed copy of it):
+    a variant to change and compare. ``why`` says how it differs, in its description."""
+    doc = rename_pool(dict(document) if document is not None else design.to_document(), name or _variant_name(design))
+    note = f"Variant of {design.name} (revision {design.revision}){': ' + why if why else ''}."
     doc["description"] = f"{note} {design.description}".strip() if design.description else note
     variant = save_design_document(design.team, doc, user, summary=note)
     variant.variant_of = design

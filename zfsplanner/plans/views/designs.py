@@ -56,10 +56,11 @@ from ..presentation.pages import (
     efficiency_chart_response,
     export_response,
     pretty_json,
+    timeline_chart_response,
 )
 from ..presentation.quick import quick_plan_page
 from ..services.access import design_state, get_design_for_user, writable_teams
-from ..services.designs import apply_measured_ratio, design_ashift, save_design_document
+from ..services.designs import apply_measured_ratio, design_ashift, duplicate_design, save_design_document
 from ..services.editing import error_text
 from ..services.estimates import estimate_or_error, planning_stamp
 from ..services.samples import SampleUploadHandler, install_sample_handler, measure_sample
@@ -326,6 +327,31 @@ def design_export(request: HttpRequest, pk: int) -> HttpResponse:
 def chart_capacity(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
     return capacity_chart_response(design)
+
+
+@login_required
+@require_http_methods(["GET"])
+def chart_timeline(request: HttpRequest, pk: int) -> JsonResponse:
+    design, _ = get_design_for_user(request, pk)
+    return timeline_chart_response(design)
+
+
+@login_required
+@require_http_methods(["POST"])
+def design_growth_choose(request: HttpRequest, pk: int, index: int) -> HttpResponse:
+    """A growth option of the Growth section made into a variant design, shown next to this one in Compare."""
+    design, can_write = get_design_for_user(request, pk)
+    if not can_write:
+        raise PermissionDenied("Only owners and editors of the team can create a variant.")
+    estimate, _ = estimate_or_error(design)
+    options = estimate.timeline.options if estimate is not None and estimate.timeline is not None else ()
+    if not 0 <= index < len(options):
+        raise Http404("No such growth option (the design changed since the page was shown).")
+    option = options[index]
+    variant = duplicate_design(design, request.user, document=option.design_document, why=option.title.lower())
+    messages.success(request, f"Created {variant.name}: {option.title.lower()}. Here it is next to {design.name}.")
+    url = reverse("plans:design-compare") + f"?ids={design.pk},{variant.pk}"
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @login_required
