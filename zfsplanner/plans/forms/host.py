@@ -36,6 +36,7 @@ from zfsplanner.core.design.types import Design, Role
 from zfsplanner.core.document.reader import key_values
 from zfsplanner.core.units import GIB, UnitError, parse_disk_size
 
+from ..choices import media_label
 from ..services.editing import json_copy
 
 RELIABILITY_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP)  # the vdevs whose loss loses the pool
@@ -151,7 +152,7 @@ class HostPlanningForm(forms.Form):
             name = f"ure_{media}"
             self.ure_fields[name] = media
             self.fields[name] = forms.CharField(
-                label=f"Read errors, {media.upper()} (bits read per error)", required=False, max_length=40,
+                label=f"Read errors, {media_label(media)} (bits read per error)", required=False, max_length=40,
                 widget=forms.TextInput(),
             )
         for name, key in (("ram", "ram"), ("replacement_hours", "replacement_hours"), ("fill_percent", "fill"),
