@@ -55,7 +55,8 @@ def test_the_design_pages_link_each_word_once(page, team, alice, web):
     html = web(alice).get(url).content.decode()
     for slug in ("slop", "zil", "slog", "special", "ashift", "draid"):
         assert html.count(f'href="/glossary/#{slug}"') == 1, slug
-    assert '<a class="term" href="/glossary/#draid" title="dRAID and its names (draid2:5d:8c:1s)">draid2:5d:8c:1s</a>' in html
+    assert '<a class="term" href="/glossary/#draid" title="dRAID and its names (draid2:5d:8c:1s)">' \
+        'draid2:5d:8c:1s</a>' in html
 
 
 def test_the_quick_planner_links_slop_in_its_breakdown(web):
