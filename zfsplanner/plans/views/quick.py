@@ -70,9 +70,15 @@ def quick_plan_json(request: HttpRequest) -> HttpResponse:
 
 
 def _label(form: QuickPlanForm) -> str:
+    """The bar's name: the whole pool it measures, the special and log mirrors too when there are."""
     d = form.cleaned_data
     disk = d["disk"] or d["size"]
-    return f"{d['vdevs']} × {d['layout']} of {d['disks']} × {disk}"
+    parts = [f"{d['vdevs']} × {d['layout']} of {d['disks']} × {disk}"]
+    if d.get("special"):
+        parts.append(f"special mirror of {d['special']}")
+    if d.get("slog"):
+        parts.append(f"SLOG mirror of {d['slog']}")
+    return " + ".join(parts)
 
 
 def _error_text(form: QuickPlanForm) -> str:
