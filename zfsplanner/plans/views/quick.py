@@ -54,7 +54,8 @@ def quick_plan_chart(request: HttpRequest) -> JsonResponse:
     result = answer_or_errors(form)
     if result is None:
         return JsonResponse({"detail": _error_text(form)}, status=UNPROCESSABLE)
-    return JsonResponse(breakdown_chart([(_label(form), result.summary)]))
+    # The bar's name says the whole pool; on a phone it breaks into lines instead of being cut off.
+    return JsonResponse({**breakdown_chart([(_label(form), result.summary)]), "wrap_labels": BAR_LABEL_LINE})
 
 
 @transaction.non_atomic_requests
@@ -67,6 +68,9 @@ def quick_plan_json(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(pretty_json(form.document()) + "\n", content_type="application/json")
     response["Content-Disposition"] = 'attachment; filename="tank-quick-plan.json"'
     return response
+
+
+BAR_LABEL_LINE = 22  # characters per line of the bar's name
 
 
 def _label(form: QuickPlanForm) -> str:
