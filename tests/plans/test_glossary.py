@@ -67,3 +67,9 @@ def test_the_quick_planner_links_slop_in_its_breakdown(web):
 def test_designs_is_the_designs_list(alice, web):
     response = web(alice).get("/designs/?q=tank")
     assert response.status_code == 302 and response["Location"] == "/?q=tank"
+
+
+def test_the_quick_planner_links_plp_after_its_checkbox(web):
+    html = web().get("/plan/").content.decode()
+    assert ('The SLOG SSDs have power-loss protection</label> (<a class="term" href="/glossary/#plp" '
+            'title="PLP (power-loss protection)">PLP</a>)') in html
