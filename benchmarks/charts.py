@@ -28,6 +28,21 @@ from zfsplanner.parsers.fio_log import downsample
 from .run_settings import setting_text, short_settings
 from .validity import run_validity
 
+# One colour per run, the same in every chart of a comparison (the Okabe-Ito palette, which reads
+# apart in the common colour-vision deficiencies): a colour always means a run. Within a run, a
+# chart with one line per test tells its tests apart by the dash pattern.
+RUN_COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#000000", "#f0e442")
+TEST_DASHES: tuple[list[int], ...] = ([], [6, 3], [2, 2], [10, 3, 2, 3], [1, 4])
+
+
+def run_style(run_index: int, test_index: int = 0, line: bool = False) -> dict[str, Any]:
+    """How a run's dataset is drawn: its run's colour and, for the run's ``test_index``-th line, a dash."""
+    colour = RUN_COLOURS[run_index % len(RUN_COLOURS)]
+    style: dict[str, Any] = {"borderColor": colour, "backgroundColor": colour}
+    if line:
+        style["borderDash"] = TEST_DASHES[test_index % len(TEST_DASHES)]
+    return style
+
 
 class ChartError(ValueError):
     """A chart request that cannot be answered (unknown metric, no runs)."""
@@ -148,9 +163,9 @@ def bar_chart(runs: Sequence[RunData], metric: str) -> dict[str, Any]:
                 keys.append(key)
     labels = [_key_label(*key) for key in keys]
     datasets = []
-    for run in runs:
+    for i, run in enumerate(runs):
         values = {key: r.get(m.field) for key, r in zip(_occurrences(run.results), run.results, strict=True)}
-        dataset: dict[str, Any] = {"label": run.label, "data": [values.get(key) for key in keys]}
+        dataset: dict[str, Any] = {"label": run.label, "data": [values.get(key) for key in keys], **run_style(i)}
         if run.warnings:
             dataset["validity"] = list(run.warnings)
         datasets.append(dataset)
@@ -177,21 +192,23 @@ def _pct_key(key: str) -> float:
 def percentile_chart(runs: Sequence[RunData], test: str | None = None) -> dict[str, Any]:
     """Latency by percentile: x = p50, p90, …; one line per (run, test) that reports percentiles."""
     keys: set[str] = set()
-    rows: list[tuple[str, dict[str, float]]] = []
-    for run in runs:
+    rows: list[tuple[str, dict[str, float], dict[str, Any]]] = []
+    for i, run in enumerate(runs):
+        lines = 0
         for (name, n), r in zip(_occurrences(run.results), run.results, strict=True):
             pcts = {k: v for k, v in (r.get("latency_percentiles_us") or {}).items() if v is not None}
             label = _key_label(name, n)
             if not pcts or (test and label != test):
                 continue
             keys.update(pcts)
-            rows.append((f"{run.label} · {label}" if len(runs) > 1 else label, pcts))
+            rows.append((f"{run.label} · {label}" if len(runs) > 1 else label, pcts, run_style(i, lines, line=True)))
+            lines += 1
     ordered = sorted(keys, key=_pct_key)
     return {
         "type": "line",
         "title": "Latency percentiles" + (f" · {test}" if test else ""),
         "labels": [f"p{k}" for k in ordered],
-        "datasets": [{"label": label, "data": [pcts.get(k) for k in ordered]} for label, pcts in rows],
+        "datasets": [{"label": label, "data": [pcts.get(k) for k in ordered], **style} for label, pcts, style in rows],
         "unit": "us",
         "metric": "percentiles",
         "x_label": "percentile",
@@ -219,8 +236,12 @@ def series_chart(
     if metric is not None and metrics and metric not in metrics:
         raise ChartError(f"no {metric!r} series; this run has {', '.join(sorted(set(metrics)))}")
     chosen = [(run, s) for run, s in all_series if s["metric"] == metric]
+    run_index = {id(run): i for i, run in enumerate(runs)}
+    lines: dict[int, int] = {}
     datasets = []
     for run, s in chosen:
+        i = run_index[id(run)]
+        lines[i] = lines.get(i, -1) + 1
         points = [(float(t), float(v)) for t, v in s["points"]]
         if len(points) > max_points:
             points = list(downsample(points, max_points))
@@ -230,6 +251,7 @@ def series_chart(
                 "label": label,
                 "data": [{"x": t, "y": v} for t, v in points],
                 "point_count": s.get("point_count", len(s["points"])),
+                **run_style(i, lines[i], line=True),
             }
         )
     unit = chosen[0][1]["unit"] if chosen else ""

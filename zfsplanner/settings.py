@@ -385,6 +385,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep links: Swagger UI puts each one inside the button that opens the operation (a link in a button
+    # is out of reach of the keyboard and of screen readers).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
+    # Each operation's one-line summary (zfsplanner/api_docs.py); the default hook keeps enums as they are.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "zfsplanner.api_docs.add_summaries",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "InvitationStateEnum": "zfsplanner.accounts.models.InvitationState",
         "TokenStateEnum": "zfsplanner.accounts.models.TokenState",

@@ -84,6 +84,8 @@ ACCESS: dict[str, list[Cell]] = {
     # --- designs: pages
     "plans:home": [Cell("get", "/", PUBLIC)],  # the quick planner for visitors, the designs list for members
     "plans:quick-plan": [Cell("get", "/plan/" + QUICK, PUBLIC)],
+    "plans:design-list": [Cell("get", "/designs/", PUBLIC)],  # a redirect to / (the list, or the planner)
+    "plans:glossary": [Cell("get", "/glossary/", PUBLIC)],
     "plans:quick-plan-chart": [Cell("get", "/plan/chart/" + QUICK, PUBLIC)],
     "plans:quick-plan-json": [Cell("get", "/plan/design.json" + QUICK, PUBLIC)],
     "plans:quick-plan-save": [Cell("get", "/plan/save/" + QUICK, PAGE_LIST)],  # saving needs an account

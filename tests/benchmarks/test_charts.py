@@ -54,7 +54,7 @@ def test_bars_group_by_test_name_with_null_for_missing_tests():
     chart = bar_chart([SSD, HDD], "bandwidth")
     assert chart["type"] == "bar" and chart["unit"] == "bytes_per_s"
     assert chart["labels"] == ["SEQ1M Q8T1 write", "RND4K Q1T1 write"]
-    assert chart["datasets"] == [
+    assert [{"label": d["label"], "data": d["data"]} for d in chart["datasets"]] == [
         {"label": "ZIL on SSD", "data": [400e6, 20e6]},
         {"label": "ZIL on HDD", "data": [None, 2e6]},
     ]
@@ -69,7 +69,25 @@ def test_iops_and_latency_have_their_units():
 def test_a_test_no_run_measured_is_left_out():
     only_ops = RunData("bonnie", [{"name": "seeks", "ops_per_s": 250.0, "bandwidth_bytes_per_s": None}])
     assert bar_chart([only_ops], "bandwidth")["labels"] == []
-    assert bar_chart([only_ops], "ops")["datasets"] == [{"label": "bonnie", "data": [250.0]}]
+    [bars] = bar_chart([only_ops], "ops")["datasets"]
+    assert (bars["label"], bars["data"]) == ("bonnie", [250.0])
+
+
+def test_a_colour_means_one_run_in_every_chart_and_a_runs_tests_differ_by_dash():
+    read = {"name": "RND4K Q32T1 read", "latency_percentiles_us": {"50": 80.0}}
+    ssd_two_tests = RunData("ZIL on SSD", [*SSD.results, read])
+    bars = bar_chart([ssd_two_tests, HDD], "bandwidth")["datasets"]
+    lines = percentile_chart([ssd_two_tests, HDD])["datasets"]
+    colour = {d["label"]: d["borderColor"] for d in bars}
+    assert colour["ZIL on SSD"] != colour["ZIL on HDD"]
+    for d in lines:
+        run = d["label"].split(" · ")[0]
+        assert d["borderColor"] == d["backgroundColor"] == colour[run], d["label"]
+    ssd_lines = [d for d in lines if d["label"].startswith("ZIL on SSD")]
+    assert len(ssd_lines) == 2 and ssd_lines[0]["borderDash"] != ssd_lines[1]["borderDash"]
+    # one run shown alone keeps its colour when the other run's line is filtered out
+    [hdd] = percentile_chart([ssd_two_tests, HDD], test="RND4K Q1T1 write")["datasets"]
+    assert hdd["borderColor"] == colour["ZIL on HDD"]
 
 
 def test_percentiles_are_sorted_numerically_and_one_line_per_run_and_test():

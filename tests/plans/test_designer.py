@@ -397,7 +397,8 @@ def test_a_new_design_gets_pool_ashift_12_that_its_vdevs_follow(team, alice, web
     assert (row["ashift"], row["ashift_source"]) == (12, "pool")
     html = web(alice).get(f"/designs/{design.pk}/designer/").content.decode()
     assert _selected(html, "ashift") == "12"  # the pool form shows it, and it can be changed
-    assert "ashift 12 <span class=\"ashift-why\">(the pool&#x27;s ashift)</span>" in html
+    # the first row's "ashift" links to the glossary
+    assert "ashift</a> 12 <span class=\"ashift-why\">(the pool&#x27;s ashift)</span>" in html
 
 
 def test_the_pool_ashift_can_be_set_to_auto_and_back(team, alice, web):

@@ -118,7 +118,7 @@ def browser(user) -> tuple[Client, str]:
     """A client that checks CSRF as the site does, with the token the designer page gave it."""
     c = Client(enforce_csrf_checks=True)
     c.force_login(user)
-    c.get("/designs/")
+    c.get("/designs/", follow=True)  # the designs list, which sets the CSRF cookie
     return c, c.cookies["csrftoken"].value
 
 

@@ -34,8 +34,8 @@ def test_the_form_shows_what_each_empty_field_inherits_and_from_where(web, alice
     assert "Failure rate of ST14000NM001G disks (%/year)" in page and "Failure rate of ssd disks (%/year)" in page
     assert "Default: 1.57 %/year (Backblaze Drive Stats for 2024, all data drives)." in page
     assert "Default: 0.98 %/year (Backblaze Drive Stats SSD edition for 2022 (boot SSDs))." in page
-    assert "Default: 1 per 10^15 bits (data-sheet class default)." in page  # HDD read errors
-    assert "Default: 1 per 10^16 bits (data-sheet class default)." in page  # SSD read errors
+    assert "Default: 1 per 10¹⁵ bits (data-sheet class default)." in page  # HDD read errors
+    assert "Default: 1 per 10¹⁶ bits (data-sheet class default)." in page  # SSD read errors
     assert "Default: 24 h (a new disk within a day; no wait with a hot spare)." in page
     assert "Default: the planned contents" in page  # the design plans 1 TB of data
     assert 'placeholder="1.57"' in page and 'placeholder="10^16"' in page and 'placeholder="24"' in page

@@ -18,7 +18,7 @@ from zfsplanner.plans.presentation.planning import (
 def test_probabilities_read_as_odds():
     assert probability_text(0.21) == "21 %"
     assert probability_text(4.3e-4) == "0.043 % (1 in 2,300)"
-    assert probability_text(2.4e-12) == "1 in 4.2 × 10^11"
+    assert probability_text(2.4e-12) == "1 in 4.2 × 10¹¹"
     assert probability_text(0.999) == "almost certain"
     assert probability_text(None) == "does not apply"
     assert odds_text(4.3e-4) == "1 in 2,300" and odds_text(0.5) == "50 %"
@@ -31,7 +31,7 @@ def test_durations_and_years():
     assert duration_text(30 * 3600) == "30 h"
     assert duration_text(5 * 86400) == "5.0 days"
     assert duration_text(None) == "does not apply"
-    assert years_text(8766 * 5.5) == "5.5 years" and years_text(8766 * 2e7) == "2.0 × 10^7 years"
+    assert years_text(8766 * 5.5) == "5.5 years" and years_text(8766 * 2e7) == "2.0 × 10⁷ years"
 
 
 def test_the_view_of_an_estimate():

@@ -19,6 +19,11 @@ class Media(models.TextChoices):
     NVME = core.Media.NVME.value, "NVMe"
 
 
+def media_label(value: str) -> str:
+    """How the pages name a disk's media (``nvme`` is "NVMe"); an unknown value as it is written."""
+    return Media(value).label if value in Media.values else value
+
+
 # Every name a design may give (a series or a release the planner knows), and the series a list filters by.
 OPENZFS_VERSION_NAMES: tuple[str, ...] = core.OPENZFS_VERSIONS
 OPENZFS_SERIES_CHOICES = [(s, f"OpenZFS {s}") for s in reversed(SERIES_NAMES)]

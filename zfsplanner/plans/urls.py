@@ -1,6 +1,7 @@
 from django.urls import path
+from django.views.generic import RedirectView
 
-from .views import advisor, compare, designer, designs, quick, reports, sharing
+from .views import advisor, compare, designer, designs, glossary, quick, reports, sharing
 
 app_name = "plans"
 
@@ -10,6 +11,9 @@ urlpatterns = [
     path("plan/chart/", quick.quick_plan_chart, name="quick-plan-chart"),
     path("plan/design.json", quick.quick_plan_json, name="quick-plan-json"),
     path("plan/save/", quick.quick_plan_save, name="quick-plan-save"),
+    # The designs list is the home page; /designs/ is where a reader looks for it.
+    path("designs/", RedirectView.as_view(pattern_name="plans:home", query_string=True), name="design-list"),
+    path("glossary/", glossary.glossary, name="glossary"),
     path("designs/new/", designs.design_new, name="design-new"),
     path("designs/import/", designs.design_import, name="design-import"),
     path("designs/compare/", compare.design_compare, name="design-compare"),

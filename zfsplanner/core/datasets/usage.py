@@ -80,6 +80,17 @@ SPECIAL_SMALL_RESERVE_PCT = 25  # zfs_special_class_metadata_reserve_pct
 SPECIAL_SMALL_MAX_BEFORE_2_4 = 1 * MIB
 
 
+# Why USED can be below the data written (vdev.c, vdev_set_deflate_ratio(): the ratio is set once, for a
+# 128 KiB block; dva_get_dsize_sync() charges every block by it).
+USED_BELOW_WRITTEN = (
+    "USED is below the data written: zfs list charges each block on RAIDZ/dRAID at the parity and padding "
+    "share of a 128 KiB block, and larger blocks need less padding than that, so they are charged less than "
+    "their size (the pool's ALLOC counts them in full)"
+)
+# Below 1 %, the difference is the 128 KiB block's own rounding and not worth a note.
+NOTABLE_SHORTFALL = 0.01
+
+
 @dataclass(frozen=True)
 class DatasetUsage:
     """Estimated space of one dataset after its contents are written.
@@ -418,6 +429,8 @@ def dataset_usage(
         else sum(g.nominal * s for g, s in normal_groups)
     )
     logicalused = logical_data + meta_psize
+    if referenced < (1 - NOTABLE_SHORTFALL) * (physical_data + meta_psize):
+        notes.append(USED_BELOW_WRITTEN)
     return DatasetUsage(
         name=ds.name,
         logical_bytes=content_bytes,

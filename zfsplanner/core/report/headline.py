@@ -22,8 +22,8 @@ PARTITIONING_WORDS = {
     "none": "used as they are (partitions or files)",
 }
 UNIT_WORDS = {
-    "TiB": "binary units (TiB = 2^40 bytes), what `zpool` and `zfs` count in: their T means TiB",
-    "TB": "decimal units (TB = 10^12 bytes), as on drive labels; `zpool` and `zfs` print binary units (T = TiB)",
+    "TiB": "binary units (TiB = 2⁴⁰ bytes), what `zpool` and `zfs` count in: their T means TiB",
+    "TB": "decimal units (TB = 10¹² bytes), as on drive labels; `zpool` and `zfs` print binary units (T = TiB)",
 }
 
 # The pool's space, figure by figure: estimate key, label, what it means. The design page's

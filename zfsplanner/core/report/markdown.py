@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..commands.create import all_commands
+from ..datasets.usage import USED_BELOW_WRITTEN
 from ..design.types import Design, InvalidDesign, Role
 from ..estimate import Estimate
 from ..estimate.figures import DatasetFigures, Expansion, VdevFigures
@@ -115,12 +116,15 @@ class _Writer:
                 zfs_nicenum(est.zfs_used_bytes or 0),
                 f"{overhead * 100:.1f} %" if isinstance(overhead, int | float) else "–",
             ])
+        below = [d.name for d in self.typed.datasets if USED_BELOW_WRITTEN in d.notes]
         return [
             "## Datasets", "",
             "What each dataset will use once it holds the data planned for it. \"Uses\" is `zfs list` USED; parity "
             "and padding is the share of the allocation RAIDZ adds for that dataset's block size.", "",
             *table(("Dataset", "Type", "Block size", "Compression", "Data written", "Compression ratio", "Uses",
                     "zfs list prints", "Parity and padding"), rows), "",
+            *[f"- {name}: {USED_BELOW_WRITTEN}." for name in below],
+            *([""] if below else []),
         ]
 
     def space(self) -> list[str]:

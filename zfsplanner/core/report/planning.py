@@ -19,8 +19,17 @@ from ..planning.figures import (
     SpecialFigures,
 )
 from ..planning.performance import Range
-from ..units import format_si, format_size, zfs_nicenum
-from .words import duration_text, iops_text, percent_text, probability_text, rate_text, scientific, years_text
+from ..units import format_si, format_size
+from .words import (
+    duration_text,
+    iops_text,
+    percent_text,
+    probability_text,
+    rate_text,
+    scientific,
+    small_blocks_text,
+    years_text,
+)
 
 Size = Callable[[float | None], str]
 
@@ -83,7 +92,7 @@ def _special(s: SpecialFigures, unit: str, has_data: bool = True) -> list[str]:
     rows = [
         [
             d.name,
-            "off (metadata only)" if not d.special_small_blocks else zfs_nicenum(d.special_small_blocks),
+            small_blocks_text(d.special_small_blocks),
             size(d.demand_bytes),
             size(d.metadata_bytes),
         ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ..units import format_si
+from ..units import format_si, zfs_nicenum
 
 # Estimate field names in words, where spelling the name with spaces would not read.
 LABELS = {
@@ -55,13 +55,22 @@ def figure_label(key: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def power_of_ten(exponent: int) -> str:
+    """``15`` -> "10¹⁵": the exponent raised as print sets it, not after a caret."""
+    return f"10{str(exponent).translate(_SUPERSCRIPT)}"
+
+
 def scientific(x: float) -> str:
+    """``1.0e7`` -> "1.0 × 10⁷"."""
     mantissa, exponent = f"{x:.1e}".split("e")
-    return f"{mantissa} × 10^{int(exponent)}"
+    return f"{mantissa} × {power_of_ten(int(exponent))}"
 
 
 def probability_text(p: float | None) -> str:
-    """A probability in words: "21 %", "0.043 % (1 in 2,300)", "1 in 4.1 × 10^11"."""
+    """A probability in words: "21 %", "0.043 % (1 in 2,300)", "1 in 4.1 × 10¹¹"."""
     if p is None or not math.isfinite(p):
         return "does not apply"
     if p <= 0:
@@ -77,7 +86,7 @@ def probability_text(p: float | None) -> str:
 
 
 def odds_text(p: float | None) -> str:
-    """The short form for tables: "21 %", "1 in 5,300", "1 in 3.0 × 10^6"."""
+    """The short form for tables: "21 %", "1 in 5,300", "1 in 3.0 × 10⁶"."""
     if p is None or not math.isfinite(p):
         return "does not apply"
     if p <= 0:
@@ -135,3 +144,8 @@ def share_text(v: float) -> str:
     if 0 < v < 0.001:
         return "less than 0.1 %"
     return f"{100 * v:.1f} %"
+
+
+def small_blocks_text(threshold: int) -> str:
+    """A dataset's ``special_small_blocks`` in words: "64K", or "off (metadata only)" at 0."""
+    return zfs_nicenum(threshold) if threshold else "off (metadata only)"

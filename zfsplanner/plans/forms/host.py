@@ -36,8 +36,10 @@ from zfsplanner.core.design.planning import (
 )
 from zfsplanner.core.design.types import Design, Role
 from zfsplanner.core.document.reader import key_values
+from zfsplanner.core.report.words import power_of_ten
 from zfsplanner.core.units import GIB, UnitError, parse_disk_size
 
+from ..choices import media_label
 from ..services.editing import json_copy
 
 DEFAULT_HORIZON_YEARS = 5
@@ -64,9 +66,16 @@ def _percent(v: float) -> str:
     return f"{100 * v:.3g} %"
 
 
-def _bits(per_bit: float) -> str:
+def _bits_typed(per_bit: float) -> str:
+    """Bits read per error as the field takes them: "10^15", else "2.5e+15"."""
     exponent = math.log10(1 / per_bit) if per_bit else math.inf
-    return f"1 per 10^{exponent:.0f} bits" if math.isfinite(exponent) and exponent.is_integer() else (
+    return f"10^{exponent:.0f}" if math.isfinite(exponent) and exponent.is_integer() else f"{1 / per_bit:.3g}"
+
+
+def _bits(per_bit: float) -> str:
+    """Bits read per error in words: "1 per 10¹⁵ bits"."""
+    exponent = math.log10(1 / per_bit) if per_bit else math.inf
+    return f"1 per {power_of_ten(round(exponent))} bits" if math.isfinite(exponent) and exponent.is_integer() else (
         f"1 per {1 / per_bit:.3g} bits")
 
 
@@ -103,7 +112,7 @@ def inherited(spec: Design, inputs: PlanningInputs | None, has_contents: bool) -
         out[f"afr:{key}"] = Inherited(f"{_percent(afr)}/year", source, f"{100 * afr:.3g}")
     for media in media_keys(spec):
         ure, source = resolve_ure(media, bare)
-        out[f"ure:{media}"] = Inherited(_bits(ure), source, _bits(ure).removeprefix("1 per ").removesuffix(" bits"))
+        out[f"ure:{media}"] = Inherited(_bits(ure), source, _bits_typed(ure))
     return out
 
 
@@ -175,7 +184,7 @@ class HostPlanningForm(forms.Form):
             name = f"ure_{media}"
             self.ure_fields[name] = media
             self.fields[name] = forms.CharField(
-                label=f"Read errors, {media.upper()} (bits read per error)", required=False, max_length=40,
+                label=f"Read errors, {media_label(media)} (bits read per error)", required=False, max_length=40,
                 widget=forms.TextInput(),
             )
         for name, key in (("ram", "ram"), ("replacement_hours", "replacement_hours"), ("fill_percent", "fill"),

@@ -61,14 +61,15 @@ FIELDS = CONTRACT_FIELDS + OPTIONAL_FIELDS
 DEFAULTS = {"layout": "raidz2", "disks": "6", "vdevs": "1", "size": "16TB", "version": NEWEST_VERSION}
 
 
-def _size_text(value: str, what: str) -> str:
+def _size_text(value: str) -> str:
+    """A size typed in a field; the message goes under the field's label, so it does not repeat it."""
     text = value.strip()
     if len(text) > TEXT_MAX:
-        raise forms.ValidationError(f"{what} is {len(text):,} characters long; type a size such as 16TB")
+        raise forms.ValidationError(f"{len(text):,} characters long; type a size such as 16TB")
     try:
         parse_disk_size(text)
     except UnitError as exc:
-        raise forms.ValidationError(f"{what}: {exc}") from exc
+        raise forms.ValidationError(str(exc)) from exc
     return text
 
 
@@ -156,7 +157,7 @@ class QuickPlanForm(forms.Form):
 
     def clean_size(self) -> str:
         text = self.cleaned_data["size"]
-        return _size_text(text, "The disk size") if text.strip() else ""
+        return _size_text(text) if text.strip() else ""
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -166,15 +167,15 @@ class QuickPlanForm(forms.Form):
 
     def clean_special(self) -> str:
         text = self.cleaned_data["special"]
-        return _size_text(text, "The special mirror's size") if text.strip() else ""
+        return _size_text(text) if text.strip() else ""
 
     def clean_slog(self) -> str:
         text = self.cleaned_data["slog"]
-        return _size_text(text, "The SLOG's size") if text.strip() else ""
+        return _size_text(text) if text.strip() else ""
 
     def clean_data(self) -> int | None:
         text = self.cleaned_data["data"]
-        return parse_disk_size(_size_text(text, "The data to store")) if text.strip() else None
+        return parse_disk_size(_size_text(text)) if text.strip() else None
 
     def document(self) -> dict[str, Any]:
         return quick_document(self.cleaned_data)

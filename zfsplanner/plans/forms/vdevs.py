@@ -35,7 +35,8 @@ def catalog_label(disk: CatalogDisk) -> str:
         per_tb = Decimal(disk.price) / (Decimal(disk.capacity_bytes) / Decimal(10**12))
         price = f" · {disk.price:.0f} ({per_tb:.1f}/TB)"
     kind = f"{disk.get_media_display()} {disk.sector_format}"
-    return f"{disk.vendor} {disk.name or disk.model} {disk.model} — {size} TB {kind}{price}"
+    # What tells disks apart first (a select shows the start of its option when it is narrow), the part number last.
+    return f"{size} TB {kind} · {disk.vendor} {disk.name or disk.model}{price} · {disk.model}"
 
 
 class CatalogFilterForm(forms.Form):

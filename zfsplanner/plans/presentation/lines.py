@@ -14,6 +14,7 @@ from zfsplanner.core.naming import describe_shape, vdev_type_word
 from zfsplanner.core.risk.fixes import design_fix
 from zfsplanner.core.units import format_si, zfs_nicenum
 
+from ..choices import media_label
 from .sizes import Size, as_int
 
 
@@ -193,7 +194,7 @@ def _disk_text(group: Mapping[str, Any]) -> str:
         return f"{len(disks)} different disks"
     name = " ".join(str(disk[k]) for k in ("vendor", "model") if disk.get(k)) or "custom disk"
     size = disk.get("size_bytes")
-    media = str(disk.get("media") or "").upper()
+    media = media_label(str(disk.get("media") or ""))
     size_text = format_si(size) if isinstance(size, int) else str(size or "")
     return " · ".join(p for p in (name, size_text, media) if p)
 

@@ -25,9 +25,17 @@ from zfsplanner.core.planning.figures import (
     SpecialFigures,
 )
 from zfsplanner.core.planning.performance import Range
-from zfsplanner.core.report.words import duration_text, iops_text, odds_text, probability_text, rate_text, years_text
+from zfsplanner.core.report.words import (
+    duration_text,
+    iops_text,
+    odds_text,
+    probability_text,
+    rate_text,
+    small_blocks_text,
+    years_text,
+)
 from zfsplanner.core.report.words import scientific as _scientific
-from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_si, zfs_nicenum
+from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_si
 
 from .sizes import Size
 
@@ -181,10 +189,6 @@ def _size(v: Any, unit: str = DEFAULT_SIZE_UNIT) -> Size | None:
     return Size(int(v), unit) if isinstance(v, int | float) else None
 
 
-def _threshold(v: int) -> str:
-    return "off (metadata only)" if not v else zfs_nicenum(v)
-
-
 def _special(s: SpecialFigures, datasets: Sequence[DatasetFigures], unit: str, needs_data: bool) -> SpecialView:
     layout = s.layout
     rows = []
@@ -192,7 +196,7 @@ def _special(s: SpecialFigures, datasets: Sequence[DatasetFigures], unit: str, n
         curve = datasets[i].special_small_blocks_curve if i < len(datasets) else ()
         rows.append(
             SpecialDataset(
-                i, d.name, _threshold(d.special_small_blocks), Size(d.demand_bytes, unit),
+                i, d.name, small_blocks_text(d.special_small_blocks), Size(d.demand_bytes, unit),
                 Size(d.metadata_bytes, unit), len(curve),
             )
         )

@@ -39,8 +39,8 @@ from .planning import PlanningView, planning_view
 from .sizes import Size, as_int
 
 UNIT_EXPLAIN = {
-    "TiB": "Sizes in TiB (2^40 bytes), what zpool and zfs count in: their T means TiB.",
-    "TB": "Sizes in TB (10^12 bytes), as on drive labels; zpool and zfs print TiB (their T).",
+    "TiB": "Sizes in TiB (2⁴⁰ bytes), what zpool and zfs count in: their T means TiB.",
+    "TB": "Sizes in TB (10¹² bytes), as on drive labels; zpool and zfs print TiB (their T).",
 }
 
 

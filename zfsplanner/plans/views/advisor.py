@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from zfsplanner.core.advisor import DESCENDING, LOSS_CRITICAL, LOSS_WARNING, AdvisorError, LossLevel, Row
+from zfsplanner.core.advisor import DESCENDING, LOSS_CRITICAL, LOSS_WARNING, AdvisorError, LossLevel, Options, Row
 from zfsplanner.core.design.types import InvalidDesign
 
 from ..forms.advisor import PICK_SEPARATOR, SORT_LABELS, AdvisorCreateForm, AdvisorForm
@@ -79,6 +79,7 @@ def _results_context(form: AdvisorForm, rows: list[Row] | None, create: AdvisorC
         "demoted": sum(1 for r in rows or () if r.loss_level == LossLevel.CRITICAL),
         "loss_warning": f"{100 * LOSS_WARNING:g} %",
         "loss_critical": f"{100 * LOSS_CRITICAL:g} %",
+        "max_fill": f"{100 * Options.max_fill:g} %",
         "sort": sort,
         "sort_label": SORT_LABELS.get(sort or "", sort),
         "headers": headers,

@@ -13,9 +13,11 @@ from django.views.decorators.http import require_http_methods
 
 from zfsplanner.accounts.models import request_unit
 from zfsplanner.core.report.breakdown import CATEGORY_LABELS
+from zfsplanner.core.units import SIZE_UNITS
 
 from ..models import PoolDesign
 from ..presentation.pages import breakdown_response, design_summary
+from ..presentation.summary import UNIT_EXPLAIN
 
 MAX_COMPARE = 4
 
@@ -35,12 +37,17 @@ def _compare_designs(request: HttpRequest) -> list[PoolDesign]:
 @require_http_methods(["GET"])
 def design_compare(request: HttpRequest) -> HttpResponse:
     designs = _compare_designs(request)
-    rows = [(d, *design_summary(d, with_fixes=False)) for d in designs]
+    unit = request_unit(request)
+    rows = [(d, *design_summary(d, with_fixes=False, unit=unit)) for d in designs]
     ids = ",".join(str(d.pk) for d in designs)
+    other = next(u for u in SIZE_UNITS if u != unit)
     context = {
         "rows": rows,
         "enough": len(designs) >= 2,
-        "chart_url": reverse("plans:chart-compare") + f"?ids={ids}",
+        "chart_url": reverse("plans:chart-compare") + f"?ids={ids}&unit={unit}",
+        "unit_explain": UNIT_EXPLAIN[unit],
+        "other_unit": other,
+        "other_unit_url": f"?ids={ids}&unit={other}",
         "candidates": PoolDesign.objects.for_user(request.user).select_related("team").order_by("team__name", "name"),
         "selected": {d.pk for d in designs},
         "max_compare": MAX_COMPARE,

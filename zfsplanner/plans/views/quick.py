@@ -56,7 +56,8 @@ def quick_plan_chart(request: HttpRequest) -> JsonResponse:
     result = answer_or_errors(form)
     if result is None:
         return JsonResponse({"detail": _error_text(form)}, status=UNPROCESSABLE)
-    return JsonResponse(breakdown_chart([(_label(form), result.summary)]))
+    # The bar's name says the whole pool; on a phone it breaks into lines instead of being cut off.
+    return JsonResponse({**breakdown_chart([(_label(form), result.summary)]), "wrap_labels": BAR_LABEL_LINE})
 
 
 @transaction.non_atomic_requests
@@ -71,10 +72,19 @@ def quick_plan_json(request: HttpRequest) -> HttpResponse:
     return response
 
 
+BAR_LABEL_LINE = 22  # characters per line of the bar's name
+
+
 def _label(form: QuickPlanForm) -> str:
+    """The bar's name: the whole pool it measures, the special and log mirrors too when there are."""
     d = form.cleaned_data
     disk = d["disk"] or d["size"]
-    return f"{d['vdevs']} × {d['layout']} of {d['disks']} × {disk}"
+    parts = [f"{d['vdevs']} × {d['layout']} of {d['disks']} × {disk}"]
+    if d.get("special"):
+        parts.append(f"special mirror of {d['special']}")
+    if d.get("slog"):
+        parts.append(f"SLOG mirror of {d['slog']}")
+    return " + ".join(parts)
 
 
 def _error_text(form: QuickPlanForm) -> str:
