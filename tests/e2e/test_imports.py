@@ -31,7 +31,9 @@ def test_paste_a_zpool_status_get_the_design_and_the_difference(page, login, eri
     page.wait_for_selector("#model-vs-pool")
     assert page.locator("h1").inner_text() == "Imported pool: tank"
     assert page.locator("#figure-size .difference").inner_text() == "+0.000 %"
-    assert page.locator("#figure-avail .difference").inner_text() == "+0.753 %"
+    # no `zfs version` in the paste: modelled as the newest release (2.4.4), whose special class no
+    # longer lowers AVAIL (2.4.1/2.3.7), while this pool ran an earlier 2.3
+    assert page.locator("#figure-avail .difference").inner_text() == "+0.766 %"
     assert "raidz2 of 6" in page.locator("table.vdevs").inner_text()
     assert "tank/vm-101-disk-0" in page.locator("table.datasets").inner_text()
     page.click("text=Devices and where each size came from")
