@@ -100,9 +100,9 @@ SUMMARIES: dict[str, str] = {
 METHODS = ("get", "put", "post", "patch", "delete")
 
 
-def add_summaries(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
-    """drf-spectacular postprocessing hook: each operation's summary from :data:`SUMMARIES`, unless its
-    view declared one."""
+def add_summaries(result: dict[str, Any], **context: Any) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook (called with ``generator``, ``request`` and ``public`` besides):
+    each operation's summary from :data:`SUMMARIES`, unless its view declared one."""
     for operations in result.get("paths", {}).values():
         for method, operation in operations.items():
             if method in METHODS and not operation.get("summary"):
