@@ -149,3 +149,73 @@ def test_draid_rows_carry_their_geometry():
     assert {(r.draid_data, r.draid_spares, r.width) for r in rows} == {(8, 2, 24)}
     doc = rows[0].document["vdevs"][0]
     assert doc["draid_data"] == 8 and doc["draid_spares"] == 2 and doc["layout"] in {x.value for x in Layout}
+
+
+# --------------------------------------------------------------------------- cost per usable TB-year over the horizon
+
+TB = 10**12
+WORKED_GROWTH = {"per_year": 0.3, "horizon_years": 3, "fill_limit": 0.8}
+
+
+def worked_rows(growth=WORKED_GROWTH, sort="cost_per_usable_tb_year", logical=18 * TB):
+    """docs/planning.md, "Cost per usable TB-year, by hand": 12 × 8 TB at 150, 18 TB of incompressible
+    data (recordsize 1M, OpenZFS 2.3.4) growing 30 % a year over 3 years."""
+    needs = DataNeeds(logical, 0.3, 3, profile="incompressible")
+    options = Options(openzfs_version="2.3.4", growth=growth)
+    return advise([Candidate({"size_bytes": "8TB"}, 12, 150.0)], needs, options, sort=sort)
+
+
+def test_the_worked_example_ranks_all_disks_now_above_a_vdev_added_later():
+    rows = worked_rows()
+    by_label = {r.layout: r for r in rows}
+    twelve = by_label["1 × raidz2 of 12"]
+    later = by_label["1 × raidz2 of 6 now, one more vdev at 80 % full (year 1.3)"]
+    # the figures of the worked example: 1800 / 218.93 and 1800 / (31.82 × 1.32 + 63.78 × 1.68) TB-years
+    assert twelve.cost_per_usable_tb_year == 8.22
+    assert later.cost_per_usable_tb_year == 12.08  # 12.07 by hand from the rounded 1.32 years
+    assert (later.path, later.add_vdev_at_years, later.cost) == ("add-vdev-later", 1.32, 1800.0)
+    assert rows[0] is twelve  # the cheapest per usable TB-year that is not at a critical risk
+    assert rows.index(twelve) < rows.index(by_label["2 × raidz2 of 6"]) < rows.index(later)
+    # the same layout bought at once: 1800 over 2 × raidz2 of 6 held for the 3 years
+    assert by_label["2 × raidz2 of 6"].cost_per_usable_tb_year == round(1800 / (later.usable_bytes / TB * 3), 2)
+
+
+def test_each_path_is_the_timeline_of_the_design_it_builds():
+    later = next(r for r in worked_rows() if r.path == "add-vdev-later" and r.layout.startswith("1 × raidz2 of 6"))
+    doc = later.document
+    assert doc["growth"] == WORKED_GROWTH and doc["vdevs"][0]["count"] == 1
+    assert doc["datasets"][0]["contents"]["logical_bytes"] == 18 * TB  # the data of now: the timeline grows it
+    assert "price_per_disk" not in doc["vdevs"][0]  # a price the user did not type stays out, as in every row
+    doc["vdevs"][0]["price_per_disk"] = 150
+    line = estimate(parse_design(doc)).timeline
+    add = next(o for o in line.options if o.kind == "add-vdev")
+    assert later.cost_per_usable_tb_year == add.cost_per_usable_tb_year
+    assert later.usable_bytes == add.usable_bytes  # the pool it ends as is the layout's
+
+
+def test_a_vdev_added_later_is_offered_only_where_it_applies():
+    def later(rows):
+        return {r.layout.split(" now,")[0] for r in rows if r.path == "add-vdev-later"}
+
+    assert "1 × raidz2 of 6" in later(worked_rows())
+    assert not any(label.startswith(("draid", "0 ×")) for label in later(worked_rows()))  # one vdev: nothing to add
+    # 1 × raidz2 of 6 (31.82 TB) is past 80 % now with 26 TB: there is no later to add the vdev in
+    assert "1 × raidz2 of 6" not in later(worked_rows(logical=26 * TB))
+    # at 1 % a year it stays under 80 % for the 3 years: the vdev is never added within them
+    assert "1 × raidz2 of 6" not in later(worked_rows(growth={"per_year": 0.01, "horizon_years": 3, "fill_limit": 0.8}))
+
+
+def test_without_a_growth_block_there_is_no_figure_over_the_years():
+    rows = worked_rows(growth=None, sort="cost_per_usable_tb")
+    assert {r.path for r in rows} == {"all-now"}
+    assert all(r.cost_per_usable_tb_year is None for r in rows)
+
+
+def test_the_growth_block_is_read_by_the_design_formats_rule():
+    with pytest.raises(AdvisorError) as caught:
+        worked_rows(growth={"per_year": 12, "horizon_years": 40})
+    paths = {p for p, _ in caught.value.errors}
+    assert paths == {"growth.fill_limit"}  # a missing key first, as a design's growth block says it
+    with pytest.raises(AdvisorError) as caught:
+        worked_rows(growth={"per_year": 12, "horizon_years": 40, "fill_limit": 0.8})
+    assert {p for p, _ in caught.value.errors} == {"growth.per_year", "growth.horizon_years"}

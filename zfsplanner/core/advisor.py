@@ -14,6 +14,17 @@ Each row is estimated with the same engine as a design (pool capacity, the data 
 at the horizon, reliability, performance) and carries the design document that builds
 it, so it can be saved as a design as it is (with the price per disk the user typed).
 
+With a growth block (``Options.growth``, the design format's ``growth``: ``{"per_year": 0.3,
+"horizon_years": 5, "fill_limit": 0.8}``, read by the same rule), each row also gives its
+``cost_per_usable_tb_year`` over the horizon: the timeline of the layout holding the data of now
+(:mod:`.estimate.timeline`, the same figure as the design's ``timeline.cost_per_usable_tb_year``).
+A layout of two or more vdevs then gets a second row, path ``add-vdev-later``: one vdev fewer
+now, and the timeline's ``add-vdev`` option bought when the fill limit is reached, priced by that
+option's ``cost_per_usable_tb_year``. That row applies when the smaller pool reaches the limit
+within the horizon, and not already now; its figures are the layout's own (the pool it ends as),
+its cost what both purchases cost, and its design document the smaller pool with the data of now
+and the growth block, whose timeline shows when to add the vdev.
+
 Each row also carries its ``loss_level``: ``"critical"`` when the chance of losing some data
 within five years is :data:`LOSS_CRITICAL` (10 %) or more, ``"warning"`` from
 :data:`LOSS_WARNING` (1 %), else ``"ok"``. Sorting never puts a critical row above one that
@@ -23,15 +34,16 @@ is not: a layout that loses data one time in ten is no bargain whatever it costs
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
 from .capacity.pool import pool_capacity
-from .design.planning import PlanningInputs
+from .design.planning import PlanningError, PlanningInputs, read_growth
 from .design.types import FORMAT, PARITY, Design, InvalidDesign, Layout, VdevGroup
 from .document.parse import parse_design
-from .estimate import dataset_usages
+from .estimate import dataset_usages, estimate
+from .estimate.timeline_figures import OptionKind, TimelineFigures
 from .geometry.draid import draid_default_data
 from .planning.context import context
 from .planning.reliability_section import reliability_section
@@ -46,6 +58,13 @@ MAX_DISKS = 1000
 # layout no one would choose knowingly (wide raidz1 of large disks lands here).
 LOSS_WARNING = 0.01
 LOSS_CRITICAL = 0.10
+
+
+class GrowthPath(StrEnum):
+    """How a row buys its disks over the horizon."""
+
+    ALL_NOW = "all-now"
+    ADD_VDEV_LATER = "add-vdev-later"  # one vdev fewer now, one more when the fill limit is reached
 
 
 class LossLevel(StrEnum):
@@ -67,6 +86,7 @@ SORT_KEYS = (
     "seq_read_bytes_per_s",
     "seq_write_bytes_per_s",
     "cost_per_usable_tb",
+    "cost_per_usable_tb_year",
 )
 # Sorting puts the best first: most space, most tolerance, least risk, fastest, cheapest.
 DESCENDING = {
@@ -120,6 +140,7 @@ class Options:
     pool_name: str = "tank"
     max_fill: float = 0.8  # a layout "fits" when the data at the horizon stays below this fill
     extra: Mapping[str, Any] = field(default_factory=dict)  # reliability/performance settings for every row
+    growth: Mapping[str, Any] | None = None  # a growth block as a design gives it: cost per usable TB-year
 
 
 @dataclass(frozen=True)
@@ -222,6 +243,9 @@ class Row:
     cost_per_usable_tb: float | None
     loss_level: LossLevel
     document: dict[str, Any]
+    path: GrowthPath = GrowthPath.ALL_NOW
+    cost_per_usable_tb_year: float | None = None  # over the growth block's horizon (None: no block or no price)
+    add_vdev_at_years: float | None = None  # add-vdev-later: years from now until the vdev is added
 
     def as_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -245,7 +269,6 @@ def _row(candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options,
     usable = pool.zfs_avail_bytes
     used = sum(u.zfs_used_bytes for u in usages)
     cost = candidate.price * candidate.count if candidate.price is not None else None
-    per_tb = cost / (usable / 1e12) if cost is not None and usable > 0 else None
     group: VdevGroup = design.vdevs[0]
     return Row(
         candidate=candidate.label or str(candidate.disk.get("model") or "disk"),
@@ -272,10 +295,57 @@ def _row(candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options,
         seq_write_bytes_per_s=perf.seq_write_bytes_per_s.high,
         cost=cost,
         currency=candidate.currency,
-        cost_per_usable_tb=per_tb,
+        cost_per_usable_tb=_per_tb(cost, usable),
         loss_level=loss_level(rel.loss_5y),
         document=doc,
     )
+
+
+def _per_tb(cost: float | None, usable: int) -> float | None:
+    return cost / (usable / 1e12) if cost is not None and usable > 0 else None
+
+
+def _timeline(
+    candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options, inputs: PlanningInputs | None
+) -> tuple[dict[str, Any], TimelineFigures | None]:
+    """The layout holding the data of now with the growth block, and its timeline priced at the
+    candidate's price (the estimate's own: :func:`.estimate.estimate`); the document keeps the
+    price only when the user typed it, as every row's does."""
+    now = replace(needs, years=0)
+    doc = {**design_document(candidate, shape, now, options), "growth": dict(options.growth or {})}
+    priced = {**design_document(replace(candidate, price_typed=True), shape, now, options), "growth": doc["growth"]}
+    return doc, estimate(parse_design(priced), inputs).timeline
+
+
+def _growth_rows(
+    row: Row, candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options, inputs: PlanningInputs | None
+) -> list[Row]:
+    """The row with its cost per usable TB-year, and its add-vdev-later row where that applies."""
+    _, line = _timeline(candidate, shape, needs, options, inputs)
+    out = [replace(row, cost_per_usable_tb_year=line.cost_per_usable_tb_year if line else None)]
+    if shape.count < 2 or shape.draid_data is not None:
+        return out
+    fewer = replace(shape, count=shape.count - 1)
+    doc, smaller = _timeline(replace(candidate, count=candidate.count - shape.width), fewer, needs, options, inputs)
+    add = next((o for o in smaller.options if o.kind == OptionKind.ADD_VDEV), None) if smaller else None
+    if smaller is None or add is None or add.cost_per_usable_tb_year is None or not smaller.at_years:
+        return out  # the smaller pool is past its limit now, or does not reach it within the horizon
+    now = candidate.price * fewer.count * fewer.width if candidate.price is not None else None
+    cost = now + add.cost if now is not None and add.cost is not None else None
+    limit = f"{smaller.fill_limit * 100:g} %"
+    out.append(
+        replace(
+            row,
+            layout=f"{fewer.label} now, one more vdev at {limit} full (year {smaller.at_years:.1f})",
+            path=GrowthPath.ADD_VDEV_LATER,
+            cost=cost,
+            cost_per_usable_tb=_per_tb(cost, row.usable_bytes),
+            cost_per_usable_tb_year=add.cost_per_usable_tb_year,
+            add_vdev_at_years=smaller.at_years,
+            document=doc,
+        )
+    )
+    return out
 
 
 def sort_rows(rows: Sequence[Row], key: str) -> list[Row]:
@@ -332,13 +402,19 @@ def advise(
         errors.append(("data.years", "must be from 0 to 30"))
     if not is_power_of_two(needs.recordsize) or not 512 <= needs.recordsize <= 16 << 20:
         errors.append(("data.recordsize", "must be a power of two from 512 to 16M"))
+    if options.growth is not None:
+        try:
+            read_growth(options.growth)  # the rule of the design's growth block
+        except PlanningError as exc:
+            errors.extend(exc.errors)
     if errors:
         raise AdvisorError(errors)
     rows: list[Row] = []
     for i, c in enumerate(candidates):
         for shape in layouts(c.count):
             try:
-                rows.append(_row(c, shape, needs, options, inputs))
+                row = _row(c, shape, needs, options, inputs)
+                rows.extend(_growth_rows(row, c, shape, needs, options, inputs) if options.growth else [row])
             except InvalidDesign as exc:  # name the advisor's own fields, not the generated document's
                 raise AdvisorError([_advisor_path(path, i, message) for path, message in exc.errors]) from exc
     return sort_rows(rows, sort)

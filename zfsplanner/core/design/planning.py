@@ -250,6 +250,16 @@ def _read_growth(e: _Errors, raw: Any) -> GrowthSettings | None:
     return GrowthSettings(per_year, horizon, limit, widen, larger, change)
 
 
+def read_growth(raw: Any) -> GrowthSettings:
+    """A growth block read on its own, by the rule of the design's ``growth`` (the layout advisor
+    takes one too); :class:`PlanningError` names each bad field (``growth.per_year``, …)."""
+    e = _Errors()
+    growth = _read_growth(e, raw)
+    if e.items or growth is None:
+        raise PlanningError(e.items or [("growth", "must be an object")])
+    return growth
+
+
 def read_planning(extra: Mapping[str, Any], groups: int, ram_bytes: int | None = None) -> PlanningSettings:
     """The planning settings of a design's top-level keys; :class:`PlanningError` names each bad field.
 
