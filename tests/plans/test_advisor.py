@@ -260,3 +260,62 @@ def test_without_a_typed_price_the_design_keeps_to_the_catalog(client, alice, te
     design = PoolDesign.objects.get(team=team, name="cat")
     assert "price_per_disk" not in design.to_document()["vdevs"][0]
     assert "3000.00 for 12 disks" in client.get(f"/designs/{design.pk}/").content.decode()
+
+
+# --------------------------------------------------------------------------- cost per usable TB-year over the years ahead
+
+
+def test_the_page_sorts_by_cost_per_usable_tb_year_and_offers_a_vdev_added_later(client, alice):
+    client.force_login(alice)
+    html = client.get("/advisor/", {**QUERY, "years": "5", "sort": "cost_per_usable_tb_year"}).content.decode()
+    assert '<option value="cost_per_usable_tb_year" selected>cost per usable TB-year</option>' in html
+    assert "best cost per usable TB-year first" in html
+    layouts = _layouts(html)
+    later = "1 × raidz2 of 6 now, one more vdev at 80 % full"
+    assert any(x.startswith(later) for x in layouts) and "2 × raidz2 of 6" in layouts
+    figures = [float(x.replace(",", "")) for x in re.findall(r"([\d,.]+) per TB-year", html)]
+    losses = _losses(html)
+    ok = [f for f, loss in zip(figures, losses, strict=True) if loss != "critical"]
+    assert len(figures) == len(layouts) and ok == sorted(ok)
+
+
+def test_years_the_growth_rule_refuses_leave_the_page_without_the_figure(client, alice):
+    client.force_login(alice)
+    html = client.get("/advisor/", {**QUERY, "years": "20"}).content.decode()
+    assert "per TB-year</span>" not in html and "needs 1 to 10 years ahead" in html
+    assert not any(" now, one more vdev" in x for x in _layouts(html))
+
+
+def test_a_row_that_adds_a_vdev_later_becomes_a_design_with_its_growth(client, alice, team):
+    client.force_login(alice)
+    query = {**QUERY, "years": "5"}
+    html = client.get("/advisor/", query).content.decode()
+    later = next(x for x in _layouts(html) if x.startswith("1 × raidz2 of 6 now"))
+    pick = f"Seagate {MODEL} | {later}"
+    r = client.post("/advisor/create/", {**query, "team": team.pk, "pick": pick, "name": "later"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    doc = PoolDesign.objects.get(team=team, name="later").to_document()
+    assert doc["vdevs"][0]["count"] == 1 and doc["growth"] == {"per_year": 0.2, "horizon_years": 5, "fill_limit": 0.8}
+
+
+def test_the_api_gives_cost_per_usable_tb_year_with_a_growth_block(alice, client_for):
+    body = {"candidates": [{"disk": {"size_bytes": "8TB"}, "count": 12, "price": 150}],
+            "data": {"logical_bytes": "18TB", "profile": "incompressible", "recordsize": "1M"},
+            "options": {"openzfs_version": "2.3.4"},
+            "growth": {"per_year": 0.3, "horizon_years": 3, "fill_limit": 0.8}, "sort": "cost_per_usable_tb_year"}
+    r = client_for(alice).post("/api/advisor/", body, format="json")
+    assert r.status_code == 200
+    rows = {x["layout"]: x for x in r.json()["rows"]}
+    assert rows["1 × raidz2 of 12"]["cost_per_usable_tb_year"] == 8.22  # docs/planning.md, by hand
+    later = rows["1 × raidz2 of 6 now, one more vdev at 80 % full (year 1.3)"]
+    assert (later["path"], later["add_vdev_at_years"], later["cost_per_usable_tb_year"]) == ("add-vdev-later", 1.32, 12.08)
+    without = client_for(alice).post("/api/advisor/", {**body, "growth": None, "sort": "usable_bytes"}, format="json")
+    assert {x["cost_per_usable_tb_year"] for x in without.json()["rows"]} == {None}
+
+
+def test_the_api_reads_the_growth_block_by_the_designs_rule(alice, client_for):
+    body = {"candidates": [{"disk": {"size_bytes": "8TB"}, "count": 12}], "data": {"logical_bytes": "18TB"},
+            "growth": {"per_year": 12, "horizon_years": 40, "fill_limit": 0.8}}
+    r = client_for(alice).post("/api/advisor/", body, format="json")
+    assert r.status_code == 400
+    assert {e["field"] for e in r.json()["errors"]} == {"growth.per_year", "growth.horizon_years"}

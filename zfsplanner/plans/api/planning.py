@@ -5,6 +5,7 @@ come with every estimate: ``POST /api/estimate/``, ``GET /api/designs/{id}/estim
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -17,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from zfsplanner.core import advisor
+from zfsplanner.core.design.planning import PlanningError, read_growth
 from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, InvalidDesign
 from zfsplanner.core.document.limits import MAX_FILES
 from zfsplanner.core.document.parts import read_histogram
@@ -36,7 +38,8 @@ PLANNING_KEYS = ("reliability", "performance", "special_headroom_fraction")
 ADVISOR_EXAMPLE = {
     "candidates": [{"catalog": "ST16000NM001G", "count": 24, "price": 310, "currency": "EUR"}],
     "data": {"logical_bytes": "100TB", "growth_per_year": 0.2, "years": 3, "recordsize": "1M", "profile": "mixed"},
-    "sort": "cost_per_usable_tb",
+    "growth": {"per_year": 0.2, "horizon_years": 5, "fill_limit": 0.8},
+    "sort": "cost_per_usable_tb_year",
 }
 
 
@@ -171,7 +174,9 @@ def _options(raw: Any, errors: list[tuple[str, str]]) -> advisor.Options:
             OpenApiTypes.OBJECT,
             description='{"rows": [...]}: each row with usable_bytes, fault_tolerance, loss_1y, loss_5y, pool_loss_5y, '
             "resilver_seconds, random_read_iops, random_write_iops, seq_read_bytes_per_s, seq_write_bytes_per_s, "
-            "cost, cost_per_usable_tb, fits and the design document that builds it (POST it to /api/designs/).",
+            "cost, cost_per_usable_tb, fits and the design document that builds it (POST it to /api/designs/); "
+            "with growth, cost_per_usable_tb_year over its horizon, and path: all-now, or add-vdev-later (one vdev "
+            "fewer now, one more when the fill limit is reached, add_vdev_at_years from now).",
         ),
         400: OpenApiResponse(DesignErrorSerializer, description="Bad input; each error names its field."),
     },
@@ -185,7 +190,10 @@ class AdvisorView(APIView):
     ``growth_per_year`` as a fraction, ``years``, optional ``file_size_histogram``,
     ``recordsize``, ``compression``, ``profile``), optional ``options`` (``openzfs_version``,
     ``pool_name``, ``max_fill``, and ``reliability``/``performance`` settings as in a design)
-    and ``sort`` (one of the row figures).
+    optional ``growth`` (a design's growth block: ``per_year``, ``horizon_years``, ``fill_limit``, …,
+    read by the same rule), which gives every row its ``cost_per_usable_tb_year`` over the horizon and
+    adds an ``add-vdev-later`` row for each layout of two or more vdevs where that applies, and ``sort``
+    (one of the row figures).
     """
 
     permission_classes = [permissions.IsAuthenticated]
@@ -203,6 +211,12 @@ class AdvisorView(APIView):
         candidates, models = _candidates(body.get("candidates"), errors)
         needs = _needs(body.get("data"), errors)
         options = _options(body.get("options"), errors)
+        if body.get("growth") is not None:
+            try:
+                read_growth(body["growth"])  # the design's growth block, by its own rule
+                options = replace(options, growth=body["growth"])
+            except PlanningError as exc:
+                errors.extend(exc.errors)
         sort = body.get("sort", "cost_per_usable_tb")
         if sort not in advisor.SORT_KEYS:
             errors.append(("sort", f"must be one of {', '.join(advisor.SORT_KEYS)}"))

@@ -10,6 +10,7 @@ from typing import Any
 from django import forms
 
 from zfsplanner.core import advisor
+from zfsplanner.core.design.planning import MAX_GROWTH_PER_YEAR, MAX_HORIZON_YEARS, PlanningError, read_growth
 from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, DatasetType, InvalidDesign
 from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.units import UnitError, format_si, format_zfs_size, parse_disk_size
@@ -39,6 +40,7 @@ RECORDSIZES = [
 ]
 SORT_LABELS = {
     "cost_per_usable_tb": "cost per usable TB",
+    "cost_per_usable_tb_year": "cost per usable TB-year",
     "usable_bytes": "usable space",
     "fault_tolerance": "failures survived",
     "loss_5y": "chance of data loss in 5 years",
@@ -205,8 +207,28 @@ class AdvisorForm(forms.Form):
             profile=d["profile"],
         )
 
+    def growth(self) -> dict[str, Any] | None:
+        """The growth block of the data's rate and years ahead, with the advisor's fill limit (None: the
+        design's growth rule refuses them, :attr:`growth_note` says what it takes)."""
+        d = self.cleaned_data
+        block = {"per_year": float(d["growth_percent"]) / 100, "horizon_years": d["years"],
+                 "fill_limit": advisor.Options.max_fill}
+        try:
+            read_growth(block)
+        except PlanningError:
+            return None
+        return block
+
+    @property
+    def growth_note(self) -> str:
+        """Why the rows have no cost per usable TB-year, in the page's words ("" when they have one)."""
+        if not hasattr(self, "cleaned_data") or self.growth() is not None:
+            return ""
+        return (f"Cost per usable TB-year needs 1 to {MAX_HORIZON_YEARS} years ahead and growth of at most "
+                f"{MAX_GROWTH_PER_YEAR * 100:g} % a year.")
+
     def options(self) -> advisor.Options:
-        return advisor.Options(openzfs_version=self.cleaned_data["openzfs_version"])
+        return advisor.Options(openzfs_version=self.cleaned_data["openzfs_version"], growth=self.growth())
 
     @property
     def sort_key(self) -> str:

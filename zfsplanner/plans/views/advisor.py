@@ -82,6 +82,7 @@ def _results_context(form: AdvisorForm, rows: list[Row] | None, create: AdvisorC
         "max_fill": f"{100 * Options.max_fill:g} %",
         "sort": sort,
         "sort_label": SORT_LABELS.get(sort or "", sort),
+        "growth_note": form.growth_note if rows is not None else "",
         "headers": headers,
         "create_form": create,
     }
