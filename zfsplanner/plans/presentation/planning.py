@@ -415,7 +415,9 @@ def advisor_lines(rows: Sequence[Any], separator: str) -> list[AdvisorLine]:
                 seq_write=rate_text(r.seq_write_bytes_per_s),
                 cost=f"{r.cost:,.0f}{cur}" if r.cost is not None else "no price",
                 cost_per_tb=f"{r.cost_per_usable_tb:,.2f}{cur}" if r.cost_per_usable_tb is not None else "no price",
-                cost_per_tb_year=f"{r.cost_per_usable_tb_year:,.2f}{cur}" if r.cost_per_usable_tb_year is not None else "",
+                cost_per_tb_year=(
+                    f"{r.cost_per_usable_tb_year:,.2f}{cur}" if r.cost_per_usable_tb_year is not None else ""
+                ),
                 fill=_pct(r.fill_fraction, 0),
                 fits=r.fits,
             )
