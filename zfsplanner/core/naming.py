@@ -41,6 +41,7 @@ FIELD_WORDS: Mapping[str, str] = {
     "physical_sector_bytes": "physical sector size",
     "plp": "power-loss protection",
     "rpm": "rotation speed",
+    "watts": "power draw",
     "draid_data": "dRAID data disks",
     "draid_spares": "dRAID distributed spares",
     "expanded_from_width": "width before RAIDZ expansion",

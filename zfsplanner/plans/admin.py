@@ -14,7 +14,7 @@ class CatalogDiskAdmin(admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["vendor", "model", "name", "datasheet_url", "notes"]}),
         ("Capacity and sectors", {"fields": ["capacity_bytes", "logical_sector_bytes", "physical_sector_bytes"]}),
-        ("Kind", {"fields": ["media", "rpm", "plp"]}),
+        ("Kind", {"fields": ["media", "rpm", "plp", "watts"]}),
         ("Price (layout advisor: cost per usable TB)",
          {"fields": ["price", "price_currency", "price_date", "price_source", "price_note"]}),
         ("Reliability and speed (blank: the media-class default)",

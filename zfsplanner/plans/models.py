@@ -21,6 +21,7 @@ from django.utils import timezone
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design import types as core
 from zfsplanner.core.document.export import VDEV_OPTIONAL_KEYS, price_text
+from zfsplanner.core.document.parts import MAX_DISK_WATTS
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.units import format_zfs_size
 
@@ -86,6 +87,13 @@ class CatalogDisk(models.Model):
     random_write_iops = models.PositiveIntegerField(
         null=True, blank=True, help_text="4 KiB random write, queue depth 32."
     )
+    watts = models.FloatField(
+        "power draw",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.1), MaxValueValidator(MAX_DISK_WATTS)],
+        help_text="Average power in use (data sheet), watts. Blank: not published here.",
+    )
     datasheet_url = models.URLField(blank=True)
     notes = models.TextField(blank=True, help_text="Where the capacity and sector sizes come from.")
 
@@ -121,6 +129,8 @@ class CatalogDisk(models.Model):
         if self.rpm is not None:
             out["rpm"] = self.rpm
         out["plp"] = self.plp
+        if self.watts is not None:
+            out["watts"] = self.watts
         out["catalog"] = self.model
         return out
 

@@ -116,7 +116,8 @@ class GrowthSettings:
     each year), over ``horizon_years`` (1 to 10), and ``fill_limit``, the fill the pool should stay
     under. Optional: ``widen_by`` (disks each RAIDZ vdev gains when widened), ``larger_disk_bytes``
     (the size of the disks that replace the present ones; default twice theirs) and
-    ``price_change_per_year`` (-0.1: disk prices fall 10 % a year)."""
+    ``price_change_per_year`` (-0.1: disk prices fall 10 % a year) and ``energy_price_per_kwh`` (what a
+    kilowatt-hour costs, in the currency of the disks' prices)."""
 
     per_year: float
     horizon_years: int
@@ -124,6 +125,10 @@ class GrowthSettings:
     widen_by: int = DEFAULT_WIDEN_BY
     larger_disk_bytes: int | None = None
     price_change_per_year: float = 0.0
+    energy_price_per_kwh: float | None = None
+
+
+MAX_ENERGY_PRICE_PER_KWH = 100.0  # in any currency a kilowatt-hour costs less than that
 
 
 @dataclass(frozen=True)
@@ -225,7 +230,15 @@ def _whole(e: _Errors, value: Any, path: str, *, lo: int, hi: int) -> int | None
 
 def _read_growth(e: _Errors, raw: Any) -> GrowthSettings | None:
     d = e.mapping(raw, "growth")
-    known = ("per_year", "horizon_years", "fill_limit", "widen_by", "larger_disk_bytes", "price_change_per_year")
+    known = (
+        "per_year",
+        "horizon_years",
+        "fill_limit",
+        "widen_by",
+        "larger_disk_bytes",
+        "price_change_per_year",
+        "energy_price_per_kwh",
+    )
     for key in d:
         if key not in known:
             e.items.append((f"growth.{key}", f"is not a growth setting; use {', '.join(known)}"))
@@ -245,9 +258,14 @@ def _read_growth(e: _Errors, raw: Any) -> GrowthSettings | None:
     if d.get("price_change_per_year") is not None:
         v = e.fraction(d["price_change_per_year"], "growth.price_change_per_year", lo=-0.9, hi=1.0, lo_open=False)
         change = v if v is not None else 0.0
+    energy = None
+    if d.get("energy_price_per_kwh") is not None:
+        energy = e.fraction(
+            d["energy_price_per_kwh"], "growth.energy_price_per_kwh", lo=0.0, hi=MAX_ENERGY_PRICE_PER_KWH, lo_open=False
+        )
     if per_year is None or horizon is None or limit is None or widen is None:
         return None
-    return GrowthSettings(per_year, horizon, limit, widen, larger, change)
+    return GrowthSettings(per_year, horizon, limit, widen, larger, change, energy)
 
 
 def read_growth(raw: Any) -> GrowthSettings:

@@ -108,6 +108,7 @@ class Disk:
     rpm: int | None = None
     plp: bool | None = None
     catalog: str | None = None
+    watts: float | None = None  # the power it draws in use (data sheet), when known
     extra: Mapping[str, Any] = field(default_factory=dict)
     # the size as the document spelled it ("960GB", as on the drive label), written back as given;
     # None when it was a byte count. Not part of the disk's identity: "16TB" is 16_000_000_000_000.

@@ -42,7 +42,20 @@ DISK_KEYS = (
     "rpm",
     "plp",
     "catalog",
+    "watts",
 )
+MAX_DISK_WATTS = 100.0  # a disk draws a few watts (an HDD 5-10 W, an NVMe SSD up to about 25 W)
+
+
+def _read_watts(r: Reader, d: Any, path: str) -> float | None:
+    """The power a disk draws, in watts: above 0 and at most :data:`MAX_DISK_WATTS`."""
+    if not r.given(d, "watts", path):
+        return None
+    v = d["watts"]
+    if isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v <= MAX_DISK_WATTS:
+        r.err(join(path, "watts"), f"must be a number of watts above 0 and at most {MAX_DISK_WATTS:g} (got {v!r})")
+        return None
+    return float(v)
 
 
 def _read_disk(r: Reader, value: Any, path: str) -> Disk | None:
@@ -76,6 +89,7 @@ def _read_disk(r: Reader, value: Any, path: str) -> Disk | None:
         rpm=r.integer(d, "rpm", path, lo=0),
         plp=plp,
         catalog=r.string(d, "catalog", path),
+        watts=_read_watts(r, d, path),
         extra=extra(d, DISK_KEYS),
         size_text=d["size_bytes"] if isinstance(d["size_bytes"], str) else None,
     )

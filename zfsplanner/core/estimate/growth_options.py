@@ -81,11 +81,53 @@ def design_cost(design: Design) -> float | None:
     return _cost([(g.width * g.count, g.price_per_disk) for g in design.vdevs], None, 0.0)
 
 
+HOURS_PER_YEAR = 8766  # 365.25 days of 24 hours
+
+
+@dataclass(frozen=True)
+class Power:
+    """What the disks of a design draw: ``watts`` the sum over every disk (spares included), None when
+    ``disks_without_watts`` of them give no figure."""
+
+    watts: float | None
+    disks_without_watts: int
+
+
+def design_power(design: Design) -> Power:
+    """The watts every disk of the design draws, summed (each vdev group: its disks × its count)."""
+    figures = [d.watts for g in design.vdevs for d in g.disks for _ in range(g.count)]
+    missing = sum(1 for w in figures if w is None)
+    total = sum(w for w in figures if w is not None)
+    return Power(None if missing else round(total, 2), missing)
+
+
+def energy_cost_per_year(watts: float | None, price_per_kwh: float | None) -> float | None:
+    """What ``watts`` drawn all year cost: watts × 8766 h / 1000 × the price of a kWh, to the cent
+    (None without either figure)."""
+    if watts is None or price_per_kwh is None:
+        return None
+    kwh = Decimal(str(watts)) * HOURS_PER_YEAR / 1000
+    return float((kwh * Decimal(str(price_per_kwh))).quantize(Decimal("0.01")))
+
+
+def plus_energy(cost: float | None, energy: list[tuple[float | None, float]]) -> float | None:
+    """``cost`` and the energy of each (cost per year, years) when every one is known; ``cost`` alone
+    otherwise (disks only, as without an energy price)."""
+    if cost is None or any(per_year is None for per_year, _ in energy):
+        return cost
+    return round(cost + sum((per_year or 0.0) * max(years, 0.0) for per_year, years in energy), 2)
+
+
 def cost_per_usable_tb_year(cost: float | None, held: list[tuple[int, float]]) -> float | None:
     """``cost`` over the usable TB-years it buys: the sum of usable TB (10^12 bytes) × the years each
     usable size is held (``held``: (usable bytes, years)). None without a cost or without space."""
     tb_years = sum(usable / 1e12 * max(years, 0.0) for usable, years in held)
     return round(cost / tb_years, 2) if cost is not None and tb_years > 0 else None
+
+
+LARGER_DISKS_NOTE = (
+    "The larger disks are priced at the present disks' price per TB, and drawing the present disks' watts."
+)
 
 
 def _larger(disk: Disk, size_bytes: int) -> Disk:
@@ -171,12 +213,14 @@ class _Result:
     """The design an option leads to, as its document gives it, and the planner's estimate of it."""
 
     document: dict[str, Any]
+    design: Design
     estimate: Estimate
 
 
 def _result(changed: Design, estimator: Estimator) -> _Result:
     document = design_to_document(changed)
-    return _Result(document, estimator(parse_design(document)))  # as a reader of its document sees it
+    read = parse_design(document)  # as a reader of its document sees it
+    return _Result(document, read, estimator(read))
 
 
 def _option(
@@ -198,6 +242,14 @@ def _option(
     now, horizon = design_cost(moment.design), float(growth.horizon_years)
     if moment.years >= horizon:  # the change is not needed within the horizon: no path to price
         now = None
+    price = growth.energy_price_per_kwh
+    power = design_power(result.design)
+    energy = energy_cost_per_year(power.watts, price)
+    energy_now = energy_cost_per_year(design_power(moment.design).watts, price)
+    path = plus_energy(
+        None if now is None or cost is None else now + cost,
+        [(energy_now, min(moment.years, horizon)), (energy, horizon - moment.years)],
+    )
     return GrowthOption(
         kind=kind,
         title=title,
@@ -208,8 +260,11 @@ def _option(
         disks_to_buy=disks,
         disk_size_bytes=disk_size,
         cost=cost,
+        watts=power.watts,
+        disks_without_watts=power.disks_without_watts,
+        energy_cost_per_year=energy,
         cost_per_usable_tb_year=cost_per_usable_tb_year(
-            None if now is None or cost is None else now + cost,
+            path,
             [
                 (moment.estimate.pool.zfs_avail_bytes, min(moment.years, horizon)),
                 (after.pool.zfs_avail_bytes, horizon - moment.years),
@@ -331,7 +386,7 @@ def _replace_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> 
         f"zpool replace each disk with a {format_si(size)} disk, one at a time; the space grows once the last disk "
         "of a vdev is replaced, with autoexpand=on (or zpool online -e).",
         "Replacing with the old disk still connected (a free bay) keeps full redundancy during each resilver.",
-        "The larger disks are priced at the present disks' price per TB.",
+        LARGER_DISKS_NOTE,
     ]
     return _option(
         OptionKind.REPLACE_DISKS,
@@ -366,7 +421,7 @@ def _new_pool_option(m: Moment, growth: GrowthSettings, estimator: Estimator) ->
     notes = [
         f"zpool create a new pool of {format_si(size)} disks, then zfs send -R | zfs receive (a full copy, "
         "then an incremental one); the old disks are free afterwards.",
-        "The larger disks are priced at the present disks' price per TB.",
+        LARGER_DISKS_NOTE,
     ]
     return _option(
         OptionKind.NEW_POOL,

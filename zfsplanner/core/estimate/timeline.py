@@ -29,7 +29,10 @@ from .growth_options import (
     cost_per_usable_tb_year,
     crossing_years,
     design_cost,
+    design_power,
+    energy_cost_per_year,
     growth_options,
+    plus_energy,
     rounded,
 )
 from .timeline_figures import GrowthOption, Threshold, TimelineFigures, TimelineYear
@@ -164,6 +167,8 @@ def timeline(
             notes += left_out
         except InvalidDesign as exc:
             notes.append(f"The growth options could not be built: {exc}")
+    power = design_power(design)
+    energy = energy_cost_per_year(power.watts, growth.energy_price_per_kwh)
     if at is None and logical > 0:
         notes.append("At this growth the pool never reaches its fill limit; the options show the pool changed now.")
     return TimelineFigures(
@@ -177,6 +182,10 @@ def timeline(
         options=tuple(options),
         notes=tuple(notes),
         cost_per_usable_tb_year=cost_per_usable_tb_year(
-            design_cost(design), [(est.pool.zfs_avail_bytes, float(growth.horizon_years))]
+            plus_energy(design_cost(design), [(energy, float(growth.horizon_years))]),
+            [(est.pool.zfs_avail_bytes, float(growth.horizon_years))],
         ),
+        watts=power.watts,
+        disks_without_watts=power.disks_without_watts,
+        energy_cost_per_year=energy,
     )

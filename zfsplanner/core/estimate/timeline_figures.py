@@ -91,6 +91,11 @@ class GrowthOption:
     risks: tuple[OptionRisk, ...]
     notes: tuple[str, ...]
     hours: float | None = None  # the work itself: resilvers one after the other, or the copy
+    # what the resulting design's disks draw (None: ``disks_without_watts`` give no figure), and what
+    # that costs a year at the growth block's energy price (None: no price or no watts)
+    watts: float | None = None
+    disks_without_watts: int = 0
+    energy_cost_per_year: float | None = None
 
     @property
     def design_document(self) -> dict[str, Any]:
@@ -111,6 +116,9 @@ class GrowthOption:
             "cost": self.cost,
             "cost_per_usable_tb_year": self.cost_per_usable_tb_year,
             "hours": self.hours,
+            "watts": self.watts,
+            "disks_without_watts": self.disks_without_watts,
+            "energy_cost_per_year": self.energy_cost_per_year,
             "risks": [r.to_document() for r in self.risks],
             "notes": list(self.notes),
         }
@@ -131,6 +139,9 @@ class TimelineFigures:
     options: tuple[GrowthOption, ...]
     notes: tuple[str, ...]
     cost_per_usable_tb_year: float | None = None  # the design as it stands, over the horizon
+    watts: float | None = None  # the design as it stands (see GrowthOption)
+    disks_without_watts: int = 0
+    energy_cost_per_year: float | None = None
 
     def to_document(self) -> dict[str, Any]:
         return {
@@ -142,6 +153,9 @@ class TimelineFigures:
             "fill_limit_year": self.fill_limit_year,
             "at_years": self.at_years,
             "cost_per_usable_tb_year": self.cost_per_usable_tb_year,
+            "watts": self.watts,
+            "disks_without_watts": self.disks_without_watts,
+            "energy_cost_per_year": self.energy_cost_per_year,
             "options": [o.to_document() for o in self.options],
             "notes": list(self.notes),
         }

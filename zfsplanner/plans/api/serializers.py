@@ -232,6 +232,7 @@ class CatalogDiskSerializer(serializers.ModelSerializer):
             "seq_write_bytes_per_s",
             "random_read_iops",
             "random_write_iops",
+            "watts",
             "datasheet_url",
             "notes",
         ]

@@ -70,6 +70,8 @@ class OptionCard:
     cost: str
     per_tb_year: str
     hours: str
+    power: str
+    energy_known: bool  # the cost per usable TB-year includes the energy (the design's and this option's)
     risks: tuple[OptionRiskRow, ...]
     notes: tuple[str, ...]
 
@@ -84,6 +86,7 @@ class GrowthSection:
     limit_when: str
     usable: Size
     per_tb_year: str
+    power: str
     thresholds: tuple[ThresholdRow, ...]
     years: tuple[YearRow, ...]
     options: tuple[OptionCard, ...]
@@ -111,7 +114,18 @@ def _cost(option: GrowthOption) -> str:
     return f"{option.cost:,.2f}"
 
 
-def _card(i: int, o: GrowthOption, unit: str) -> OptionCard:
+def power_text(watts: float | None, disks_without_watts: int, energy_per_year: float | None) -> str:
+    """The watts drawn and what they cost a year; when a disk gives no figure, how many do not."""
+    if watts is None:
+        plural = "disk gives" if disks_without_watts == 1 else "disks give"
+        return f"not known: {disks_without_watts} {plural} no watts"
+    text = f"{watts:,.1f} W"
+    if energy_per_year is not None:
+        text += f", {energy_per_year:,.2f} a year in energy"
+    return text
+
+
+def _card(i: int, o: GrowthOption, unit: str, energy_now: float | None) -> OptionCard:
     return OptionCard(
         index=i,
         kind=o.kind.value,
@@ -125,6 +139,8 @@ def _card(i: int, o: GrowthOption, unit: str) -> OptionCard:
         cost=_cost(o),
         per_tb_year=f"{o.cost_per_usable_tb_year:,.2f}" if o.cost_per_usable_tb_year is not None else "",
         hours=f"about {o.hours:,.0f} h" if o.hours is not None else "",
+        power=power_text(o.watts, o.disks_without_watts, o.energy_cost_per_year),
+        energy_known=o.energy_cost_per_year is not None and energy_now is not None,
         risks=tuple(OptionRiskRow(r.severity, r.title) for r in o.risks),
         notes=o.notes,
     )
@@ -145,6 +161,7 @@ def growth_section(estimate: Estimate | None, unit: str = DEFAULT_SIZE_UNIT) -> 
         limit_when=_years(line.at_years),
         usable=Size(estimate.pool.zfs_avail_bytes, unit),
         per_tb_year=f"{line.cost_per_usable_tb_year:,.2f}" if line.cost_per_usable_tb_year is not None else "",
+        power=power_text(line.watts, line.disks_without_watts, line.energy_cost_per_year),
         thresholds=tuple(
             ThresholdRow(
                 labels.get(t.fill, _percent(t.fill)), _years(t.years) if t.years is not None else "never", t.year
@@ -161,7 +178,7 @@ def growth_section(estimate: Estimate | None, unit: str = DEFAULT_SIZE_UNIT) -> 
             )
             for y in line.years
         ),
-        options=tuple(_card(i, o, unit) for i, o in enumerate(line.options)),
+        options=tuple(_card(i, o, unit, line.energy_cost_per_year) for i, o in enumerate(line.options)),
         notes=line.notes,
         has_data=estimate.planned_logical_bytes > 0,
     )
