@@ -231,3 +231,90 @@ def test_an_option_not_needed_within_the_horizon_has_no_path_cost():
     assert line.at_years > 5
     assert all(o.cost_per_usable_tb_year is None for o in line.options)
     assert line.cost_per_usable_tb_year is not None
+
+
+def _powered(width: int, watts: float | None = 7.0, price: float | None = 0.30) -> dict:
+    doc = _worked(width)
+    if watts is not None:
+        doc["vdevs"][0]["disk"]["watts"] = watts
+    if price is not None:
+        doc["growth"]["energy_price_per_kwh"] = price
+    return doc
+
+
+def test_the_energy_of_a_year_is_watts_times_8766_hours_at_the_price():
+    from zfsplanner.core.estimate.growth_options import energy_cost_per_year
+
+    assert energy_cost_per_year(42.0, 0.30) == 110.45  # 42 W × 8766 h = 368.172 kWh, × 0.30 = 110.4516
+    assert energy_cost_per_year(84.0, 0.30) == 220.90
+    assert energy_cost_per_year(None, 0.30) is None and energy_cost_per_year(42.0, None) is None
+
+
+def test_the_power_drawn_is_the_sum_over_every_disk_spares_included():
+    doc = _powered(6)
+    doc["vdevs"].append({"role": "spare", "layout": "stripe", "width": 1, "disk": {"size_bytes": "8TB", "watts": 6.5}})
+    line = estimate(parse_design(doc)).timeline
+    assert (line.watts, line.disks_without_watts) == (6 * 7.0 + 6.5, 0)
+    assert line.energy_cost_per_year == round(48.5 * 8766 / 1000 * 0.30, 2)
+    by_kind = {o.kind.value: o for o in line.options}
+    assert by_kind["add-vdev"].watts == 12 * 7.0 + 6.5
+    assert by_kind["widen-raidz"].watts == 7 * 7.0 + 6.5
+    assert by_kind["add-vdev"].energy_cost_per_year == round(90.5 * 8766 / 1000 * 0.30, 2)
+    option = by_kind["add-vdev"].to_document()
+    assert (option["watts"], option["energy_cost_per_year"]) == (90.5, by_kind["add-vdev"].energy_cost_per_year)
+
+
+def test_the_power_is_unknown_when_a_disk_gives_no_watts():
+    doc = _powered(6)
+    spares = {"role": "spare", "layout": "stripe", "width": 1, "count": 2, "disk": {"size_bytes": "8TB"}}
+    doc["vdevs"].append({**spares, "price_per_disk": 150})
+    line = estimate(parse_design(doc)).timeline
+    assert (line.watts, line.disks_without_watts, line.energy_cost_per_year) == (None, 2, None)
+    add = line.options[0]
+    assert (add.watts, add.disks_without_watts, add.energy_cost_per_year) == (None, 2, None)
+    assert add.to_document()["watts"] is None and add.to_document()["energy_cost_per_year"] is None
+    # without the energy, the cost per usable TB-year is the disks' alone
+    del doc["growth"]["energy_price_per_kwh"]
+    assert add.cost_per_usable_tb_year == estimate(parse_design(doc)).timeline.options[0].cost_per_usable_tb_year
+    assert add.cost_per_usable_tb_year is not None
+
+
+def test_the_worked_cost_per_tb_year_with_energy_of_the_docs():
+    """docs/planning.md, "Cost per usable TB-year, by hand", with 7 W disks at 0.30 a kWh."""
+    line = estimate(parse_design(_powered(6))).timeline
+    add = line.options[0]
+    assert (line.energy_cost_per_year, add.energy_cost_per_year) == (110.45, 220.90)
+    years = 1.32
+    a = (31.82 * years + 63.78 * (3 - years), 1800 + 110.45 * years + 220.90 * (3 - years))
+    assert round(a[1] / a[0], 2) == 15.53
+    twelve = estimate(parse_design(_powered(12))).timeline
+    assert twelve.energy_cost_per_year == 220.90
+    assert round((1800 + 3 * 220.90) / (72.98 * 3), 2) == 11.25
+    assert twelve.cost_per_usable_tb_year == pytest.approx(11.25, abs=0.01)
+    assert add.cost_per_usable_tb_year == 15.55  # at 1.3244 years, not the rounded 1.32
+    # no energy price: the disks alone, as before
+    assert estimate(parse_design(_powered(6, price=None))).timeline.options[0].cost_per_usable_tb_year == 12.08
+
+
+@pytest.mark.parametrize("watts", [0, -3, 250, "7W", True])
+def test_absurd_watts_are_refused_on_the_disk(watts):
+    with pytest.raises(InvalidDesign) as caught:
+        parse_design(_powered(6, watts=watts))
+    assert any("watts" in p and "watts above 0 and at most 100" in m for p, m in caught.value.errors), (
+        caught.value.errors
+    )
+
+
+def test_an_absurd_energy_price_is_refused_naming_the_field():
+    with pytest.raises(InvalidDesign) as caught:
+        parse_design(_powered(6, price=-0.2))
+    assert any(p == "growth.energy_price_per_kwh" for p, _ in caught.value.errors), caught.value.errors
+
+
+def test_watts_and_the_energy_price_survive_the_round_trip():
+    from zfsplanner.core.document.export import design_to_document
+
+    doc = _powered(6, watts=7.5)
+    again = design_to_document(parse_design(doc))
+    assert again["vdevs"][0]["disk"]["watts"] == 7.5
+    assert again["growth"]["energy_price_per_kwh"] == 0.30

@@ -21,8 +21,8 @@ from django.utils import timezone
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design import types as core
 from zfsplanner.core.document.export import VDEV_OPTIONAL_KEYS, price_text
-from zfsplanner.core.document.parts import MAX_DISK_WATTS
 from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.document.parts import MAX_DISK_WATTS
 from zfsplanner.core.units import format_zfs_size
 
 from .choices import (
