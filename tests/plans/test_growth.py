@@ -143,3 +143,26 @@ def test_a_priced_design_shows_the_cost_per_usable_tb_year_of_each_path(web, ali
     page = web(alice).get(f"/designs/{design.pk}/").content.decode()
     assert f'<dd class="per-tb-year">{add.cost_per_usable_tb_year:,.2f} ' in page
     assert f"{line.cost_per_usable_tb_year:,.2f} per usable TB-year over 5 years" in page
+
+
+def test_the_catalogs_watts_reach_each_option_and_its_card(web, client_for, alice, team):
+    from zfsplanner.plans.models import CatalogDisk
+
+    CatalogDisk.objects.filter(model="ST14000NM001G").update(watts=7.5)
+    doc = growing_document(energy_price_per_kwh=0.25)
+    doc["vdevs"][0]["disk"] = {"catalog": "ST14000NM001G"}
+    design = save_design_document(team, doc, alice)
+    line = client_for(alice).get(f"/api/designs/{design.pk}/estimate/").json()["timeline"]
+    assert (line["watts"], line["energy_cost_per_year"]) == (45.0, round(45 * 8766 / 1000 * 0.25, 2))
+    add = line["options"][0]
+    assert add["kind"] == "add-vdev" and add["watts"] == 90.0
+    assert add["energy_cost_per_year"] == 197.24  # 90 W × 8766 h = 788.94 kWh, × 0.25
+    page = web(alice).get(f"/designs/{design.pk}/").content.decode()
+    assert '<dd class="power">90.0 W, 197.24 a year in energy</dd>' in page
+    assert '<span class="power-now">45.0 W, 98.62 a year in energy</span>' in page
+
+
+def test_a_card_says_how_many_disks_give_no_watts(web, alice, team):
+    design = save_design_document(team, growing_document(), alice)
+    page = web(alice).get(f"/designs/{design.pk}/").content.decode()
+    assert '<dd class="power">not known: 12 disks give no watts</dd>' in page
