@@ -67,7 +67,9 @@ def test_the_migration_reverses_and_reapplies():
     executor = MigrationExecutor(connection)
     executor.migrate([BEFORE])
     assert not CatalogDisk.objects.filter(model="ST20000NM007D").exists()
-    assert CatalogDisk.objects.get(model="MZ7L3960HCJR").seq_read_bytes_per_s is None
+    # the columns of that state only (later migrations add columns the model has now)
+    speeds = CatalogDisk.objects.filter(model="MZ7L3960HCJR").values_list("seq_read_bytes_per_s", flat=True)
+    assert speeds.get() is None
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())  # every app back to its latest migration
     assert CatalogDisk.objects.filter(model__in=[d["model"] for d in CURRENT.DISKS]).count() == len(CURRENT.DISKS)
