@@ -318,3 +318,13 @@ def test_watts_and_the_energy_price_survive_the_round_trip():
     again = design_to_document(parse_design(doc))
     assert again["vdevs"][0]["disk"]["watts"] == 7.5
     assert again["growth"]["energy_price_per_kwh"] == 0.30
+
+
+def test_the_reports_options_say_the_power_drawn():
+    from zfsplanner.core.report.markdown import markdown
+
+    powered = parse_design(_powered(6))
+    text = markdown(powered, estimate(powered), unit="TB")
+    assert "| Power drawn |" in text and "| 84.0 W, 220.90 a year |" in text
+    plain = parse_design(_worked(6))
+    assert "| not known (12 without watts) |" in markdown(plain, estimate(plain), unit="TB")

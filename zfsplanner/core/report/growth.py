@@ -11,6 +11,12 @@ def _years(years: float | None) -> str:
     return "never at this rate" if years is None else f"{years:.2f} years"
 
 
+def _power(watts: float | None, without: int, energy: float | None) -> str:
+    if watts is None:
+        return f"not known ({without} without watts)"
+    return f"{watts:,.1f} W" + (f", {energy:,.2f} a year" if energy is not None else "")
+
+
 def growth_lines(estimate: Estimate, unit: str) -> list[str]:
     """The section's Markdown lines; none when the design has no growth block."""
     line = estimate.timeline
@@ -51,6 +57,7 @@ def growth_lines(estimate: Estimate, unit: str) -> list[str]:
                 str(o.disks_to_buy),
                 f"{o.cost:,.2f}" if o.cost is not None else "–",
                 f"{o.cost_per_usable_tb_year:,.2f}" if o.cost_per_usable_tb_year is not None else "–",
+                _power(o.watts, o.disks_without_watts, o.energy_cost_per_year),
                 "; ".join(r.title for r in o.risks) or "–",
             ]
             for o in line.options
@@ -59,7 +66,17 @@ def growth_lines(estimate: Estimate, unit: str) -> list[str]:
             "### Ways to grow it when it gets there",
             "",
             *table(
-                ("Option", "Usable after", "Years it buys", "Disks to buy", "Cost", "Per usable TB-year", "Risks"), rows
+                (
+                    "Option",
+                    "Usable after",
+                    "Years it buys",
+                    "Disks to buy",
+                    "Cost",
+                    "Per usable TB-year",
+                    "Power drawn",
+                    "Risks",
+                ),
+                rows,
             ),
             "",
         ]
