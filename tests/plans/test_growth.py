@@ -93,12 +93,12 @@ def test_an_option_that_is_no_longer_there_is_a_404(web, alice, design):
 def test_the_host_form_sets_and_removes_the_growth_block(web, alice, team):
     design = save_design_document(team, design_document("tank"), alice)
     body = {"revision": design.revision, "host-growth_percent": "25", "host-horizon_years": "",
-            "host-fill_limit_percent": "85", "host-price_change_percent": "-10"}
+            "host-fill_limit_percent": "85", "host-price_change_percent": "-10", "host-energy_price": "0.3"}
     r = web(alice).post(f"/designs/{design.pk}/designer/host/", body, HTTP_HX_REQUEST="true")
     assert r.status_code == 200
     design = PoolDesign.objects.get(pk=design.pk)
     assert design.to_document()["growth"] == {"per_year": 0.25, "horizon_years": 5, "fill_limit": 0.85,
-                                             "price_change_per_year": -0.1}
+                                             "price_change_per_year": -0.1, "energy_price_per_kwh": 0.3}
     form = web(alice).get(f"/designs/{design.pk}/designer/host/").content.decode()
     assert 'name="host-growth_percent" value="25.0"' in form or 'value="25"' in form
     body = {"revision": design.revision, "host-growth_percent": ""}

@@ -10,8 +10,8 @@ The form edits the document's ``host.ram_bytes`` and ``host.tunables`` (module p
 ``name=value`` a line, checked by the core's reader of the host) and its ``reliability`` object
 (``afr`` by disk model or media class, ``ure_per_bit`` by media class, ``fill_fraction``,
 ``replacement_hours``), and its ``growth`` block (``per_year``, ``horizon_years``, ``fill_limit``,
-``price_change_per_year``; an empty growth rate removes the block); every other key of them is kept
-as it is.
+``price_change_per_year``, ``energy_price_per_kwh``; an empty growth rate removes the block); every
+other key of them is kept as it is.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from django import forms
 from zfsplanner.core.design.planning import (
     DEFAULT_FILL_FRACTION,
     DEFAULT_REPLACEMENT_HOURS,
+    MAX_ENERGY_PRICE_PER_KWH,
     PlanningInputs,
     PlanningSettings,
     drive_key,
@@ -163,6 +164,11 @@ class HostPlanningForm(forms.Form):
         help_text="Negative when prices fall, e.g. -10. Default: unchanged.",
         widget=forms.NumberInput(attrs={"step": "any", "placeholder": "0"}),
     )
+    energy_price = forms.FloatField(
+        label="Energy price (per kWh)", required=False, min_value=0, max_value=MAX_ENERGY_PRICE_PER_KWH,
+        help_text="In the currency of the disk prices, for the power the disks draw. Default: not counted.",
+        widget=forms.NumberInput(attrs={"step": "any", "placeholder": "0.30"}),
+    )
     tunables = forms.CharField(
         label="Module parameters", required=False, max_length=4000,
         help_text="One name=value a line, as in /etc/modprobe.d/zfs.conf (e.g. zfs_arc_max=8589934592). "
@@ -213,7 +219,8 @@ class HostPlanningForm(forms.Form):
         growth = doc.get("growth") if isinstance(doc.get("growth"), Mapping) else {}
         for field, key, scale in (("growth_percent", "per_year", 100), ("horizon_years", "horizon_years", 1),
                                   ("fill_limit_percent", "fill_limit", 100),
-                                  ("price_change_percent", "price_change_per_year", 100)):
+                                  ("price_change_percent", "price_change_per_year", 100),
+                                  ("energy_price", "energy_price_per_kwh", 1)):
             if isinstance(growth.get(key), int | float) and not isinstance(growth.get(key), bool):
                 initial[field] = round(scale * growth[key], 4) if scale != 1 else growth[key]
         afr = rel.get("afr") if isinstance(rel.get("afr"), Mapping) else {}
@@ -302,6 +309,7 @@ class HostPlanningForm(forms.Form):
         growth["fill_limit"] = round(limit / 100, 6) if limit is not None else DEFAULT_FILL_LIMIT
         change = d.get("price_change_percent")
         _put(growth, "price_change_per_year", round(change / 100, 6) if change else None)
+        _put(growth, "energy_price_per_kwh", d.get("energy_price"))
         return growth
 
     def field_for(self, path: str) -> str | None:
@@ -311,7 +319,8 @@ class HostPlanningForm(forms.Form):
         if path in simple:
             return simple[path]
         growth = {"growth.per_year": "growth_percent", "growth.horizon_years": "horizon_years",
-                  "growth.fill_limit": "fill_limit_percent", "growth.price_change_per_year": "price_change_percent"}
+                  "growth.fill_limit": "fill_limit_percent", "growth.price_change_per_year": "price_change_percent",
+                  "growth.energy_price_per_kwh": "energy_price"}
         if path in growth:
             return growth[path]
         if path == "host.tunables" or path.startswith("host.tunables."):
