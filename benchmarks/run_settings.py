@@ -17,6 +17,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from zfsplanner.core.document.reader import key_values
 from zfsplanner.core.units import UnitError, format_zfs_size, is_power_of_two, parse_zfs_size
 
 from .choices import SyncSetting, ZilLocation
@@ -62,17 +63,12 @@ def _string_map(key: str, value: Any) -> dict[str, str]:
 
 
 def parse_key_values(text: str, key: str = "extra") -> dict[str, str]:
-    """``"a=1\\nb = two"`` (one pair a line, or comma-separated) -> ``{"a": "1", "b": "two"}``."""
-    out: dict[str, str] = {}
-    for lineno, raw in enumerate(re.split(r"[\n,]", text), start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        if "=" not in line:
-            raise ValidationError({key: f"entry {lineno} ({line!r}) is not name=value"})
-        name, value = (p.strip() for p in line.split("=", 1))
-        out[name] = value
-    return out
+    """``"a=1\nb = two"`` (one pair a line, or comma-separated) -> ``{"a": "1", "b": "two"}``, by the core's
+    reader of module parameters (:func:`zfsplanner.core.document.reader.key_values`)."""
+    try:
+        return key_values(text)
+    except ValueError as exc:
+        raise ValidationError({key: str(exc)}) from exc
 
 
 def clean_run_settings(data: Any) -> dict[str, Any]:

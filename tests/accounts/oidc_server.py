@@ -54,3 +54,15 @@ def authorize(location: str, sub: str) -> str:
     r = requests.post(location, data={"sub": sub}, allow_redirects=False, timeout=5)
     assert r.status_code in (302, 303), r.text[:500]
     return r.headers["Location"]
+
+
+def use_provider(settings, issuer: str) -> None:
+    """Configure the app (pytest-django's ``settings``) as OIDC_* does for one provider, "Corp SSO" (id
+    ``corp``), whose ``storage-admins`` group makes editors of the team ``storage``."""
+    from zfsplanner.accounts import sso_config
+
+    providers = [sso_config.OidcProvider("corp", "Corp SSO", issuer, "zfsplanner", "s3cret")]
+    settings.OIDC_PROVIDERS = providers
+    settings.SOCIALACCOUNT_PROVIDERS = sso_config.socialaccount_providers(providers, "openid profile email")
+    settings.CSP_FORM_ACTION_ORIGINS = sso_config.origins(providers)
+    settings.SSO_GROUP_TEAMS = sso_config.group_teams('{"storage-admins": {"team": "storage", "role": "editor"}}')

@@ -12,7 +12,7 @@ from tests.factories import UserFactory
 from zfsplanner.accounts import sso_config
 from zfsplanner.accounts.models import Membership, Role
 
-from .oidc_server import authorize, oidc_provider, set_user
+from .oidc_server import authorize, oidc_provider, set_user, use_provider
 
 pytestmark = pytest.mark.django_db
 
@@ -25,10 +25,7 @@ def issuer():
 
 @pytest.fixture
 def corp(settings, issuer):
-    providers = [sso_config.OidcProvider("corp", "Corp SSO", issuer, "zfsplanner", "s3cret")]
-    settings.OIDC_PROVIDERS = providers
-    settings.SOCIALACCOUNT_PROVIDERS = sso_config.socialaccount_providers(providers, "openid profile email")
-    settings.SSO_GROUP_TEAMS = sso_config.group_teams('{"storage-admins": {"team": "storage", "role": "editor"}}')
+    use_provider(settings, issuer)
     return issuer
 
 

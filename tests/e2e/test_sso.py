@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.accounts.oidc_server import oidc_provider, set_user
-from zfsplanner.accounts import sso_config
+from tests.accounts.oidc_server import oidc_provider, set_user, use_provider
 
 
 @pytest.fixture(scope="module")
@@ -17,11 +16,7 @@ def issuer():
 
 @pytest.fixture
 def corp(settings, issuer):
-    providers = [sso_config.OidcProvider("corp", "Corp SSO", issuer, "zfsplanner", "s3cret")]
-    settings.OIDC_PROVIDERS = providers
-    settings.SOCIALACCOUNT_PROVIDERS = sso_config.socialaccount_providers(providers, "openid profile email")
-    settings.CSP_FORM_ACTION_ORIGINS = sso_config.origins(providers)
-    settings.SSO_GROUP_TEAMS = sso_config.group_teams('{"storage-admins": {"team": "storage", "role": "editor"}}')
+    use_provider(settings, issuer)
     return issuer
 
 

@@ -14,7 +14,7 @@ from ..properties.resolve import block_size
 from ..units import KIB, format_iec, format_zfs_size, zfs_nicenum
 from ..versions import SERIES_NAMES, supports
 from .common import agree, dataset_path, ds_name, groups_of, mirror_of, vdev_name, vdev_path
-from .registry import Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
+from .registry import POOL, Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
 
 POOL_FILL_WARN = 0.80
 BOOT_MAX_RECORDSIZE = 128 * KIB
@@ -108,11 +108,11 @@ def rule_pool_fill(spec: RiskSpec, design: Design, figures: RiskFigures | None) 
     )
     yield make_risk(
         spec,
-        "pool",
+        POOL,
         detail,
         "Add capacity (more or larger disks, another vdev) so the planned contents stay below 80%, or plan less data.",
         severity=Severity.CRITICAL if over else Severity.WARNING,
-        name=element_label(design, "pool"),
+        name=element_label(design, POOL),
         fill=fill,
     )
 

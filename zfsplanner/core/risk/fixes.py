@@ -23,10 +23,9 @@ from typing import Any
 
 from ..design.types import Design, InvalidDesign
 from ..document.parse import parse_design
-from .registry import RISK_CATALOG, Doc, Risk
+from .registry import POOL, RISK_CATALOG, Doc, Risk
 
 _SUBJECT = re.compile(r"^(vdevs|datasets)\[(\d+)\]$")
-POOL = "pool"  # a risk about the whole pool: its fix gets the document itself as the item
 
 
 @dataclass(frozen=True)

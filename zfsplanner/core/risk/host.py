@@ -9,9 +9,7 @@ from collections.abc import Iterator
 
 from ..design.types import Design, Role
 from .common import groups_of
-from .registry import Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
-
-POOL = "pool"
+from .registry import POOL, Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
 
 REF_NOCACHEFLUSH = (
     "man zfs.4 (zfs_nocacheflush: 'will cause pool corruption on power loss if a volatile out-of-order write "

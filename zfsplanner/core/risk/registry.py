@@ -35,6 +35,9 @@ SEVERITY_RANK = {Severity.CRITICAL: 0, Severity.WARNING: 1, Severity.INFO: 2}
 # --------------------------------------------------------------------------- catalog
 
 
+POOL = "pool"
+"""The subject of a risk about the whole pool (its fix gets the document itself as the item)."""
+
 Doc = dict[str, Any]
 """A design document (or one of its ``vdevs``/``datasets`` items) as JSON gives it."""
 
