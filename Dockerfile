@@ -16,4 +16,4 @@ RUN DEBUG=false SECRET_KEY=build-only ALLOWED_HOSTS=localhost python manage.py c
 RUN useradd --create-home app && mkdir -p /data/media /srv/proxy /srv/static && chown -R app /data /srv /app
 USER app
 EXPOSE 8000
-CMD ["gunicorn", "zfsplanner.wsgi:application", "-c", "python:zfsplanner.gunicorn_config", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "zfsplanner.wsgi:application", "-c", "python:zfsplanner.server.gunicorn_config", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -10,7 +10,7 @@
  *        table of 2^13 entries below 64 KiB + 11 bytes), preceded by a 4-byte length;
  *        its output-space checks are conservative and are reproduced as they are, since
  *        they decide whether a block fits. Written here from the algorithm description,
- *        and checked byte for byte against that file in tests/core/test_zfs_compressors.py.
+ *        and checked byte for byte against that file in tests/core/compression/test_zfs_compressors.py.
  *  zstd  libzstd 1.4.5 (the version in module/zstd/lib) with the settings of
  *        zfs_zstd.c: magicless frame, no checksum, no content size, 8-byte ZFS header.
  *  zle   module/zfs/zle.c (zero-length encoding, n = 64).

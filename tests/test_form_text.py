@@ -1,4 +1,4 @@
-"""Posted form fields that are not UTF-8 text are refused as the JSON API refuses them (zfsplanner/form_text.py).
+"""Posted form fields that are not UTF-8 text are refused as the JSON API refuses them (zfsplanner/web/form_text.py).
 
 Django reads form bytes as UTF-8 with ``errors="replace"``: ``x%ED%BF%BF`` (the UTF-8 bytes of a
 lone surrogate) was saved as ``x\\ufffd\\ufffd\\ufffd``. Every form, urlencoded or multipart, now
@@ -18,7 +18,7 @@ from tests.benchmarks.conftest import CDM_WD
 from tests.factories import BenchRunFactory
 from zfsplanner.accounts.models import Team
 from zfsplanner.accounts.tokens import issue_token
-from zfsplanner.form_text import text_problem
+from zfsplanner.web.form_text import text_problem
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 from zfsplanner.accounts import sso_config
-from zfsplanner.build import source_digest
+from zfsplanner.server.build import source_digest
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -60,14 +60,14 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Outermost: every answer carries the security headers (Content-Security-Policy, Permissions-Policy,
     # X-Frame-Options, nosniff, Referrer-Policy), /healthz and the static files WhiteNoise serves included.
-    "zfsplanner.middleware.SecurityHeadersMiddleware",
+    "zfsplanner.web.middleware.SecurityHeadersMiddleware",
     # /healthz before host checks and the TLS redirect: container health checks call plain http://127.0.0.1.
-    "zfsplanner.middleware.HealthzMiddleware",
+    "zfsplanner.web.middleware.HealthzMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # A NUL or other control character in the path or query is a 400 before any view sees it.
-    "zfsplanner.middleware.RefuseControlCharactersMiddleware",
+    "zfsplanner.web.middleware.RefuseControlCharactersMiddleware",
     # A posted form field that is not UTF-8 text (invalid bytes, a lone surrogate) is a 400 naming it.
-    "zfsplanner.middleware.RefuseInvalidFormTextMiddleware",
+    "zfsplanner.web.middleware.RefuseInvalidFormTextMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -79,7 +79,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # After htmx (reads request.htmx) and inside messages (which stores what is left unread).
-    "zfsplanner.middleware.HtmxMessagesMiddleware",
+    "zfsplanner.web.middleware.HtmxMessagesMiddleware",
 ]
 
 if not DEBUG:
@@ -341,14 +341,14 @@ REST_FRAMEWORK = {
     # JSON bodies: at most API_JSON_MAX_BYTES, nesting and NULs checked before parsing; form fields
     # that are not UTF-8 text refused (api_parsers.py).
     "DEFAULT_PARSER_CLASSES": [
-        "zfsplanner.api_parsers.LimitedJSONParser",
-        "zfsplanner.api_parsers.TextFormParser",
-        "zfsplanner.api_parsers.TextMultiPartParser",
+        "zfsplanner.web.api_parsers.LimitedJSONParser",
+        "zfsplanner.web.api_parsers.TextFormParser",
+        "zfsplanner.web.api_parsers.TextMultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "zfsplanner.pagination.BoundedLimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "zfsplanner.web.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "NUM_PROXIES": ALLAUTH_TRUSTED_PROXY_COUNT or None,
-    "DEFAULT_THROTTLE_CLASSES": ["zfsplanner.throttling.ScopedActionThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["zfsplanner.web.throttling.ScopedActionThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         # POST /api/auth/token/ per client address; failed logins are limited further (LOGIN_FAILED_LIMIT).
         "auth-token": env.str("THROTTLE_AUTH_TOKEN", default="10/minute"),
@@ -365,15 +365,15 @@ REST_FRAMEWORK = {
 # every gunicorn worker counts the same requests.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
-    CACHES["default"]["BACKEND"] = "zfsplanner.cache.RedisCache"  # one Redis client per pool, not per call
+    CACHES["default"]["BACKEND"] = "zfsplanner.web.cache.RedisCache"  # one Redis client per pool, not per call
 # Cached estimates and pages outlive a process (in Redis): their keys carry the build, so an
 # upgrade never serves what older code computed. CACHE_KEY_PREFIX overrides the digest.
 CACHES["default"]["KEY_PREFIX"] = env.str("CACHE_KEY_PREFIX", default="") or source_digest(BASE_DIR / "zfsplanner")
 if env.str("CACHE_URL", default=""):
     # Sessions read from the shared cache (written through to the database). Not with the
     # per-process default cache: a logout in one worker would not reach the others' copies.
-    # zfsplanner/sessions.py: Django's cached_db, working from the database while Redis is down.
-    SESSION_ENGINE = "zfsplanner.sessions"
+    # zfsplanner/web/sessions.py: Django's cached_db, working from the database while Redis is down.
+    SESSION_ENGINE = "zfsplanner.web.sessions"
 # Largest JSON request body the API reads (a design document is a few kilobytes).
 API_JSON_MAX_BYTES = env.int("API_JSON_MAX_BYTES", default=1024 * 1024)
 SPECTACULAR_SETTINGS = {
@@ -388,10 +388,10 @@ SPECTACULAR_SETTINGS = {
     # No deep links: Swagger UI puts each one inside the button that opens the operation (a link in a button
     # is out of reach of the keyboard and of screen readers).
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
-    # Each operation's one-line summary (zfsplanner/api_docs.py); the default hook keeps enums as they are.
+    # Each operation's one-line summary (zfsplanner/web/api_docs.py); the default hook keeps enums as they are.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "zfsplanner.api_docs.add_summaries",
+        "zfsplanner.web.api_docs.add_summaries",
     ],
     "ENUM_NAME_OVERRIDES": {
         "InvitationStateEnum": "zfsplanner.accounts.models.InvitationState",

@@ -4,16 +4,16 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from .accounts import views as accounts_views
-from .views import healthz
+from .web.views import healthz
 
 # The admin's log-in goes through the site's log-in page, with its limit on failed attempts.
 admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 # JSON errors for JSON clients, pages for browsers; 503 + Retry-After when the database is down.
-handler400 = "zfsplanner.errors.bad_request"
-handler403 = "zfsplanner.errors.permission_denied"
-handler404 = "zfsplanner.errors.page_not_found"
-handler500 = "zfsplanner.errors.server_error"
+handler400 = "zfsplanner.web.errors.bad_request"
+handler403 = "zfsplanner.web.errors.permission_denied"
+handler404 = "zfsplanner.web.errors.page_not_found"
+handler500 = "zfsplanner.web.errors.server_error"
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

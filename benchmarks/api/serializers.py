@@ -10,9 +10,9 @@ from rest_framework import serializers
 
 from zfsplanner.accounts.models import Team
 from zfsplanner.accounts.tokens import upload_only_team
-from zfsplanner.api_fields import VisibleObjectField
-from zfsplanner.api_parsers import load_json_field
 from zfsplanner.plans.models import CatalogDisk, PoolDesign
+from zfsplanner.web.api_fields import VisibleObjectField
+from zfsplanner.web.api_parsers import load_json_field
 
 from ..access import writable_teams
 from ..models import (

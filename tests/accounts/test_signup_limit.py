@@ -1,6 +1,6 @@
 """At most THROTTLE_SIGNUP accounts (5 an hour unless set) are made from one client address.
 
-The count is a fixed window per hour (zfsplanner/throttling.py); the clock is stopped half-way
+The count is a fixed window per hour (zfsplanner/web/throttling.py); the clock is stopped half-way
 through one, so each test sees one window and Retry-After is exact.
 """
 

@@ -3,7 +3,7 @@
 import pytest
 import yaml
 
-from zfsplanner.api_docs import SUMMARIES
+from zfsplanner.web.api_docs import SUMMARIES
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 nothing is stored.
 
 One parser reads every JSON body and every JSON string sent inside a form field
-(zfsplanner/api_parsers.py): size, nesting depth, a NUL or a lone surrogate anywhere. The
+(zfsplanner/web/api_parsers.py): size, nesting depth, a NUL or a lone surrogate anywhere. The
 design document's own reader checks every string and key again (core/document/limits.py), for the ways
 a design arrives without the API's parser (an uploaded file, the pages).
 """

@@ -1,7 +1,7 @@
 """Uploads while the shared cache (Redis) is unreachable: stored and answered, never refused.
 
 The cache holds sessions (read through to the database), cached pages and the rate-limit
-counters. With it down, a rate limit is counted in each process alone (zfsplanner/throttling.py)
+counters. With it down, a rate limit is counted in each process alone (zfsplanner/web/throttling.py)
 instead of answering 503; the fault test on the real stack (test_faults.py) stops the one Redis
 that is broker and cache at once, as docker-compose.yml sets it up.
 """
@@ -14,7 +14,7 @@ from rest_framework.settings import api_settings
 
 from benchmarks.models import BenchUpload
 from tests.benchmarks.conftest import CDM_CRUCIAL, CDM_WD, FIO_JSON
-from zfsplanner import throttling
+from zfsplanner.web import throttling
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def logged_in(settings, alice, client_for, time_machine):
     from datetime import UTC, datetime
 
     time_machine.move_to(datetime(2026, 3, 2, 12, 30, 30, tzinfo=UTC), tick=False)  # one rate window
-    settings.SESSION_ENGINE = "zfsplanner.sessions"
+    settings.SESSION_ENGINE = "zfsplanner.web.sessions"
     return client_for(alice)
 
 
@@ -39,7 +39,7 @@ def cache_down(logged_in, settings, free_tcp_port):
     }
     api_settings.reload()
     settings.CACHES = {
-        "default": {"BACKEND": "zfsplanner.cache.RedisCache", "LOCATION": f"redis://127.0.0.1:{free_tcp_port}/0"}
+        "default": {"BACKEND": "zfsplanner.web.cache.RedisCache", "LOCATION": f"redis://127.0.0.1:{free_tcp_port}/0"}
     }
     yield logged_in
     api_settings.reload()

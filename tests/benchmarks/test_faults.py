@@ -190,9 +190,9 @@ def test_uploads_while_the_one_redis_of_broker_and_cache_is_down_are_kept_and_pa
     from zfsplanner.imports.models import FILE_LISTINGS, HistogramStatus, HistogramUpload
 
     cache_url = broker.url.rsplit("/", 1)[0] + "/1"
-    settings.CACHES = {"default": {"BACKEND": "zfsplanner.cache.RedisCache", "LOCATION": cache_url,
+    settings.CACHES = {"default": {"BACKEND": "zfsplanner.web.cache.RedisCache", "LOCATION": cache_url,
                                    "KEY_PREFIX": "faults"}}
-    settings.SESSION_ENGINE = "zfsplanner.sessions"
+    settings.SESSION_ENGINE = "zfsplanner.web.sessions"
     design = PoolDesignFactory(team=team, name="tank", document=design_document("tank"))
     start_worker(BENCHMARK_PENDING_TIMEOUT="3600", CACHE_URL=cache_url)
     client = client_for(alice)  # logged in while Redis answered: the session is in both stores

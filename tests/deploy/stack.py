@@ -1,5 +1,5 @@
 """The production processes on loopback for the serving tests: gunicorn with the app's settings,
-Debian's nginx with the site ``zfsplanner.proxy`` writes, and moto's S3-compatible server.
+Debian's nginx with the site ``zfsplanner.server.proxy`` writes, and moto's S3-compatible server.
 
 Each listens on a free 127.0.0.1 port, runs in its own process group, and is stopped by its own id.
 """
@@ -106,7 +106,7 @@ class Gunicorn:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "zfsplanner.wsgi:application",
-                 "-c", "python:zfsplanner.gunicorn_config", "--bind", f"127.0.0.1:{self.port}",
+                 "-c", "python:zfsplanner.server.gunicorn_config", "--bind", f"127.0.0.1:{self.port}",
                  "--workers", str(self.workers), "--timeout", str(self.timeout),
                  "--access-logfile", str(self.access_log), "--access-logformat", ACCESS_FORMAT],
                 cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
@@ -138,7 +138,7 @@ class Gunicorn:
 
 
 class Nginx:
-    """Debian's nginx serving the site ``zfsplanner.proxy.nginx_site`` writes, wrapped in a main config of its own."""
+    """Debian's nginx serving the site ``zfsplanner.server.proxy.nginx_site`` writes, in a main config of its own."""
 
     def __init__(self, workdir: Path, site: str, port: int) -> None:
         self.port = port

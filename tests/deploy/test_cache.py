@@ -8,9 +8,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from zfsplanner.build import source_digest
-from zfsplanner.cache import RedisCache
-from zfsplanner.throttling import ScopedActionThrottle
+from zfsplanner.server.build import source_digest
+from zfsplanner.web.cache import RedisCache
+from zfsplanner.web.throttling import ScopedActionThrottle
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("CACHE_URL") or "redis://127.0.0.1:6379/6"
@@ -39,7 +39,7 @@ def test_cache_keys_carry_the_build_unless_a_prefix_is_given():
 
 @pytest.mark.django_db
 def test_healthz_names_the_cache_when_it_is_down(free_tcp_port):
-    down = {"default": {"BACKEND": "zfsplanner.cache.RedisCache", "LOCATION": f"redis://127.0.0.1:{free_tcp_port}/0"}}
+    down = {"default": {"BACKEND": "zfsplanner.web.cache.RedisCache", "LOCATION": f"redis://127.0.0.1:{free_tcp_port}/0"}}
     assert Client().get("/healthz").json() == {"status": "ok"}
     with override_settings(CACHES=down):
         response = Client().get("/healthz")
@@ -70,7 +70,7 @@ def test_throttle_windows_are_shared_by_every_worker_through_redis(rf, settings)
     from django.contrib.auth.models import AnonymousUser
     from rest_framework.settings import api_settings
 
-    settings.CACHES = {"default": {"BACKEND": "zfsplanner.cache.RedisCache", "LOCATION": REDIS_URL}}
+    settings.CACHES = {"default": {"BACKEND": "zfsplanner.web.cache.RedisCache", "LOCATION": REDIS_URL}}
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "estimate": "3/minute"},

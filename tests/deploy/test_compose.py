@@ -18,7 +18,7 @@ def test_it_defines_the_five_services():
 def test_web_serves_with_gunicorn_after_migrating_and_only_the_proxy_reaches_it():
     web = load()["services"]["web"]
     assert "manage.py migrate" in web["command"]
-    assert "gunicorn zfsplanner.wsgi:application -c python:zfsplanner.gunicorn_config" in web["command"]
+    assert "gunicorn zfsplanner.wsgi:application -c python:zfsplanner.server.gunicorn_config" in web["command"]
     assert "ports" not in web and web["expose"] == ["8000"]
     assert web["environment"]["TRUSTED_PROXY_COUNT"] == "1"
 

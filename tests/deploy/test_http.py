@@ -137,7 +137,7 @@ def _with_rate(settings, scope, rate):
     api_settings.reload()
 
 
-# Rates are counted in fixed windows (zfsplanner/throttling.py): requests that straddle the end of
+# Rates are counted in fixed windows (zfsplanner/web/throttling.py): requests that straddle the end of
 # a window are counted in two. The clock is stopped half-way through one, so each test sees one
 # window whatever the time it runs at, and Retry-After is exact.
 MID_WINDOW = datetime(2026, 3, 2, 12, 30, 30, tzinfo=UTC)

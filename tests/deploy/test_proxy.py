@@ -1,4 +1,4 @@
-"""nginx in front of gunicorn, as docker-compose.yml runs them: the site ``zfsplanner.proxy`` writes.
+"""nginx in front of gunicorn, as docker-compose.yml runs them: the site ``zfsplanner.server.proxy`` writes.
 
 The first tests read the site and let nginx check it. The ``services`` tests start Debian's nginx,
 a real gunicorn with the production settings on the test database, and a Celery worker: a large
@@ -26,7 +26,7 @@ from tests.benchmarks.faults import ROOT, Worker, database_url, free_port, wait_
 from tests.deploy.stack import Gunicorn, Nginx, curl_upload, fio_log, production_env
 from zfsplanner.accounts.tokens import issue_token
 from zfsplanner.celery import app
-from zfsplanner.proxy import nginx_site, security_headers
+from zfsplanner.server.proxy import nginx_site, security_headers
 from zfsplanner.uploads.handler import FORM_OVERHEAD_BYTES, max_request_bytes
 
 STATIC_ROOT = ROOT / "zfsplanner" / "static"

@@ -5,7 +5,7 @@ more), saves the new revision (all rows replaced, the revision's document record
 estimates it and renders the designer partial. Measured for the demo design and for a
 60-vdev design with a 1,000-bucket histogram, next to a bare view (``/healthz``) on the
 same stack, in a subprocess with its own database and the server's garbage-collector settings
-(``zfsplanner/runtime.py``). Target: p95 <= 50 ms.
+(``zfsplanner/server/runtime.py``). Target: p95 <= 50 ms.
 Run alone: ``python tests/perf/run.py bench_designer``.
 """
 
@@ -28,7 +28,7 @@ CLIENT = r"""
 import json, statistics, sys, time
 import django
 django.setup()
-from zfsplanner.runtime import tune_gc
+from zfsplanner.server.runtime import tune_gc
 tune_gc()  # as zfsplanner/wsgi.py does for the server
 from django.contrib.auth import get_user_model
 from django.test import Client

@@ -8,7 +8,7 @@ dataset, with its disk size and data size changed every time), so nothing comes 
 validation, estimate, presentation, rendering. Next to it, the bare view ``/healthz`` on the same
 stack, and the same parameters asked again (served from the page cache) for reference. Runs in a
 subprocess with its own database and the server's garbage-collector settings
-(``zfsplanner/runtime.py``), anonymous as a visitor is. Target: p95 <= 30 ms.
+(``zfsplanner/server/runtime.py``), anonymous as a visitor is. Target: p95 <= 30 ms.
 Run alone: ``python tests/perf/run.py bench_quick``.
 """
 
@@ -33,7 +33,7 @@ CLIENT = r"""
 import json, statistics, sys, time
 import django
 django.setup()
-from zfsplanner.runtime import tune_gc
+from zfsplanner.server.runtime import tune_gc
 tune_gc()  # as zfsplanner/wsgi.py does for the server
 from django.test import Client
 

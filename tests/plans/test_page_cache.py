@@ -17,7 +17,6 @@ from django.utils import timezone
 from tests.factories import CatalogDiskFactory, MembershipFactory, PoolDesignFactory, UserFactory, design_document
 from zfsplanner.accounts.models import Membership, Role, Team
 from zfsplanner.accounts.tokens import issue_token
-from zfsplanner.page_cache import CSRF_PLACEHOLDER
 from zfsplanner.plans.models import ShareLink
 from zfsplanner.plans.services import (
     design_state,
@@ -28,6 +27,7 @@ from zfsplanner.plans.services import (
 )
 from zfsplanner.plans.services.planning import estimate_with_catalog
 from zfsplanner.plans.views.designs import _until_next_expiry
+from zfsplanner.web.page_cache import CSRF_PLACEHOLDER
 
 pytestmark = pytest.mark.django_db
 
@@ -233,7 +233,7 @@ def test_a_catalog_change_reaches_the_cached_stateless_estimate(alice):
 def test_while_the_cache_is_down_clients_get_503_with_retry_after(alice, design, path, free_tcp_port):
     web = Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {issue_token(alice, 't', None)[1]}")
     web.force_login(alice)
-    down = {"default": {"BACKEND": "zfsplanner.cache.RedisCache", "LOCATION": f"redis://127.0.0.1:{free_tcp_port}/0",
+    down = {"default": {"BACKEND": "zfsplanner.web.cache.RedisCache", "LOCATION": f"redis://127.0.0.1:{free_tcp_port}/0",
                         "OPTIONS": {"socket_connect_timeout": 1}}}
     with override_settings(CACHES=down, SESSION_ENGINE="django.contrib.sessions.backends.cached_db"):
         if path == "/api/estimate/":

@@ -160,7 +160,7 @@ def middleware_response(rf, view, method="post", **headers):
     from django.contrib.sessions.middleware import SessionMiddleware
     from django_htmx.middleware import HtmxMiddleware
 
-    from zfsplanner.middleware import HtmxMessagesMiddleware
+    from zfsplanner.web.middleware import HtmxMessagesMiddleware
 
     request = getattr(rf, method)("/x/", HTTP_HX_REQUEST="true", **headers)
     chain = SessionMiddleware(MessageMiddleware(HtmxMiddleware(HtmxMessagesMiddleware(view))))

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from zfsplanner.throttling import page_refund, page_throttled
+from zfsplanner.web.throttling import page_refund, page_throttled
 
 from . import services, tokens
 from .adapter import remember_invitation

@@ -10,7 +10,7 @@ Nothing is held in memory beyond one chunk.
 No partial file outlives its request: a file still arriving when the request ends (the client
 cut off, a read error, an exception anywhere) is removed when Django finishes the request
 (``request_finished``; nothing calls ``upload_interrupted`` then), and so is one whose gunicorn
-worker is aborted past ``--timeout`` (the ``worker_abort`` hook, ``zfsplanner/gunicorn_config.py``).
+worker is aborted past ``--timeout`` (the ``worker_abort`` hook, ``zfsplanner/server/gunicorn_config.py``).
 A process killed outright (``SIGKILL``, the OOM killer) cannot clean up after itself:
 :func:`sweep_spool_files`, run by the periodic sweep, removes files of every upload kind's
 spool folder that nobody has written to for UPLOAD_TEMP_MAX_AGE seconds (an hour; a file
@@ -61,7 +61,7 @@ class UploadTooLarge(UploadRefused):
 
 def max_request_bytes() -> int:
     """The largest request body any upload kind accepts: its file limit and the form around it
-    (the reverse proxy's ``client_max_body_size``, zfsplanner/proxy.py)."""
+    (the reverse proxy's ``client_max_body_size``, zfsplanner/server/proxy.py)."""
     return max(kind.max_bytes() for kind in KINDS) + FORM_OVERHEAD_BYTES
 
 
@@ -227,7 +227,7 @@ _UNFINISHED = threading.local()
 
 def discard_unfinished(**kwargs: Any) -> None:
     """Remove the partial files of this thread's request: when Django finishes it, and when gunicorn
-    aborts the worker serving it (past ``--timeout``: ``zfsplanner/gunicorn_config.py``)."""
+    aborts the worker serving it (past ``--timeout``: ``zfsplanner/server/gunicorn_config.py``)."""
     for ref in _UNFINISHED.__dict__.pop("handlers", []):
         handler = ref()
         if handler is not None and handler._fh is not None:

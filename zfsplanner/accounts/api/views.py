@@ -227,7 +227,7 @@ class TokenObtainView(APIView):
 
     authentication_classes: list[type] = []
     permission_classes = [permissions.AllowAny]
-    throttle_scopes = {"post": "auth-token"}  # per client address (zfsplanner.throttling)
+    throttle_scopes = {"post": "auth-token"}  # per client address (zfsplanner.web.throttling)
 
     @extend_schema(
         request=TokenObtainSerializer,

@@ -19,9 +19,9 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from zfsplanner.api_parsers import TextMultiPartParser
 from zfsplanner.core.units import format_iec
 from zfsplanner.uploads.handler import install_upload_handler
+from zfsplanner.web.api_parsers import TextMultiPartParser
 
 from .. import services
 from ..models import COMPRESSION_SAMPLES, CompressionSample

@@ -1,4 +1,7 @@
-"""Read what an existing pool's own tools print, and write it back from a design.
+"""Read what an existing pool's own tools print.
+
+(The text a real pool of a design would print, the round trip's other half, is the tests' oracle:
+``tests/oracles/writer.py``.)
 
 * :func:`import_pool` turns pasted outputs (``zpool status``, ``zpool list -v -p``,
   ``zpool get``, ``zfs list``/``zfs get``, ``lsblk -b``, ``zfs version``, as text or as the
@@ -6,8 +9,6 @@
   for comparison; member sizes no output gives become questions (``imported.questions``)
   that :func:`answer_sizes` fills in;
 * :mod:`.compare` sets those reported figures against the estimate;
-* :mod:`.writer` prints the ``zpool status`` / ``zpool list -v -p`` / ``lsblk`` /
-  ``zfs get`` text a real pool of a design would show (the round trip);
 * one parser module per output, each raising its own :class:`UnreadableOutput`
   subclass that names the line.
 """

@@ -6,8 +6,8 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from zfsplanner.accounts.models import Team
-from zfsplanner.api_fields import VisibleObjectField
 from zfsplanner.plans.models import PoolDesign
+from zfsplanner.web.api_fields import VisibleObjectField
 
 from ..forms import read_files
 from ..models import HistogramFormat, HistogramUpload, PoolImport

@@ -15,10 +15,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from zfsplanner.accounts.tokens import upload_only_team
-from zfsplanner.api_parsers import LimitedJSONParser, TextFormParser, TextMultiPartParser
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import FORM_OVERHEAD_BYTES, check_content_length, install_upload_handler
+from zfsplanner.web.api_parsers import LimitedJSONParser, TextFormParser, TextMultiPartParser
 
 from .. import services
 from ..models import FILE_LISTINGS, POOL_OUTPUTS, HistogramUpload, PoolImport

@@ -30,10 +30,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from zfsplanner.api_parsers import JSONBodyError, LimitedJSONParser, TextFormParser, TextMultiPartParser
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 from zfsplanner.uploads.text import UnreadableUpload, read_text
+from zfsplanner.web.api_parsers import JSONBodyError, LimitedJSONParser, TextFormParser, TextMultiPartParser
 
 from ..filters import CatalogDiskFilterSet, PoolDesignFilterSet
 from ..models import CatalogDisk, PoolDesign

@@ -25,7 +25,7 @@ from zfsplanner.core.commands.create import all_commands, command_lines
 from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_size
-from zfsplanner.page_cache import render_cached
+from zfsplanner.web.page_cache import render_cached
 
 from ..forms.quick import QuickPlanForm, canonical_query, catalog_price, field_errors, form_data
 from ..forms.vdevs import switched_layout

@@ -27,7 +27,7 @@ from zfsplanner.core.commands.create import (
 from zfsplanner.core.commands.datasets import zfs_create_commands
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.estimate import Estimate, estimate
-from zfsplanner.errors import CACHE_ERRORS
+from zfsplanner.web.errors import CACHE_ERRORS
 
 from ..models import PoolDesign
 from .editing import error_texts

@@ -33,8 +33,8 @@ from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_zfs_size
-from zfsplanner.page_cache import PAGE_CACHE_SECONDS, render_cached
-from zfsplanner.throttling import page_throttled
+from zfsplanner.web.page_cache import PAGE_CACHE_SECONDS, render_cached
+from zfsplanner.web.throttling import page_throttled
 
 from ..choices import DEFAULT_OPENZFS_VERSION, DatasetType
 from ..filters import PoolDesignFilterSet
@@ -286,7 +286,7 @@ def _sample_items(design: PoolDesign) -> list[dict[str, Any]]:
 @require_http_methods(["GET"])
 def design_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Rendered once per revision, share-link state, catalog/benchmark state and visitor, then
-    served from the cache (``zfsplanner.page_cache``) until one of them changes or the next
+    served from the cache (``zfsplanner.web.page_cache``) until one of them changes or the next
     share link expires."""
     state = design_state(request.user, pk)
     if state is None:

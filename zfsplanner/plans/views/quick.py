@@ -28,7 +28,7 @@ from django.views.decorators.http import require_http_methods
 
 from zfsplanner.accounts.models import keep_unit, request_unit
 from zfsplanner.accounts.services import personal_team
-from zfsplanner.throttling import page_throttled
+from zfsplanner.web.throttling import page_throttled
 
 from ..forms.quick import FIELDS, QuickPlanForm, canonical_query, form_data
 from ..presentation.pages import pretty_json

@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from zfsplanner.accounts.models import request_unit
-from zfsplanner.page_cache import render_cached
+from zfsplanner.web.page_cache import render_cached
 
 from ..forms.designs import ShareLinkForm
 from ..models import PoolDesign
