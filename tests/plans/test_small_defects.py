@@ -31,7 +31,8 @@ def draid_document(**group):
 def test_the_designer_and_the_design_page_name_a_draid_vdev_as_zpool_create_does(group, word, team, alice, web):
     doc = draid_document(**group)
     assert vdev_type_word(parse_design(doc).vdevs[0]) == word  # the commands' word is the reference
-    shape = summarize(estimate(parse_design(doc)), doc).vdevs[0].shape
+    spec = parse_design(doc)
+    shape = summarize(estimate(spec), spec).vdevs[0].shape
     assert shape == word
     design = PoolDesignFactory(team=team, name="tank", document=doc)
     client = web(alice)

@@ -120,7 +120,7 @@ def test_risks_are_listed_with_severity_and_fix(design, alice, rf):
     typed = replace(typed, risks=(lone_slog,))
     request = rf.get("/")
     request.user = alice
-    summary = summarize(typed, design.to_document())
+    summary = summarize(typed, design.to_spec())
     html = render_to_string(
         "plans/design_detail.html#results",
         {"design": design, "can_write": False, "estimate": typed.to_document(), "summary": summary},

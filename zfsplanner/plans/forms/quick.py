@@ -26,8 +26,9 @@ from django.core.cache import cache
 from zfsplanner.core.design.types import COMPRESSION_VALUES, FORMAT, Layout, Role, VdevGroup
 from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT
 from zfsplanner.core.geometry.vdev_shape import fault_tolerance
-from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
+from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE, default
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS, UnitError, format_zfs_size, parse_disk_size
+from zfsplanner.core.versions import NEWEST_RELEASE
 
 from ..choices import DEFAULT_OPENZFS_VERSION, VdevLayout, offer_versions, openzfs_version_choices
 from ..models import CatalogDisk
@@ -121,7 +122,9 @@ class QuickPlanForm(forms.Form):
         ],
     )
     compression = forms.ChoiceField(
-        label="Compression", required=False, choices=[("", "default (on)"), *((c, c) for c in COMPRESSION_VALUES)]
+        label="Compression",
+        required=False,
+        choices=[("", f"default ({default('compression', NEWEST_RELEASE)})"), *((c, c) for c in COMPRESSION_VALUES)],
     )
     data = forms.CharField(
         label="Data to store", required=False, max_length=200, help_text="How much you will keep, e.g. 20TB."

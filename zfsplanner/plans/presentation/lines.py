@@ -3,11 +3,10 @@ Linux md RAID comparison and the RAIDZ expansion sections, every size a :class:`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from zfsplanner.core.design.types import Design, VdevGroup
+from zfsplanner.core.design.types import Design, Role, VdevGroup
+from zfsplanner.core.document.export import design_to_document
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.estimate.figures import Expansion, VdevFigures
 from zfsplanner.core.naming import describe_shape, vdev_type_word
@@ -180,66 +179,65 @@ def expansion_sections(estimate: Estimate, unit: str) -> tuple[Section, ...]:
     return tuple(out)
 
 
-def _shape(layout: str, width: int, group: VdevGroup | None) -> str:
+def _shape(layout: str, width: int, group: VdevGroup) -> str:
     """``8-wide raidz2``, ``3-way mirror``; a dRAID vdev by the word ``zpool create`` takes for it
-    (``draid2:8d:24c:2s``, the data disks counted as zpool does), when the parsed ``group`` is known."""
-    word = vdev_type_word(group) if group is not None and group.is_draid else None
+    (``draid2:8d:24c:2s``, the data disks counted as zpool does)."""
+    word = vdev_type_word(group) if group.is_draid else None
     return describe_shape(layout, width, 1, word)
 
 
-def _disk_text(group: Mapping[str, Any]) -> str:
-    disk = group.get("disk") if isinstance(group.get("disk"), Mapping) else None
-    if disk is None:
-        disks = group.get("disks") or []
-        return f"{len(disks)} different disks"
-    name = " ".join(str(disk[k]) for k in ("vendor", "model") if disk.get(k)) or "custom disk"
-    size = disk.get("size_bytes")
-    media = media_label(str(disk.get("media") or ""))
-    size_text = format_si(size) if isinstance(size, int) else str(size or "")
+def _disk_text(group: VdevGroup) -> str:
+    """``Seagate ST16000NM001G · 16 TB · HDD``; a group of mixed disks by their number."""
+    if not group.single_disk:
+        return f"{len(group.disks)} different disks"
+    disk = group.disks[0]
+    name = " ".join(part for part in (disk.vendor, disk.model) if part) or "custom disk"
+    media = media_label(disk.media.value if disk.media is not None else "")
+    size_text = disk.size_text if disk.size_text is not None else format_si(disk.size_bytes)
     return " · ".join(p for p in (name, size_text, media) if p)
 
 
 _ASHIFT_WHY = {"design": "set for this group", "pool": "the pool's ashift"}
 
 
-def vdev_lines(estimate: Estimate, document: Mapping[str, Any], unit: str, spec: Design | None) -> tuple[VdevLine, ...]:
-    groups = document.get("vdevs") or []
-    parsed = spec.vdevs if spec is not None and len(spec.vdevs) == len(groups) else None
+def vdev_lines(estimate: Estimate, design: Design, unit: str) -> tuple[VdevLine, ...]:
     by_group: dict[int, VdevFigures] = {}
     for r in estimate.vdevs:
         by_group.setdefault(r.group_index, r)
     out = []
-    for i, group in enumerate(groups):
+    for i, group in enumerate(design.vdevs):
         row = by_group.get(i)
-        role = str(group.get("role"))
-        top_level = row is not None and role in ("data", "special", "dedup", "log")
+        role = group.role.value
+        top_level = row is not None and group.role in (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG)
         source = row.ashift_source if row is not None else ""
-        layout = row.layout if row is not None else str(group.get("layout"))
-        width = row.width if row is not None else as_int(group.get("width"))
+        layout = row.layout if row is not None else group.layout.value
+        width = row.width if row is not None else group.width
         out.append(
             VdevLine(
                 index=i,
                 role=role,
-                shape=_shape(layout, width, parsed[i] if parsed is not None else None),
-                count=as_int(group.get("count") or 1),
+                shape=_shape(layout, width, group),
+                count=group.count,
                 disk=_disk_text(group),
                 ashift=row.ashift if row is not None and top_level else None,
                 ashift_why=_ASHIFT_WHY.get(source, f"auto: {source}" if source else ""),
-                survives=row.fault_tolerance if row is not None and role in ("data", "special", "dedup") else None,
-                size=Size((row.zpool_size_bytes if row is not None else 0) * as_int(group.get("count") or 1), unit),
+                survives=row.fault_tolerance
+                if row is not None and group.role in (Role.DATA, Role.SPECIAL, Role.DEDUP)
+                else None,
+                size=Size((row.zpool_size_bytes if row is not None else 0) * group.count, unit),
                 removable=row.removable if row is not None and top_level else None,
             )
         )
     return tuple(out)
 
 
-def risk_lines(
-    estimate: Estimate, document: Mapping[str, Any], with_fixes: bool, spec: Design | None
-) -> tuple[RiskLine, ...]:
+def risk_lines(estimate: Estimate, design: Design, with_fixes: bool) -> tuple[RiskLine, ...]:
     out = []
+    # The fixes still change the document: it is written once from the design.
+    document = design_to_document(design) if with_fixes and estimate.risks else {}
     for r in estimate.risks:
         # The label only: the changed document is validated when the fix is applied.
-        fix = design_fix(r, document, spec, validate=False) if with_fixes else None
+        fix = design_fix(r, document, design, validate=False) if with_fixes else None
         out.append(
             RiskLine(
                 code=r.code,

@@ -41,8 +41,7 @@ def design_summary(
     estimate, error = estimate_or_error(design)
     if estimate is None:
         return None, error
-    spec = design.to_spec() if with_fixes else None
-    summary = summarize(estimate, design.document_view(), catalog_prices(), with_fixes=with_fixes, spec=spec, unit=unit)
+    summary = summarize(estimate, design.to_spec(), catalog_prices(), with_fixes=with_fixes, unit=unit)
     return summary, None
 
 
@@ -65,7 +64,7 @@ def design_context(
     estimate, estimate_error = estimate_or_error(design)
     summary = None
     if estimate is not None:
-        summary = summarize(estimate, design.to_document(), catalog_prices(), spec=design.to_spec(), unit=unit)
+        summary = summarize(estimate, design.to_spec(), catalog_prices(), unit=unit)
     return {
         "design": design,
         "estimate": estimate,

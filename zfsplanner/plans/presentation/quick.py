@@ -1,8 +1,10 @@
-"""The quick planner's answer and page: one short form's document, estimated and presented.
+"""The quick planner's answer and page: one short form's ``Design``, estimated and presented.
 
 The view module ``views.quick`` serves ``/plan/`` and its chart, JSON and save; the home page
 (``views.designs.home``) shows the same page to a visitor who is not logged in. Both render it
-through :func:`quick_plan_page`. The estimate is the one ``POST /api/estimate/`` gives
+through :func:`quick_plan_page`. The form's parameters become a document once and that document
+a ``Design`` once (:func:`computed`); the answer and the page read the ``Design`` and the estimate
+by attribute. The estimate is the one ``POST /api/estimate/`` gives
 (``estimate_with_catalog(validate_document(doc))``), cached per document and catalog state; the
 rendered page is cached per parameter set (``page_cache``).
 """
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -29,7 +31,7 @@ from zfsplanner.web.page_cache import render_cached
 
 from ..forms.quick import QuickPlanForm, canonical_query, catalog_price, field_errors, form_data
 from ..forms.vdevs import switched_layout
-from ..services.designs import resolve_catalog, validate_document
+from ..services.designs import validate_document
 from ..services.estimates import ESTIMATE_CACHE_SECONDS, planning_stamp
 from ..services.planning import estimate_with_catalog
 from .growth import GrowthSection, growth_section
@@ -42,14 +44,14 @@ UNPROCESSABLE = 422
 
 @dataclass(frozen=True)
 class QuickAnswer:
-    document: dict[str, Any]
+    design: Design  # what the form's parameters describe, catalog disks filled in
     estimate: Estimate
     commands: dict[str, list[str]]
     summary: DesignSummary  # its cost is the designer's rule (summary.design_cost): every disk, SSDs too
 
     @property
     def version(self) -> str:
-        return str(self.document["openzfs_version"])
+        return self.design.version
 
     @property
     def survivors(self) -> list[VdevLine]:
@@ -67,47 +69,55 @@ class QuickAnswer:
         return format_size(self.summary.usable.bytes, self.summary.other_unit)
 
 
-def computed(doc: dict[str, Any]) -> tuple[Design, Estimate, dict[str, list[str]]]:
-    """The estimate and commands of a quick-planner document; ``InvalidDesign`` when the core refuses it.
+def computed(form: QuickPlanForm) -> tuple[Design, Estimate, dict[str, list[str]]]:
+    """The ``Design`` of a valid form, its estimate and its commands; ``InvalidDesign`` when the core
+    refuses it.
 
-    The estimate is the one ``POST /api/estimate/`` and ``manage.py estimate`` give; both are
-    cached per document and catalog state (invalid documents are not cached)."""
-    stamp = planning_stamp()
-    key = f"quick-plan-typed:{_digest(doc)}:{stamp}"
+    The form's parameters are written as the quick planner's document (what ``design.json`` and
+    "Save as a design" give) and parsed once, as ``POST /api/estimate/`` parses one; the estimate is
+    the one that API and ``manage.py estimate`` give. All three are cached per document and catalog
+    state (invalid documents are not cached)."""
+    doc = form.document()
+    key = f"quick-plan-typed:{_digest(doc)}:{planning_stamp()}"
     stored = cache.get(key)
     if stored is None:
         spec = validate_document(doc)
-        # The commands do not change with the data planned or the price: typing those reuses them.
-        shape = {**doc, "datasets": [{k: v for k, v in ds.items() if k != "contents"} for ds in doc["datasets"]]}
-        shape["vdevs"] = [{k: v for k, v in g.items() if k != "price_per_disk"} for g in doc["vdevs"]]
-        commands_key = f"quick-plan-commands:wrapped:{_digest(shape)}"
-        commands = cache.get(commands_key)
-        if commands is None:
-            wrapped = all_commands(spec, wrapped=True)
-            commands = {"commands": wrapped, "lines": command_lines(wrapped)}
-            cache.set(commands_key, commands, timeout=ESTIMATE_CACHE_SECONDS)
-        stored = (spec, estimate_with_catalog(spec), commands)
+        stored = (spec, estimate_with_catalog(spec), _commands(spec))
         cache.set(key, stored, timeout=ESTIMATE_CACHE_SECONDS)
     return stored
 
 
-def _digest(doc: dict[str, Any]) -> str:
+def _commands(spec: Design) -> dict[str, list[str]]:
+    """The ``zpool create`` and ``zfs create`` commands, cached per pool shape: they do not change
+    with the data planned or the price, so typing those reuses them."""
+    shape = replace(
+        spec,
+        vdevs=tuple(replace(g, price_per_disk=None) for g in spec.vdevs),
+        datasets=tuple(replace(ds, contents=None) for ds in spec.datasets),
+    )
+    key = f"quick-plan-commands:wrapped:{hashlib.sha256(repr(shape).encode()).hexdigest()}"
+    commands = cache.get(key)
+    if commands is None:
+        wrapped = all_commands(spec, wrapped=True)
+        commands = {"commands": wrapped, "lines": command_lines(wrapped)}
+        cache.set(key, commands, timeout=ESTIMATE_CACHE_SECONDS)
+    return commands  # type: ignore[no-any-return]
+
+
+def _digest(doc: object) -> str:
+    """The cache key of the form's document (its parameters, written out)."""
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def answer(form: QuickPlanForm) -> QuickAnswer:
     """The answer to a valid form: ``InvalidDesign`` (paths mapped to fields by the caller) otherwise."""
-    doc = form.document()
-    spec, estimate, commands = computed(doc)
+    spec, estimate, commands = computed(form)
     d = form.cleaned_data
-    shown = resolve_catalog(doc) if d.get("disk") else doc  # a catalog disk named by its vendor and model
     # The price typed is the data group's price_per_disk; else the catalog's price of the chosen disk.
     listed = catalog_price(d["disk"]) if d.get("disk") else None
     prices = {d["disk"]: listed} if listed is not None else {}
-    summary = summarize(
-        estimate, shown, prices, with_fixes=False, spec=spec, unit=d.get("unit") or DEFAULT_SIZE_UNIT
-    )
-    return QuickAnswer(doc, estimate, commands, summary)
+    summary = summarize(estimate, spec, prices, with_fixes=False, unit=d.get("unit") or DEFAULT_SIZE_UNIT)
+    return QuickAnswer(spec, estimate, commands, summary)
 
 
 def _wants_partial(request: HttpRequest) -> bool:
@@ -122,7 +132,7 @@ def _valid(form: QuickPlanForm) -> bool:
     if not form.is_valid():
         return False
     try:
-        computed(form.document())
+        computed(form)
     except InvalidDesign as exc:
         for field, message in field_errors(exc.errors, form.cleaned_data):
             form.add_error(field, message)

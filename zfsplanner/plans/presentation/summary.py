@@ -2,8 +2,8 @@
 
 Templates and chart builders read these attributes; they never dig in the estimate
 dict by key or format numbers themselves. :func:`summarize` takes the estimate the
-core produced (cached per revision by ``services.estimate_design``), the design's
-document and the catalog prices. Its headline and cost are here with where the raw capacity goes
+core produced (cached per revision by ``services.estimate_design``), the ``Design`` it
+was made from and the catalog prices. Its headline and cost are here with where the raw capacity goes
 (:func:`breakdown`); the lines it lists (vdev groups, risks, datasets) are built in ``lines``.
 """
 
@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from zfsplanner.core.design.types import Design, InvalidDesign
-from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.design.types import Design
 from zfsplanner.core.estimate import Estimate
-from zfsplanner.core.naming import element_label
+from zfsplanner.core.naming import vdev_label
 from zfsplanner.core.report import Headline, headline, pool_figures
 from zfsplanner.core.report.breakdown import CATEGORY_LABELS, capacity_breakdown
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, SIZE_UNITS
@@ -36,7 +35,7 @@ from .lines import (
     vdev_lines,
 )
 from .planning import PlanningView, planning_view
-from .sizes import Size, as_int
+from .sizes import Size
 
 UNIT_EXPLAIN = {
     "TiB": "Sizes in TiB (2⁴⁰ bytes), what zpool and zfs count in: their T means TiB.",
@@ -153,89 +152,60 @@ def breakdown(estimate: Estimate, unit: str = DEFAULT_SIZE_UNIT) -> tuple[Segmen
     )
 
 
-def _price(value: Any) -> Decimal | None:
-    """A group's ``price_per_disk`` (a decimal string or a number), None when absent or unreadable."""
-    if value is None or isinstance(value, bool):
-        return None
-    try:
-        price = Decimal(str(value))
-    except ArithmeticError:
-        return None
-    return price if price.is_finite() and price >= 0 else None
-
-
-def design_cost(document: Mapping[str, Any], prices: Mapping[str, Decimal], usable_bytes: int) -> Cost:
+def design_cost(design: Design, prices: Mapping[str, Decimal], usable_bytes: int) -> Cost:
     """The cost rule of every page (the quick planner, the designer, the design, share and compare pages).
 
     Every disk counts (data, special, dedup, log, cache and spare SSDs and HDDs alike) at its group's
-    own ``price_per_disk``, else the catalog's price of its model (``prices``). A group without either
-    is named in ``unpriced``; the figure then counts the disks that have a price, and the pages say
-    it is a lower bound and which groups it leaves out."""
+    own ``price_per_disk``, else the catalog's price of its model (``prices``, by catalog model). A
+    group without either is named in ``unpriced``; the figure then counts the disks that have a price,
+    and the pages say it is a lower bound and which groups it leaves out."""
     total = Decimal(0)
     disks = priced = 0
     unpriced: list[str] = []
-    for index, group in enumerate(document.get("vdevs") or []):
-        before_disks, before_priced = disks, priced
-        count = as_int(group.get("count") or 1)
-        members = (
-            group.get("disks")
-            if isinstance(group.get("disks"), list)
-            else [group.get("disk")] * as_int(group.get("width"))
-        )
-        group_price = _price(group.get("price_per_disk"))  # the group's own price comes before the catalog's
-        for disk in members:
-            disks += count
-            model = disk.get("catalog") or disk.get("model") if isinstance(disk, Mapping) else None
-            price = group_price if group_price is not None else prices.get(str(model)) if model else None
-            if price is not None:
-                priced += count
-                total += price * count
-        missing = (disks - before_disks) - (priced - before_priced)
+    for index, group in enumerate(design.vdevs):
+        missing = 0
+        for disk in group.disks:
+            disks += group.count
+            model = disk.catalog or disk.model
+            # the group's own price comes before the catalog's
+            price = group.price_per_disk if group.price_per_disk is not None else prices.get(model) if model else None
+            if price is None:
+                missing += group.count
+            else:
+                priced += group.count
+                total += price * group.count
         if missing:
-            unpriced.append(f"{element_label(document, f'vdevs[{index}]')}, {missing} disk{'s' if missing > 1 else ''}")
+            unpriced.append(f"{vdev_label(design, index)}, {missing} disk{'s' if missing > 1 else ''}")
     if priced == 0:
         return Cost(total=None, per_usable_tb=None, priced_disks=0, disks=disks, unpriced=tuple(unpriced))
     per_tb = total / (Decimal(usable_bytes) / Decimal(10**12)) if usable_bytes else None
     return Cost(total=total, per_usable_tb=per_tb, priced_disks=priced, disks=disks, unpriced=tuple(unpriced))
 
 
-def _parsed(document: Mapping[str, Any]) -> Design | None:
-    """The design the estimate was made from; None for a document that does not parse."""
-    try:
-        return parse_design(document)
-    except InvalidDesign:
-        return None
-
-
 def summarize(
     estimate: Estimate,
-    document: Mapping[str, Any],
+    design: Design,
     prices: Mapping[str, Decimal] | None = None,
     with_fixes: bool = True,
-    spec: Design | None = None,
     unit: str = DEFAULT_SIZE_UNIT,
 ) -> DesignSummary:
-    """The page's presentation of ``estimate``, every size in ``unit`` (``TiB`` or ``TB``)."""
+    """The page's presentation of ``estimate``, made from ``design``, every size in ``unit`` (``TiB`` or ``TB``)."""
     pool = estimate.pool
     top = headline(estimate)
-    if spec is None:
-        spec = _parsed(document)
-    vdevs = vdev_lines(estimate, document, unit, spec)
-    risks = risk_lines(estimate, document, with_fixes, spec)
     return DesignSummary(
-        name=str(document.get("name")),
-        version=str(document.get("openzfs_version") or ""),
+        name=design.name,
+        version=design.openzfs_version or "",
         usable=Size(top.usable_bytes, unit),
         raw=Size(top.raw_bytes, unit),
         zpool_size=Size(top.zpool_size_bytes, unit),
         efficiency=top.efficiency,
         pool_survives=top.survives,
-        vdevs=vdevs,
-        risks=risks,
+        vdevs=vdev_lines(estimate, design, unit),
+        risks=risk_lines(estimate, design, with_fixes),
         risk_counts=top.risk_counts,
         segments=breakdown(estimate, unit),
         datasets=dataset_lines(estimate, unit),
-        cost=design_cost(document, prices or {}, top.usable_bytes),
+        cost=design_cost(design, prices or {}, top.usable_bytes),
         planned_fill=top.planned_fill,
         pool_rows=tuple(PoolRow(key, label, why, Size(n, unit)) for key, label, why, n in pool_figures(pool)),
         notes=pool.notes,

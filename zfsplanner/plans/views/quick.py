@@ -108,14 +108,14 @@ def quick_plan_save(request: HttpRequest) -> HttpResponse:
         return redirect(back)
     team = writable_teams(request.user).order_by("name", "pk").first()
     if request.method == "GET":
-        kept = saved_unchanged(request.user, result.document)
+        kept = saved_unchanged(request.user, form.document())
         if kept is not None:  # saved already: when the account was made (signup), or by this link before
             messages.info(request, f"This plan is saved as design {kept.name} in {kept.team.name}.")
             return redirect("plans:designer", pk=kept.pk)
         context = {**page_context(form, result, data), "team": team, "back_url": back}
         return render(request, "plans/quick_plan_save.html", context)
     team = team or personal_team(request.user)
-    design = save_design_document(team, result.document, request.user, summary="from the quick planner")
+    design = save_design_document(team, form.document(), request.user, summary="from the quick planner")
     keep_unit(request.user, str(data["unit"]))  # the designer shows the sizes in the unit the plan was read in
     messages.success(request, f"Design {design.name} saved in {team.name}. Add vdevs and datasets below.")
     return redirect("plans:designer", pk=design.pk)

@@ -69,7 +69,7 @@ def report_texts(design: PoolDesign, link: str | None = None, unit: str = DEFAUL
     report and the page cannot disagree on them."""
     spec = design.to_spec()
     est = estimate_design(design)
-    summary = summarize(est, design.document_view(), with_fixes=False, unit=unit)
+    summary = summarize(est, spec, with_fixes=False, unit=unit)
     markdown = report.markdown(spec, est, meta=_meta(design, link), unit=summary.unit, top=summary.headline)
     return markdown, report.csv_text(spec, est)
 
