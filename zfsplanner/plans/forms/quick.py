@@ -10,7 +10,10 @@ data disk, and ``unit`` (TB or TiB on the cards).
 The form only reads the fields (a size with its unit, a whole number); the rules of a valid
 design (raidz2 needs 3 disks, at most 255 per vdev, sizes within 2^64) stay in the core and
 come back through :func:`field_errors`, mapped onto the field they concern.
-:func:`quick_document` is the one place the parameters become a design document.
+:func:`quick_document` is the one place the parameters become a design document (what
+``/plan/design.json`` downloads and "Save as a design" stores); ``presentation.quick.computed``
+parses it once into the core's ``Design``, and the page reads that. Defaults shown in the fields
+(the record size, the compression) are the core's (``core.properties.resolve``).
 """
 
 from __future__ import annotations
