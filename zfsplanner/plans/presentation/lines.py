@@ -233,13 +233,13 @@ def vdev_lines(estimate: Estimate, document: Mapping[str, Any], unit: str, spec:
     return tuple(out)
 
 
-def risk_lines(
-    estimate: Estimate, document: Mapping[str, Any], with_fixes: bool, spec: Design | None
-) -> tuple[RiskLine, ...]:
+def risk_lines(estimate: Estimate, spec: Design | None, with_fixes: bool) -> tuple[RiskLine, ...]:
+    """A line per risk of ``estimate``, made from ``spec``; with ``with_fixes``, the label of its one-click
+    fix where it has one (``spec`` None: a design that does not parse offers none)."""
     out = []
     for r in estimate.risks:
-        # The label only: the changed document is validated when the fix is applied.
-        fix = design_fix(r, document, spec, validate=False) if with_fixes else None
+        # The label only: the changed design is validated when the fix is applied.
+        fix = design_fix(r, spec, validate=False) if with_fixes and spec is not None else None
         out.append(
             RiskLine(
                 code=r.code,

@@ -221,7 +221,7 @@ def summarize(
     if spec is None:
         spec = _parsed(document)
     vdevs = vdev_lines(estimate, document, unit, spec)
-    risks = risk_lines(estimate, document, with_fixes, spec)
+    risks = risk_lines(estimate, spec, with_fixes)
     return DesignSummary(
         name=str(document.get("name")),
         version=str(document.get("openzfs_version") or ""),
