@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 import pytest
 
+from zfsplanner.core.design.types import Design
 from zfsplanner.core.document.export import design_to_document
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.properties.resolve import block_size
 from zfsplanner.core.risk.fixes import FIXABLE_CODES, design_fix
-from zfsplanner.core.risk.registry import Risk
+from zfsplanner.core.risk.registry import RISK_CATALOG, Fixed, Part, Risk
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -152,8 +154,6 @@ def test_a_pool_ashift_counts_as_explicit_for_the_vm_rule():
 
 
 def test_every_fixable_code_is_a_registered_risk():
-    from zfsplanner.core.risk.registry import RISK_CATALOG
-
     assert set(FIXABLE_CODES) <= set(RISK_CATALOG)
 
 
@@ -310,3 +310,14 @@ def test_applying_a_fix_removes_its_risk(name, design, risk):
     assert parse_design(design_to_document(fix.design)) == fix.design  # valid, and reads back as built
     left = {(r.code, r.subject) for r in estimate(fix.design).risks}
     assert (risk.code, risk.subject) not in left
+
+
+def test_every_fix_goes_from_the_typed_design_to_a_new_one_and_no_rule_reads_a_document():
+    fixes = [spec.fix for spec in RISK_CATALOG.values() if spec.fix is not None]
+    assert len(fixes) == len(FIXABLE_CODES)
+    for fix in fixes:
+        assert get_type_hints(fix) == {"design": Design, "part": Part, "return": Fixed | None}, fix.__name__
+    package = ROOT / "zfsplanner" / "core" / "risk"
+    by_key = re.compile(r"\b(item|doc|document)\s*(\.get\(|\[)|(dict|Mapping)\[str, Any\]")
+    found = [(p.name, m.group(0)) for p in package.glob("*.py") for m in by_key.finditer(p.read_text())]
+    assert found == []
