@@ -294,11 +294,12 @@ def test_designer_figures_equal_the_api_and_the_command(design, alice, web, tmp_
 def test_fix_labels_only_for_design_changes():
     doc = design_document("tank")
     doc["vdevs"].append({**doc["vdevs"][0], "role": "special", "layout": "mirror", "width": 2})
-    risks = {r.code: r for r in estimate(parse_design(doc)).risks}
-    fix = design_fix(risks["special-redundancy-below-data"], doc)
+    design = parse_design(doc)
+    risks = {r.code: r for r in estimate(design).risks}
+    fix = design_fix(risks["special-redundancy-below-data"], design)
     assert fix is not None and "3-way mirror" in fix.label
-    assert fix.document["vdevs"][1]["width"] == 3
-    assert design_fix(risks["special-vdev-irremovable"], doc) is None
+    assert fix.design.vdevs[1].width == 3
+    assert design_fix(risks["special-vdev-irremovable"], design) is None
 
 
 # ------------------------------------------------------------------ the same through the API

@@ -13,6 +13,7 @@ from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.geometry.metaslab import metaslab_shift
 from zfsplanner.core.naming import element_label
+from zfsplanner.core.properties.resolve import block_size
 from zfsplanner.core.risk.fixes import design_fix
 from zfsplanner.core.risk.layout import leaf_asize, replacement_min_bytes
 from zfsplanner.core.risk.registry import (
@@ -25,6 +26,7 @@ from zfsplanner.core.risk.registry import (
     catalog_markdown,
     sort_risks,
 )
+from zfsplanner.core.units import parse_zfs_size
 
 ROOT = Path(__file__).resolve().parents[3]
 JSON_PATH = re.compile(r"\b(vdevs|datasets)\[\d|\b(host|extra)\.[a-z]")
@@ -194,7 +196,7 @@ def test_example_and_test_designs_name_parts_in_words_not_json_paths():
         for r in found:
             for text in (r.title, r.detail, r.fix):
                 assert not JSON_PATH.search(text), (path.name, r.code, text)
-            fix = design_fix(r, doc)  # the one-click fix's button label, where there is one
+            fix = design_fix(r, parse_design(doc))  # the one-click fix's button label, where there is one
             assert fix is None or not JSON_PATH.search(fix.label), (path.name, fix.label)
             assert re.fullmatch(r"(vdevs|datasets)\[\d+\]|pool", r.subject)  # the API field keeps the path
             seen.add(r.code)
@@ -771,10 +773,12 @@ def test_the_captures_all_fix_uses_the_block_size_in_force_and_clears_the_risk(d
     document = {"name": "tank", "openzfs_version": "2.4", "vdevs": [RAIDZ2, SPECIAL3], "datasets": datasets}
     d = parse_design(document)
     (r,) = risks(d, code="special-small-blocks-captures-all")
-    fixed = design_fix(r, document, d)
+    fixed = design_fix(r, d)
     assert fixed is not None
     assert fixed.label == f"Set special_small_blocks={value} (below {label})"
-    assert risks(parse_design(fixed.document), code="special-small-blocks-captures-all") == []
+    assert risks(fixed.design, code="special-small-blocks-captures-all") == []
+    ds = fixed.design.datasets[1]
+    assert ds.special_small_blocks == parse_zfs_size(value) < block_size(fixed.design, ds)
 
 
 # --------------------------------------------------------------------------- wide mirrors

@@ -21,6 +21,7 @@ from ..design.types import (
 from ..geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 from ..geometry.vdev_shape import shape_errors
 from ..versions import supports, unknown_version_message
+from .export import design_to_document
 from .limits import MAX_BYTES, document_errors
 from .parts import read_dataset, read_host, read_vdev
 from .reader import Reader, extra
@@ -120,6 +121,12 @@ def parse_design(doc: Any) -> Design:
     if problems:
         raise InvalidDesign(problems)
     return design
+
+
+def validate_design(design: Design) -> Design:
+    """``design`` as its document reads back: a design made by changing another one (a one-click fix)
+    passes the check a design gets when it is saved, or ``InvalidDesign`` names every bad field."""
+    return parse_design(design_to_document(design))
 
 
 def _written_before_errors(design: Design) -> list[tuple[str, str]]:

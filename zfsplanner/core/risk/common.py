@@ -7,13 +7,14 @@ one-click fixes make (a group turned into a mirror)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from ..commands.replication import pair_refusal
 from ..design.types import Dataset, Design, Layout, Media, Role, VdevGroup
 from ..naming import dataset_label, vdev_label
 from ..properties import resolve as properties
-from .registry import Doc, RiskFigures
+from .registry import Fixed, RiskFigures
 
 REF_REMOVAL = (
     "module/zfs/vdev_removal.c (spa_vdev_remove_top_check); man zpool-remove.8: "
@@ -95,18 +96,24 @@ def zpool_says(first: VdevGroup, second: VdevGroup, design: Design) -> str:
 # --------------------------------------------------------------------------- what several fixes change
 
 
-def mirror_of(item: Doc, width: int) -> None:
-    """Make the vdev group ``item`` a ``width``-way mirror (its listed disks repeated to ``width``)."""
-    item["layout"] = Layout.MIRROR.value
-    disks = item.get("disks")
-    if isinstance(disks, list) and disks:
-        item["disks"] = (disks * width)[:width]
-    item["width"] = width
+def with_vdev(design: Design, index: int, group: VdevGroup) -> Design:
+    """``design`` with its vdev group ``index`` replaced by ``group``."""
+    return replace(design, vdevs=(*design.vdevs[:index], group, *design.vdevs[index + 1 :]))
 
 
-def mirror_each_disk(item: Doc) -> str | None:
-    """A group of single disks (``stripe``) made 2-way mirrors; None for any other layout."""
-    if item.get("layout") != Layout.STRIPE.value:
+def with_dataset(design: Design, index: int, ds: Dataset) -> Design:
+    """``design`` with its dataset ``index`` replaced by ``ds``."""
+    return replace(design, datasets=(*design.datasets[:index], ds, *design.datasets[index + 1 :]))
+
+
+def mirror_of(group: VdevGroup, width: int) -> VdevGroup:
+    """``group`` as a ``width``-way mirror (its disks repeated to ``width``, one per member)."""
+    return replace(group, layout=Layout.MIRROR, width=width, disks=(group.disks * width)[:width])
+
+
+def mirror_each_disk(design: Design, index: int) -> Fixed | None:
+    """Group ``index``, a group of single disks (``stripe``), made 2-way mirrors; None for any other layout."""
+    group = design.vdevs[index]
+    if group.layout != Layout.STRIPE:
         return None
-    mirror_of(item, 2)
-    return "Make each disk a 2-way mirror"
+    return Fixed(with_vdev(design, index, mirror_of(group, 2)), "Make each disk a 2-way mirror")

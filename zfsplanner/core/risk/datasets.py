@@ -3,8 +3,8 @@ release refuses, and sector sizes seen by virtual machines; and their one-click 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ..commands.refusals import refusals
 from ..design.types import DatasetType, Design, Role, Sync
@@ -13,8 +13,30 @@ from ..naming import element_label, sentence_case
 from ..properties.resolve import block_size
 from ..units import KIB, format_iec, format_zfs_size, zfs_nicenum
 from ..versions import SERIES_NAMES, supports
-from .common import agree, dataset_path, ds_name, groups_of, mirror_of, vdev_name, vdev_path
-from .registry import POOL, Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
+from .common import (
+    agree,
+    dataset_path,
+    ds_name,
+    groups_of,
+    mirror_of,
+    vdev_name,
+    vdev_path,
+    with_dataset,
+    with_vdev,
+)
+from .registry import (
+    DATASETS,
+    POOL,
+    VDEVS,
+    Fixed,
+    Part,
+    Risk,
+    RiskFigures,
+    RiskSpec,
+    Severity,
+    make_risk,
+    rule,
+)
 
 POOL_FILL_WARN = 0.80
 BOOT_MAX_RECORDSIZE = 128 * KIB
@@ -27,9 +49,9 @@ REF_BOOT = "cmd/zpool/compatibility.d/grub2; openzfs/zfs PR #6007 (large block b
 REF_VM = "module/zfs/vdev.c (vdev_open: ashift is at least the logical sector); QEMU logical_block_size"
 
 
-def fix_sync_disabled(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    item.pop("sync", None)
-    return "Set sync=standard"
+def fix_sync_disabled(design: Design, part: Part) -> Fixed | None:
+    ds = design.datasets[part.index]
+    return Fixed(with_dataset(design, part.index, replace(ds, sync=None)), "Set sync=standard")
 
 
 @rule(
@@ -60,18 +82,17 @@ def rule_sync_disabled(spec: RiskSpec, design: Design, figures: RiskFigures | No
         )
 
 
-def fix_pool_fill(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+def fix_pool_fill(design: Design, part: Part) -> Fixed | None:
     """One more vdev like the last data group's (a step: the risk stays while the pool is too full)."""
-    data = [i for i, g in enumerate(design.vdevs) if g.role == Role.DATA]
-    vdevs = list(doc.get("vdevs") or [])
-    if not data or not isinstance(vdevs[data[-1]], dict):
+    data = [i for i, _ in groups_of(design, Role.DATA)]
+    if not data:
         return None
-    group = copy.deepcopy(vdevs[data[-1]])
-    count = group.get("count") or 1
-    group["count"] = count + 1
-    vdevs[data[-1]] = group
-    doc["vdevs"] = vdevs
-    return f"Add another data vdev like the others ({count} → {count + 1})"
+    group = design.vdevs[data[-1]]
+    count = group.count
+    return Fixed(
+        with_vdev(design, data[-1], replace(group, count=count + 1)),
+        f"Add another data vdev like the others ({count} → {count + 1})",
+    )
 
 
 @rule(
@@ -122,9 +143,9 @@ def is_boot_pool(design: Design) -> bool:
     return design.name in BOOT_POOL_NAMES or design.extra.get("boot") is True
 
 
-def fix_boot_recordsize(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    item["recordsize"] = format_zfs_size(BOOT_MAX_RECORDSIZE)
-    return f"Set recordsize={item['recordsize']}"
+def fix_boot_recordsize(design: Design, part: Part) -> Fixed | None:
+    ds = replace(design.datasets[part.index], recordsize=BOOT_MAX_RECORDSIZE)
+    return Fixed(with_dataset(design, part.index, ds), f"Set recordsize={format_zfs_size(BOOT_MAX_RECORDSIZE)}")
 
 
 @rule(
@@ -157,23 +178,25 @@ def rule_boot_recordsize(spec: RiskSpec, design: Design, figures: RiskFigures | 
         )
 
 
-def fix_refused(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+def fix_refused(design: Design, part: Part) -> Fixed | None:
     """What the design's release refuses, changed to what it accepts (the release stays the user's)."""
-    if "compression" in item:  # a dataset: zstd before 2.0
-        item["compression"] = "lz4"
-        return "Use compression=lz4"
-    group = design.vdevs[index]
+    if part.section == DATASETS:  # a dataset: zstd before 2.0
+        ds = design.datasets[part.index]
+        if ds.compression is None:
+            return None
+        return Fixed(with_dataset(design, part.index, replace(ds, compression="lz4")), "Use compression=lz4")
+    group = design.vdevs[part.index]
     if group.role in (Role.SPECIAL, Role.DEDUP) and group.parity > 0:  # raidz/dRAID class vdev before 2.4
-        for key in ("draid_data", "draid_spares"):
-            item.pop(key, None)
-        mirror_of(item, group.parity + 1)
-        return f"Make it a {group.parity + 1}-way mirror (survives {group.parity} failures, as before)"
+        mirror = mirror_of(replace(group, draid_data=None, draid_spares=None), group.parity + 1)
+        return Fixed(
+            with_vdev(design, part.index, mirror),
+            f"Make it a {group.parity + 1}-way mirror (survives {group.parity} failures, as before)",
+        )
     if group.is_draid:  # dRAID before 2.1: the first release that has it
         first = next((name for name in SERIES_NAMES if supports(name, "draid")), None)
         if first is None:
             return None
-        doc["openzfs_version"] = first
-        return f"Target OpenZFS {first}"
+        return Fixed(replace(design, openzfs_version=first), f"Target OpenZFS {first}")
     return None
 
 
@@ -202,18 +225,17 @@ def rule_zpool_refuses(spec: RiskSpec, design: Design, figures: RiskFigures | No
         )
 
 
-def fix_vm_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+def fix_vm_ashift(design: Design, part: Part) -> Fixed | None:
     """512e disks under a VM: an explicit ashift keeps the guest's 512-byte view from choosing 9.
     (4Kn disks need the VM's block size set as well, which is not part of the design.) A volume on
     4Kn disks (the same code about a dataset) has no fix in the design: its guest's block size is not."""
-    if "role" not in item or not 0 <= index < len(design.vdevs):
+    if part.section != VDEVS:
         return None
-    group = design.vdevs[index]
+    group = design.vdevs[part.index]
     if any(d.logical_sector >= 4096 for d in group.disks):
         return None
     ashift = max(group_physical_ashift(group), DEFAULT_POOL_ASHIFT)
-    item["ashift"] = ashift
-    return f"Set ashift={ashift} explicitly"
+    return Fixed(with_vdev(design, part.index, replace(group, ashift=ashift)), f"Set ashift={ashift} explicitly")
 
 
 @rule(

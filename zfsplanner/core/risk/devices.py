@@ -4,6 +4,7 @@ their one-click fixes."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ..datasets.ddt import DedupTable, dedup_table, unique_blocks
 from ..design.types import Dataset, Design, Layout, Media, Role
@@ -21,7 +22,7 @@ from .common import (
     vdev_name,
     vdev_path,
 )
-from .registry import Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule, rule_codes
+from .registry import Fixed, Part, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule, rule_codes
 
 L2ARC_HEADER_BYTES = 96  # HDR_L2ONLY_SIZE on LP64 (include/sys/arc_impl.h)
 L2ARC_RAM_SHARE = 0.10
@@ -80,8 +81,8 @@ def rule_slog_plp(spec: RiskSpec, design: Design, figures: RiskFigures | None) -
         )
 
 
-def fix_slog_unmirrored(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    return mirror_each_disk(item)
+def fix_slog_unmirrored(design: Design, part: Part) -> Fixed | None:
+    return mirror_each_disk(design, part.index)
 
 
 @rule(
@@ -338,9 +339,9 @@ def rule_dedup_table_overflow(spec: RiskSpec, design: Design, figures: RiskFigur
     )
 
 
-def fix_unused_dedup_vdev(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    doc["vdevs"] = [v for j, v in enumerate(doc["vdevs"]) if j != index]
-    return "Remove the dedup vdev"
+def fix_unused_dedup_vdev(design: Design, part: Part) -> Fixed | None:
+    vdevs = design.vdevs[: part.index] + design.vdevs[part.index + 1 :]
+    return Fixed(replace(design, vdevs=vdevs), "Remove the dedup vdev")
 
 
 @rule(

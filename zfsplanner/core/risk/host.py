@@ -4,12 +4,12 @@ one-click fixes (take the parameter out)."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ..design.types import Design, Role
 from .common import groups_of
-from .registry import POOL, Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
+from .registry import POOL, Fixed, Part, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
 
 REF_NOCACHEFLUSH = (
     "man zfs.4 (zfs_nocacheflush: 'will cause pool corruption on power loss if a volatile out-of-order write "
@@ -24,28 +24,23 @@ REF_ZIL_DISABLE = (
 FLUSHED_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG)
 
 
-def remove_tunable(doc: Doc, name: str) -> str | None:
-    """Take the module parameter ``name`` out of the document's ``host.tunables`` (the caller's copy)."""
-    host = doc.get("host")
-    if not isinstance(host, dict) or not isinstance(host.get("tunables"), dict) or name not in host["tunables"]:
+def remove_tunable(design: Design, name: str) -> Fixed | None:
+    """The design without the module parameter ``name`` in its host's ``tunables``."""
+    host = design.host
+    if name not in host.tunables:
         return None
-    host = copy.deepcopy(host)
-    del host["tunables"][name]
-    if not host["tunables"]:
-        del host["tunables"]
-    if host:
-        doc["host"] = host
-    else:
-        del doc["host"]
-    return f"Remove {name} from the host's module parameters"
+    tunables = {key: value for key, value in host.tunables.items() if key != name}
+    return Fixed(
+        replace(design, host=replace(host, tunables=tunables)), f"Remove {name} from the host's module parameters"
+    )
 
 
-def fix_nocacheflush(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    return remove_tunable(doc, "zfs_nocacheflush")
+def fix_nocacheflush(design: Design, part: Part) -> Fixed | None:
+    return remove_tunable(design, "zfs_nocacheflush")
 
 
-def fix_zil_disable(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    return remove_tunable(doc, "zil_disable")
+def fix_zil_disable(design: Design, part: Part) -> Fixed | None:
+    return remove_tunable(design, "zil_disable")
 
 
 def disks_without_plp(design: Design) -> int:

@@ -4,11 +4,10 @@ fixes."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ..design.types import PARITY, DatasetType, Design, Layout, Role, VdevGroup
+from ..design.types import DatasetType, Design, Layout, Role, VdevGroup
 from ..geometry.alloc import block_asize, deflate, deflate_ratio, nominal_parity_fraction
 from ..geometry.ashift import group_ashift
 from ..geometry.draid import draid_data_disks
@@ -18,7 +17,7 @@ from ..geometry.partitioning import member_osize
 from ..geometry.vdev_shape import fault_tolerance
 from ..naming import describe_group, sentence_case
 from ..properties.resolve import block_size
-from ..units import MIB, format_si, rounddown, zfs_nicenum
+from ..units import KIB, MIB, format_si, format_zfs_size, rounddown, zfs_nicenum
 from .common import (
     agree,
     dataset_path,
@@ -32,9 +31,11 @@ from .common import (
     mirror_of,
     vdev_name,
     vdev_path,
+    with_dataset,
+    with_vdev,
     zpool_says,
 )
-from .registry import Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
+from .registry import Fixed, Part, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
 
 LARGE_DISK_BYTES = 8 * 10**12  # single parity on disks this large (vendor TB): see single-parity-large-disks
 WIDE_RAIDZ_DISKS_PER_PARITY_PLUS_ONE = 4  # raidz wider than 4 × (parity + 1): 8, 12, 16 disks
@@ -46,11 +47,17 @@ REF_ZPOOL_ADD = "cmd/zpool/zpool_vdev.c (get_replication: 'mismatched replicatio
 REF_ZPOOLCONCEPTS = "man zpoolconcepts.7 (Virtual Devices); module/zfs/vdev_raidz.c"
 
 
-def fix_padding(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    if item.get("type") != "volume":
+PADDING_FIX_VOLBLOCKSIZE = 64 * KIB  # what the raidz-padding-overhead fix gives a zvol
+
+
+def fix_padding(design: Design, part: Part) -> Fixed | None:
+    ds = design.datasets[part.index]
+    if ds.type != DatasetType.VOLUME:
         return None
-    item["volblocksize"] = "64K"
-    return "Set volblocksize=64K"
+    return Fixed(
+        with_dataset(design, part.index, replace(ds, volblocksize=PADDING_FIX_VOLBLOCKSIZE)),
+        f"Set volblocksize={format_zfs_size(PADDING_FIX_VOLBLOCKSIZE)}",
+    )
 
 
 @rule(
@@ -132,12 +139,13 @@ def rule_raidz_padding(spec: RiskSpec, design: Design, figures: RiskFigures | No
         )
 
 
-def fix_draid_compression(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    ds = design.datasets[index]
+def fix_draid_compression(design: Design, part: Part) -> Fixed | None:
+    ds = design.datasets[part.index]
     if ds.type == DatasetType.VOLUME or block_size(design, ds) >= MIB:
         return None
-    item["recordsize"] = "1M"
-    return "Set recordsize=1M"
+    return Fixed(
+        with_dataset(design, part.index, replace(ds, recordsize=MIB)), f"Set recordsize={format_zfs_size(MIB)}"
+    )
 
 
 @rule(
@@ -182,18 +190,17 @@ def rule_draid_compression(spec: RiskSpec, design: Design, figures: RiskFigures 
             break
 
 
-def fix_single_parity(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    layout = item.get("layout")
-    if layout == Layout.RAIDZ1.value:
-        item["layout"] = Layout.RAIDZ2.value
-        return "Make it raidz2 (survives two failures)"
-    if layout == Layout.DRAID1.value:
-        item["layout"] = Layout.DRAID2.value
-        return "Make it draid2 (survives two failures)"
-    if layout == Layout.MIRROR.value and item.get("width") == 2:
-        mirror_of(item, 3)
-        return "Make it a 3-way mirror"
-    return None
+def fix_single_parity(design: Design, part: Part) -> Fixed | None:
+    group = design.vdevs[part.index]
+    if group.layout == Layout.RAIDZ1:
+        changed, label = replace(group, layout=Layout.RAIDZ2), "Make it raidz2 (survives two failures)"
+    elif group.layout == Layout.DRAID1:
+        changed, label = replace(group, layout=Layout.DRAID2), "Make it draid2 (survives two failures)"
+    elif group.layout == Layout.MIRROR and group.width == 2:
+        changed, label = mirror_of(group, 3), "Make it a 3-way mirror"
+    else:
+        return None
+    return Fixed(with_vdev(design, part.index, changed), label)
 
 
 @rule(
@@ -229,16 +236,16 @@ def rule_single_parity_large(spec: RiskSpec, design: Design, figures: RiskFigure
         )
 
 
-def fix_wide_raidz(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    width, count = item.get("width"), item.get("count") or 1
-    if not isinstance(width, int) or width % 2 or isinstance(item.get("disks"), list):
+def fix_wide_raidz(design: Design, part: Part) -> Fixed | None:
+    """Two vdevs of half the width for each (a group that lists its disks one by one is left to the user)."""
+    group = design.vdevs[part.index]
+    width, count = group.width, group.count
+    if width % 2 or not group.single_disk or width // 2 < group.parity + 2:
         return None
-    layout = Layout(item["layout"])
-    if width // 2 < PARITY[layout] + 2:
-        return None
-    item["width"] = width // 2
-    item["count"] = count * 2
-    return f"Split it into {count * 2} vdevs of {width // 2} disks"
+    return Fixed(
+        with_vdev(design, part.index, _regrouped(group, width // 2, count * 2)),
+        f"Split it into {count * 2} vdevs of {width // 2} disks",
+    )
 
 
 @rule(
@@ -274,15 +281,23 @@ def rule_wide_raidz(spec: RiskSpec, design: Design, figures: RiskFigures | None)
 WIDE_MIRROR_WIDTH = 3  # an n-way mirror beyond this many copies: see wide-mirror
 
 
-def fix_wide_mirror(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+def _regrouped(group: VdevGroup, width: int, count: int) -> VdevGroup:
+    """The same disks as ``count`` vdevs of ``width`` (a group whose members are all one disk)."""
+    return replace(group, width=width, count=count, disks=group.disks[:1] * width)
+
+
+def fix_wide_mirror(design: Design, part: Part) -> Fixed | None:
     """The same disks as 3-way mirrors (or 2-way, when the width is not a multiple of 3)."""
-    width, count = item.get("width"), item.get("count") or 1
-    if not isinstance(width, int) or isinstance(item.get("disks"), list):
+    group = design.vdevs[part.index]
+    width, count = group.width, group.count
+    if not group.single_disk:
         return None
     for ways in (3, 2):
         if width % ways == 0:
-            item["width"], item["count"] = ways, count * width // ways
-            return f"Make it {count * width // ways} {ways}-way mirrors of the same disks"
+            return Fixed(
+                with_vdev(design, part.index, _regrouped(group, ways, count * width // ways)),
+                f"Make it {count * width // ways} {ways}-way mirrors of the same disks",
+            )
     return None
 
 
@@ -344,8 +359,8 @@ def rule_mixed_redundancy(spec: RiskSpec, design: Design, figures: RiskFigures |
         )
 
 
-def fix_non_redundant(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    return mirror_each_disk(item)
+def fix_non_redundant(design: Design, part: Part) -> Fixed | None:
+    return mirror_each_disk(design, part.index)
 
 
 @rule(
@@ -422,8 +437,8 @@ def replacement_min_bytes(design: Design, group: VdevGroup) -> int:
     return -(-minimum // columns)
 
 
-def fix_small_spare(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    """Spares of the largest disk among the vdevs they should replace (its own copy of that disk object)."""
+def fix_small_spare(design: Design, part: Part) -> Fixed | None:
+    """Spares of the largest disk among the vdevs they should replace."""
     members = [
         (disk.size_bytes, gi, di)
         for gi, g in enumerate(design.vdevs)
@@ -433,12 +448,12 @@ def fix_small_spare(doc: Doc, item: Doc, design: Design, index: int) -> str | No
     if not members:
         return None
     _, gi, di = max(members)
-    source = doc["vdevs"][gi]
-    disk = source["disk"] if "disk" in source else source["disks"][di]
-    item.pop("disks", None)
-    item["disk"] = copy.deepcopy(disk)
     largest = design.vdevs[gi].disks[di]
-    return f"Use {largest.model or format_si(largest.size_bytes) + ' disks'} as spares"
+    spare = design.vdevs[part.index]
+    return Fixed(
+        with_vdev(design, part.index, replace(spare, disks=(largest,) * spare.width, single_disk=True)),
+        f"Use {largest.model or format_si(largest.size_bytes) + ' disks'} as spares",
+    )
 
 
 @rule(

@@ -36,17 +36,44 @@ SEVERITY_RANK = {Severity.CRITICAL: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
 POOL = "pool"
-"""The subject of a risk about the whole pool (its fix gets the document itself as the item)."""
+"""The subject of a risk about the whole pool."""
 
-Doc = dict[str, Any]
-"""A design document (or one of its ``vdevs``/``datasets`` items) as JSON gives it."""
+VDEVS = "vdevs"
+DATASETS = "datasets"
 
-Fix = Callable[[Doc, Doc, Design, int], str | None]
-"""A one-click fix: ``fix(doc, item, design, index)`` changes ``item`` (the part the risk is about,
-``doc["vdevs"][index]`` or ``doc["datasets"][index]``; ``doc`` itself, index -1, for the pool) and,
-when it must, ``doc``, both copies the caller owns, and returns the label saying what it did, or
-None when this risk cannot be fixed by changing the design. ``design`` is the parsed document
-before the change."""
+_SUBJECT = re.compile(r"^(vdevs|datasets)\[(\d+)\]$")
+
+
+@dataclass(frozen=True)
+class Part:
+    """The part of the design a risk is about, read from its ``subject``: ``section`` is
+    :data:`VDEVS` (``design.vdevs[index]``), :data:`DATASETS` (``design.datasets[index]``) or
+    :data:`POOL` (the whole design, ``index`` -1)."""
+
+    section: str
+    index: int
+
+    @classmethod
+    def of(cls, subject: str) -> Part | None:
+        """The part ``subject`` (``vdevs[1]``, ``datasets[0]``, ``pool``) names; None for any other text."""
+        if subject == POOL:
+            return cls(POOL, -1)
+        match = _SUBJECT.match(subject)
+        return cls(match.group(1), int(match.group(2))) if match else None
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """What a one-click fix made of the design: the changed ``design`` and the ``label`` saying what it did."""
+
+    design: Design
+    label: str
+
+
+Fix = Callable[[Design, Part], Fixed | None]
+"""A one-click fix: ``fix(design, part)`` returns the design with the change that resolves the risk on
+``part`` (a new frozen ``Design``, built with ``dataclasses.replace``; the one given is never changed)
+and its label, or None when this risk cannot be fixed by changing the design."""
 
 
 @dataclass(frozen=True)

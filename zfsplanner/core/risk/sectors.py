@@ -4,8 +4,8 @@ rules say what it costs, and their one-click fixes set it."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ..design.types import Design, Role
 from ..geometry.ashift import (
@@ -19,8 +19,8 @@ from ..geometry.ashift import (
 from ..geometry.ashift import resolve as resolve_ashift
 from ..naming import sentence_case
 from ..units import zfs_nicenum
-from .common import REF_REMOVAL, agree, groups_of, vdev_name, vdev_path
-from .registry import Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
+from .common import REF_REMOVAL, agree, groups_of, vdev_name, vdev_path, with_vdev
+from .registry import Fixed, Part, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
 
 REF_ASHIFT = "module/zfs/vdev.c (vdev_open, vdev_ashift_optimize); man zpoolprops.7 (ashift)"
 
@@ -28,10 +28,11 @@ REF_ASHIFT = "module/zfs/vdev.c (vdev_open, vdev_ashift_optimize); man zpoolprop
 _ASHIFT_ROLES = (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG, Role.CACHE)
 
 
-def fix_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    ashift = group_physical_ashift(design.vdevs[index])
-    item["ashift"] = ashift
-    return f"Set ashift={ashift} ({1 << ashift}-byte sectors)"
+def fix_ashift(design: Design, part: Part) -> Fixed | None:
+    group = design.vdevs[part.index]
+    ashift = group_physical_ashift(group)
+    label = f"Set ashift={ashift} ({1 << ashift}-byte sectors)"
+    return Fixed(with_vdev(design, part.index, replace(group, ashift=ashift)), label)
 
 
 @rule(
@@ -119,16 +120,11 @@ def _explicit_ashift_fix(choice: AshiftChoice, physical: int) -> str:
     return text + ": zpool will not choose a larger ashift than the logical sector by itself."
 
 
-def fix_mixed_ashift(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+def fix_mixed_ashift(design: Design, part: Part) -> Fixed | None:
     """Every vdev one ashift: the pool's ``ashift`` set, and the groups' own ones that differ left out."""
     target = uniform_ashift(design)
-    doc["ashift"] = target
-    vdevs = [copy.deepcopy(v) for v in doc.get("vdevs") or []]  # the other items are shared with the caller's
-    for v in vdevs:
-        if isinstance(v, dict) and v.get("ashift") not in (None, target):
-            del v["ashift"]
-    doc["vdevs"] = vdevs
-    return f"Give every vdev ashift={target}"
+    vdevs = tuple(g if g.ashift in (None, target) else replace(g, ashift=None) for g in design.vdevs)
+    return Fixed(replace(design, ashift=target, vdevs=vdevs), f"Give every vdev ashift={target}")
 
 
 @rule(

@@ -4,13 +4,14 @@ one-click fixes."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ..design.types import DatasetType, Design, Layout, Role, VdevGroup
 from ..geometry.removal import Blocker, RemovalBlocker, RemovalContext, removal_blockers, removal_context
 from ..geometry.vdev_shape import fault_tolerance
 from ..naming import dataset_label, sentence_case
 from ..properties.resolve import block_size
-from ..units import KIB, MIB, format_iec, format_zfs_size, is_power_of_two, parse_zfs_size, zfs_nicenum
+from ..units import KIB, MIB, format_iec, format_zfs_size, is_power_of_two, zfs_nicenum
 from ..versions import Version
 from .common import (
     REF_REMOVAL,
@@ -22,9 +23,11 @@ from .common import (
     mirror_of,
     vdev_name,
     vdev_path,
+    with_dataset,
+    with_vdev,
     zpool_says,
 )
-from .registry import Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule, rule_codes
+from .registry import Fixed, Part, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule, rule_codes
 
 SPECIAL_SMALL_BLOCK_SHARE = 0.75  # 100 − zfs_special_class_metadata_reserve_pct (25)
 
@@ -95,13 +98,16 @@ def _data_fault_tolerance(design: Design) -> int | None:
     return min(data) if data else None
 
 
-def fix_special_redundancy(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+def fix_special_redundancy(design: Design, part: Part) -> Fixed | None:
     target = _data_fault_tolerance(design)
-    if target is None or item.get("layout") not in (Layout.MIRROR.value, Layout.STRIPE.value):
+    group = design.vdevs[part.index]
+    if target is None or group.layout not in (Layout.MIRROR, Layout.STRIPE):
         return None
     width = target + 1
-    mirror_of(item, width)
-    return f"Make it a {width}-way mirror (survives {target} failures, like the data vdevs)"
+    return Fixed(
+        with_vdev(design, part.index, mirror_of(group, width)),
+        f"Make it a {width}-way mirror (survives {target} failures, like the data vdevs)",
+    )
 
 
 @rule(
@@ -181,18 +187,19 @@ def rule_special_undersized(spec: RiskSpec, design: Design, figures: RiskFigures
     )
 
 
-def fix_ssb_captures_all(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+def fix_ssb_captures_all(design: Design, part: Part) -> Fixed | None:
     """special_small_blocks at half the block size in force (the rule's own :func:`block_size`: the
     dataset's recordsize or volblocksize, set, inherited or the release's default)."""
-    ds = design.datasets[index]
+    ds = design.datasets[part.index]
     block_bytes = block_size(design, ds)
     half = max(block_bytes // 2, 4096)
     if half >= block_bytes:
         return None
-    value = format_zfs_size(half)
-    item["special_small_blocks"] = value
     size_key = "volblocksize" if ds.type == DatasetType.VOLUME else "recordsize"
-    return f"Set special_small_blocks={value} (below {size_key})"
+    return Fixed(
+        with_dataset(design, part.index, replace(ds, special_small_blocks=half)),
+        f"Set special_small_blocks={format_zfs_size(half)} (below {size_key})",
+    )
 
 
 @rule(
@@ -234,24 +241,24 @@ def rule_ssb_captures_all(spec: RiskSpec, design: Design, figures: RiskFigures |
         )
 
 
-def fix_drop_ssb(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
-    if item.pop("special_small_blocks", None) is None:
+def fix_drop_ssb(design: Design, part: Part) -> Fixed | None:
+    ds = design.datasets[part.index]
+    if ds.special_small_blocks is None:
         return None
-    return "Drop special_small_blocks"
+    return Fixed(with_dataset(design, part.index, replace(ds, special_small_blocks=None)), "Drop special_small_blocks")
 
 
-def fix_ssb_value(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
+def fix_ssb_value(design: Design, part: Part) -> Fixed | None:
     """The largest value OpenZFS before 2.4 accepts at or below the one given: a power of two up to 1M."""
-    raw = item.get("special_small_blocks")
-    if not isinstance(raw, int | str):
+    ds = design.datasets[part.index]
+    given = ds.special_small_blocks
+    if given is None:
         return None
-    try:
-        given = parse_zfs_size(raw)
-    except ValueError:
-        return None
-    value = min(1 << max(given.bit_length() - 1, 9), 1024 * 1024)
-    item["special_small_blocks"] = format_zfs_size(value)
-    return f"Set special_small_blocks={format_zfs_size(value)}"
+    value = min(1 << max(given.bit_length() - 1, 9), MIB)
+    return Fixed(
+        with_dataset(design, part.index, replace(ds, special_small_blocks=value)),
+        f"Set special_small_blocks={format_zfs_size(value)}",
+    )
 
 
 @rule_codes(

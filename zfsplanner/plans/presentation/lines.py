@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from zfsplanner.core.design.types import Design, Role, VdevGroup
-from zfsplanner.core.document.export import design_to_document
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.estimate.figures import Expansion, VdevFigures
 from zfsplanner.core.naming import describe_shape, vdev_type_word
@@ -232,12 +231,12 @@ def vdev_lines(estimate: Estimate, design: Design, unit: str) -> tuple[VdevLine,
 
 
 def risk_lines(estimate: Estimate, design: Design, with_fixes: bool) -> tuple[RiskLine, ...]:
+    """A line per risk of ``estimate``, made from ``design``; with ``with_fixes``, the label of its one-click
+    fix where it has one."""
     out = []
-    # The fixes still change the document: it is written once from the design.
-    document = design_to_document(design) if with_fixes and estimate.risks else {}
     for r in estimate.risks:
-        # The label only: the changed document is validated when the fix is applied.
-        fix = design_fix(r, document, design, validate=False) if with_fixes else None
+        # The label only: the changed design is validated when the fix is applied.
+        fix = design_fix(r, design, validate=False) if with_fixes else None
         out.append(
             RiskLine(
                 code=r.code,

@@ -4,7 +4,7 @@
 * ``validate_document(doc)``: catalog references + ``parse_design``; raises ``InvalidDesign``.
 * ``save_design_document(team, doc, user, instance=None)``: validate first (one parse), then
   write the design, its vdev groups, datasets and revision document from that ``Design`` in one
-  transaction.
+  transaction; ``save_design(team, spec, ...)`` the same for a design changed as a ``Design``.
 * ``walk_revisions`` (undo/redo), ``duplicate_design`` (a variant), ``export_filename``.
 * ``apply_measured_ratio(...)``: store a measured compression ratio on one dataset.
 
@@ -204,6 +204,30 @@ def save_design_document(
         instance.remember_saved(spec, document)
         return instance
     return design
+
+
+def save_design(
+    team: Team,
+    spec: Design,
+    user: Any,
+    instance: PoolDesign | None = None,
+    *,
+    expected_revision: int | None = None,
+    kind: str = RevisionKind.EDIT,
+    summary: str = "",
+) -> PoolDesign:
+    """Store ``spec``, a design changed as a ``Design`` (a one-click fix), as :func:`save_design_document`
+    does: its document is written here, once, by the core's ``design_to_document``, and goes through
+    the same validation as any document saved."""
+    return save_design_document(
+        team,
+        design_to_document(spec),
+        user,
+        instance,
+        expected_revision=expected_revision,
+        kind=kind,
+        summary=summary,
+    )
 
 
 def as_stored(spec: Design) -> Design:

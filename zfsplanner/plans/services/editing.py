@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from zfsplanner.core.design.types import Design
 from zfsplanner.core.naming import element_label, sentence_case
 
 from ..models import json_copy
@@ -192,11 +193,11 @@ def error_text(doc: Any, path: str, message: str) -> str:
     """One error of the core (a JSON path and a message) as a page shows it: the part named in words.
 
     ``host.ram_bytes``, "must be at least 1" → "The host's RAM: must be at least 1". ``doc`` is the
-    document the error is about (it names the vdev groups and datasets); the API keeps the path.
+    document or ``Design`` the error is about (it names the vdev groups and datasets); the API keeps the path.
     """
     if not path:
         return sentence_case(message)
-    return f"{sentence_case(element_label(doc if isinstance(doc, Mapping) else None, path))}: {message}"
+    return f"{sentence_case(element_label(doc if isinstance(doc, Mapping | Design) else None, path))}: {message}"
 
 
 def error_texts(doc: Any, errors: Iterable[tuple[str, str]]) -> list[str]:

@@ -2,19 +2,20 @@
 
 The designer (``views.designer.design_fix_apply``) and the API (``DesignViewSet.apply_fix``) both
 call :func:`apply_fix`; the list of fixes a design offers (the API's ``fixes``) comes from
-:func:`available_fixes`. The fix itself (what it changes, its label) is the core's.
+:func:`available_fixes`. The fix itself (what it changes, its label) is the core's: it turns the
+stored ``Design`` into the fixed one, which :func:`.designs.save_design` stores as the next revision.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.naming import element_label
 from zfsplanner.core.risk.fixes import DesignFix, design_fix
 
 from ..models import PoolDesign
-from .designs import save_design_document
+from .designs import save_design
 from .estimates import estimate_design
 
 
@@ -27,17 +28,18 @@ class FixUnavailable(LookupError):
 
 
 class FixRefused(Exception):
-    """The fixed document did not pass; ``document`` is it, ``errors`` the core's (path, message) pairs."""
+    """The fixed design did not pass; ``design`` is it, ``errors`` the core's (path, message) pairs."""
 
-    def __init__(self, document: dict[str, Any], exc: InvalidDesign) -> None:
+    def __init__(self, design: Design, exc: InvalidDesign) -> None:
         super().__init__(str(exc))
-        self.document, self.errors = document, exc.errors
+        self.design, self.errors = design, exc.errors
 
 
 def available_fixes(design: PoolDesign) -> list[DesignFix]:
     """The fixes of the design's current risks (``InvalidDesign`` if the stored design no longer estimates)."""
-    doc = design.to_document()
-    found = (design_fix(r, doc) for r in estimate_design(design).risks)
+    risks = estimate_design(design).risks
+    spec = design.to_spec()
+    found = (design_fix(r, spec) for r in risks)
     return [f for f in found if f is not None]
 
 
@@ -46,7 +48,7 @@ def find_fix(design: PoolDesign, code: str, subject: str) -> DesignFix:
     if the stored design no longer estimates)."""
     risks = estimate_design(design).risks
     risk = next((r for r in risks if r.code == code and r.subject == subject), None)
-    fix = design_fix(risk, design.to_document()) if risk is not None else None
+    fix = design_fix(risk, design.to_spec()) if risk is not None else None
     if fix is None:
         raise FixUnavailable(code, subject)
     return fix
@@ -58,15 +60,15 @@ def apply_fix(
     """Apply the fix of one risk as the design's next revision; the saved design and what the revision says.
 
     Raises ``FixUnavailable``, ``InvalidDesign`` (the stored design no longer estimates),
-    ``FixRefused`` (the fixed document does not pass) or ``EditConflict`` (``expected_revision``
+    ``FixRefused`` (the fixed design does not pass) or ``EditConflict`` (``expected_revision``
     is stale). The revision names the part fixed as a person would ("fix for the special mirror
     (group 2): ...")."""
     fix = find_fix(design, code, subject)
-    summary = f"fix for {element_label(design.to_document(), subject)}: {fix.label}"
+    summary = f"fix for {element_label(design.to_spec(), subject)}: {fix.label}"
     try:
-        saved = save_design_document(
+        saved = save_design(
             design.team,
-            fix.document,
+            fix.design,
             user,
             instance=design,
             expected_revision=expected_revision,
@@ -74,5 +76,5 @@ def apply_fix(
             summary=summary,
         )
     except InvalidDesign as exc:
-        raise FixRefused(fix.document, exc) from exc
+        raise FixRefused(fix.design, exc) from exc
     return saved, summary

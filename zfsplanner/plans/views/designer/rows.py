@@ -69,7 +69,7 @@ def design_fix_apply(request: HttpRequest, pk: int) -> HttpResponse:
             request, design, status=CONFLICT, op_error="That risk is gone or has no one-click fix any more."
         )
     except FixRefused as exc:
-        op_error = f"The fix could not be applied: {'; '.join(error_texts(exc.document, exc.errors))}"
+        op_error = f"The fix could not be applied: {'; '.join(error_texts(exc.design, exc.errors))}"
         return render_designer(request, design, status=UNPROCESSABLE, op_error=op_error)
     except EditConflict as exc:
         design.refresh_from_db()
