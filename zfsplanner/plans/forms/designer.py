@@ -15,7 +15,7 @@ from django import forms
 
 from zfsplanner.accounts.services import MAX_TEAM_NAME, TeamError, clean_team_name
 from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, COMPRESSION_VALUES, DEFAULT_OPENZFS_VERSION
-from zfsplanner.core.document.parse import POOL_FEATURES
+from zfsplanner.core.document.checks import POOL_FEATURES
 from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT
 from zfsplanner.core.units import format_disk_size, format_zfs_size, parse_disk_size
 from zfsplanner.core.versions import supports
