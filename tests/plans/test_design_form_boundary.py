@@ -23,7 +23,8 @@ DOCUMENT_NAMES = {"doc", "document"}
 
 def _is_document_type(annotation: ast.expr | None) -> bool:
     text = ast.unparse(annotation) if annotation is not None else ""
-    return any(word in text for word in ("dict[", "Dict[", "Mapping[", "MutableMapping[")) or text in ("dict", "Mapping")
+    words = ("dict[", "Dict[", "Mapping[", "MutableMapping[")
+    return any(word in text for word in words) or text in ("dict", "Mapping")
 
 
 def document_functions(source: str) -> list[str]:
