@@ -54,7 +54,7 @@ def pct(samples, p):
 
 def measure(doc):
     design = save_design_document(team, doc, user)
-    group = design.to_document()["vdevs"][0]
+    group = design.to_spec().vdevs[0]
     base = VdevGroupForm.initial_from(group)
     samples = []
     for i in range(updates + 3):

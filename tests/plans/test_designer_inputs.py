@@ -1,5 +1,5 @@
 """The designer's fields for what was written before a RAIDZ expansion, a dataset's dedup ratio and
-the pool's fast dedup: form → document → form, saved through the page as a browser posts it, and
+the pool's fast dedup: form → typed part → form, saved through the page as a browser posts it, and
 refused in words."""
 
 from __future__ import annotations
@@ -10,7 +10,11 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from zfsplanner.core.design.types import Contents, Dataset
+from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.document.parts import read_dataset
 from zfsplanner.plans.forms.designer import DatasetForm, PoolForm
+from zfsplanner.plans.forms.parts import read_part
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import save_design_document
 from zfsplanner.plans.services.estimates import estimate_design
@@ -53,13 +57,14 @@ def test_a_dataset_round_trips_written_before_and_the_dedup_ratio():
         "type": "filesystem",
         "contents": {"logical_bytes": 100 * GIB, "logical_bytes_written_before": 40 * GIB, "dedup_ratio": 1.75},
     }
-    initial = DatasetForm.initial_from(ds)
+    old = read_part(read_dataset, ds, "datasets[0]", "tank")
+    initial = DatasetForm.initial_from(old)
     assert initial["written_before"] == "40GiB" and initial["dedup_ratio"] == 1.75
     form = bound(DatasetForm, initial, "d0")
     assert form.is_valid(), form.errors
-    contents = form.to_document(ds)["contents"]
-    assert contents["logical_bytes_written_before"] == 40 * GIB and contents["dedup_ratio"] == 1.75
-    assert DatasetForm.initial_from({**ds, "contents": contents}) == initial
+    new = form.to_dataset(old, 0, "tank")
+    assert new == old
+    assert DatasetForm.initial_from(new) == initial
 
 
 def test_sizes_are_typed_with_their_unit_like_the_data_to_store():
@@ -67,37 +72,48 @@ def test_sizes_are_typed_with_their_unit_like_the_data_to_store():
         {"name": "tank/a", "type": "filesystem", "logical_size": "8TB", "written_before": "2.5TiB", "dedup_ratio": "2"}
     )
     assert form.is_valid(), form.errors
-    contents = form.to_document()["contents"]
-    assert contents["logical_bytes_written_before"] == int(2.5 * 2**40) and contents["dedup_ratio"] == 2.0
+    contents = contents_of(form)
+    assert contents.logical_bytes_written_before == int(2.5 * 2**40) and contents.dedup_ratio == 2.0
+
+
+def contents_of(form: DatasetForm, old: Contents | None = None) -> Contents:
+    """The contents of the dataset ``form`` makes over a dataset tank/a with ``old`` contents."""
+    before = Dataset(name="tank/a", contents=old) if old is not None else None
+    contents = form.to_dataset(before, 0, "tank").contents
+    assert contents is not None
+    return contents
 
 
 def test_blank_fields_write_nothing_so_the_release_defaults_hold():
-    form = DatasetForm({"name": "tank/a", "type": "filesystem", "written_before": "", "dedup_ratio": ""})
+    form = DatasetForm(
+        {"name": "tank/a", "type": "filesystem", "logical_size": "1GiB", "written_before": "", "dedup_ratio": ""}
+    )
     assert form.is_valid(), form.errors
-    contents = form.to_document()["contents"]
-    assert contents["logical_bytes_written_before"] is None and contents["dedup_ratio"] is None  # None: removed
+    contents = contents_of(form, Contents(logical_bytes=GIB, logical_bytes_written_before=GIB // 2, dedup_ratio=3.0))
+    assert contents.logical_bytes_written_before is None and contents.dedup_ratio is None  # removed
 
 
 def test_a_field_that_does_not_apply_is_left_out_and_keeps_its_value():
     form = DatasetForm({"name": "tank/a", "type": "filesystem"}, expanded=False, dedup=False)
     assert "written_before" not in form.fields and "dedup_ratio" not in form.fields
     assert form.is_valid(), form.errors
-    contents = form.to_document()["contents"]
-    assert "logical_bytes_written_before" not in contents and "dedup_ratio" not in contents
+    kept = Contents(logical_bytes=GIB, logical_bytes_written_before=GIB // 2, dedup_ratio=3.0)
+    contents = contents_of(form, kept)
+    assert contents.logical_bytes_written_before == GIB // 2 and contents.dedup_ratio == 3.0
 
 
 @pytest.mark.parametrize(
     ("features", "shown"), [(None, ""), ({"fast_dedup": True}, "on"), ({"fast_dedup": False}, "off")]
 )
 def test_the_pool_round_trips_fast_dedup(features, shown):
-    doc = document(**({"features": features} if features is not None else {}))
-    initial = PoolForm.initial_from(doc)
+    spec = parse_design(document(**({"features": features} if features is not None else {})))
+    initial = PoolForm.initial_from(spec)
     assert initial["fast_dedup"] == shown
     form = bound(PoolForm, initial)
     assert form.is_valid(), form.errors
-    out = form.to_document(doc)
-    assert out["features"] == features
-    assert PoolForm.initial_from({**doc, "features": out["features"]}) == initial
+    out = form.apply(spec)
+    assert out.features == features and out == spec
+    assert PoolForm.initial_from(out) == initial
 
 
 def test_the_pool_form_says_what_the_release_enables():
@@ -123,15 +139,14 @@ def browser(user) -> tuple[Client, str]:
 
 
 def dataset_post(client: Client, token: str, design: PoolDesign, index: int, **fields: Any):
-    ds = design.to_document()["datasets"][index]
-    initial = {**DatasetForm.initial_from(ds), **fields}
+    initial = {**DatasetForm.initial_from(design.to_spec().datasets[index]), **fields}
     body = {f"d{index}-{k}": "" if v is None else v for k, v in initial.items()}
     body |= {"index": index, "revision": design.revision, "csrfmiddlewaretoken": token}
     return client.post(f"/designs/{design.pk}/designer/dataset/", body, HTTP_HX_REQUEST="true")
 
 
 def pool_post(client: Client, token: str, design: PoolDesign, **fields: Any):
-    body = {**PoolForm.initial_from(design.to_document()), **fields}
+    body = {**PoolForm.initial_from(design.to_spec()), **fields}
     body = {k: "" if v is None else v for k, v in body.items()}
     body |= {"revision": design.revision, "csrfmiddlewaretoken": token}
     return client.post(f"/designs/{design.pk}/designer/pool/", body, HTTP_HX_REQUEST="true")

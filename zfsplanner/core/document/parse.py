@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..design.planning import planning_errors
 from ..design.types import (
-    DEFAULT_OPENZFS_VERSION,
     FORMAT,
-    POOL_NAME_RE,
-    RESERVED_POOL_NAMES,
     Dataset,
     Design,
     InvalidDesign,
@@ -19,10 +15,17 @@ from ..design.types import (
     VdevGroup,
 )
 from ..geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
-from ..geometry.vdev_shape import shape_errors
-from ..versions import supports, unknown_version_message
+from ..versions import unknown_version_message
+from .checks import (
+    NO_DATA_VDEV,
+    feature_problem,
+    layout_errors,
+    pool_name_problem,
+    raw_total_problem,
+    repeated_name_errors,
+)
 from .export import design_to_document
-from .limits import MAX_BYTES, document_errors
+from .limits import document_errors
 from .parts import read_dataset, read_host, read_vdev
 from .reader import Reader, extra
 
@@ -38,8 +41,6 @@ DESIGN_KEYS = (
     "datasets",
     "host",
 )
-# pool features that change accounting, with the release that brings each
-POOL_FEATURES = {"fast_dedup": "ddt_flat_entries"}
 
 
 def parse_design(doc: Any) -> Design:
@@ -55,11 +56,9 @@ def parse_design(doc: Any) -> Design:
     if fmt != FORMAT:
         r.err("format", f"{fmt!r} is not supported (expected {FORMAT!r})")
     name = r.string(d, "name", "", required=True)
-    if name is not None:
-        if not POOL_NAME_RE.match(name) or len(name) > 255:
-            r.err("name", f"{name!r} is not a valid pool name (start with a letter; letters, digits, _ . : -)")
-        elif name in RESERVED_POOL_NAMES or re.match(r"^c[0-9]", name):
-            r.err("name", f"{name!r} is reserved by zpool")
+    problem = pool_name_problem(name) if name is not None else None
+    if problem is not None:
+        r.err("name", problem)
     version = r.string(d, "openzfs_version", "")
     problem = unknown_version_message(version) if version is not None else None
     if problem is not None:
@@ -76,12 +75,12 @@ def parse_design(doc: Any) -> Design:
             if v is not None:
                 vdevs.append(v)
         if raw_vdevs and not any(v.role == Role.DATA for v in vdevs) and len(vdevs) == len(raw_vdevs):
-            r.err("vdevs", "needs at least one data vdev")
+            r.err("vdevs", NO_DATA_VDEV)
         elif not raw_vdevs:
-            r.err("vdevs", "needs at least one data vdev")
-        raw_total = sum(sum(disk.size_bytes for disk in v.disks) * v.count for v in vdevs)
-        if raw_total > MAX_BYTES:
-            r.err("vdevs", f"hold {raw_total:,} bytes in all, beyond what one pool can address (2^64 − 1 = 16 EiB)")
+            r.err("vdevs", NO_DATA_VDEV)
+        total = raw_total_problem(vdevs)
+        if total is not None:
+            r.err("vdevs", total)
     datasets: list[Dataset] = []
     raw_ds = d.get("datasets", [])
     if raw_ds is None:
@@ -89,14 +88,14 @@ def parse_design(doc: Any) -> Design:
     if not isinstance(raw_ds, list):
         r.err("datasets", "must be a list")
     else:
-        seen: set[str] = set()
+        read: list[tuple[int, Dataset]] = []
         for i, item in enumerate(raw_ds):
             ds = read_dataset(r, item, f"datasets[{i}]", name)
             if ds is not None:
-                if ds.name in seen:
-                    r.err(f"datasets[{i}].name", f"{ds.name!r} appears twice")
-                seen.add(ds.name)
+                read.append((i, ds))
                 datasets.append(ds)
+        for path, message in repeated_name_errors(read):
+            r.err(path, message)
     description = r.string(d, "description", "")
     features = _read_features(r, d.get("features"), version)
     host = read_host(r, d.get("host"))
@@ -117,7 +116,7 @@ def parse_design(doc: Any) -> Design:
         features=features,
         host=host,
     )
-    problems = shape_errors(design) + _written_before_errors(design)
+    problems = layout_errors(design)
     if problems:
         raise InvalidDesign(problems)
     return design
@@ -127,22 +126,6 @@ def validate_design(design: Design) -> Design:
     """``design`` as its document reads back: a design made by changing another one (a one-click fix)
     passes the check a design gets when it is saved, or ``InvalidDesign`` names every bad field."""
     return parse_design(design_to_document(design))
-
-
-def _written_before_errors(design: Design) -> list[tuple[str, str]]:
-    """The data written before a RAIDZ expansion is given once: per dataset (its share sets the
-    dataset's USED and the expansion report adds the shares up) or, in a design whose datasets do
-    not give it, as the widened vdev's total (the report's alone). Both at once is refused."""
-    if not any(ds.contents is not None and ds.contents.logical_bytes_written_before is not None
-               for ds in design.datasets):
-        return []
-    return [
-        (f"vdevs[{i}].logical_bytes_written_before",
-         "is given per dataset too: give it once, on the datasets (each dataset's share sets its USED, "
-         "and the expansion report adds the shares up)")
-        for i, g in enumerate(design.vdevs)
-        if g.logical_bytes_written_before is not None
-    ]
 
 
 def _read_features(r: Reader, value: Any, version: str | None) -> dict[str, bool] | None:
@@ -155,13 +138,9 @@ def _read_features(r: Reader, value: Any, version: str | None) -> dict[str, bool
         return None
     out: dict[str, bool] = {}
     for key, on in d.items():
-        path = f"features.{key}"
-        if key not in POOL_FEATURES:
-            r.err(path, f"{key!r} is not a pool feature the planner models (one of {', '.join(POOL_FEATURES)})")
-        elif not isinstance(on, bool):
-            r.err(path, f"must be true or false (got {on!r})")
-        elif on and not supports(version or DEFAULT_OPENZFS_VERSION, POOL_FEATURES[key]):
-            r.err(path, f"{key} needs OpenZFS 2.3 or later (the design says {version})")
+        problem = feature_problem(key, on, version)
+        if problem is not None:
+            r.err(f"features.{key}", problem)
         else:
             out[key] = on
     return out

@@ -29,6 +29,7 @@ from ..design.types import (
 from ..geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 from ..geometry.draid import draid_default_data
 from ..units import is_power_of_two
+from .checks import dataset_pool_problem
 from .limits import MAX_FILES, MAX_TOP_LEVEL_VDEVS
 from .reader import Reader, extra, join, kind
 
@@ -381,10 +382,11 @@ def read_dataset(r: Reader, value: Any, path: str, pool: str | None) -> Dataset 
     n_err = len(r.errors)
     name = r.string(d, "name", path, required=True)
     if name is not None:
+        outside = dataset_pool_problem(name, pool)
         if not DATASET_NAME_RE.match(name) or len(name) > 255:
             r.err(join(path, "name"), f"{name!r} is not a valid dataset name")
-        elif pool and name.split("/")[0] != pool:
-            r.err(join(path, "name"), f"{name!r} must start with the pool name {pool!r}")
+        elif outside is not None:
+            r.err(join(path, "name"), outside)
     dtype = r.choice(d, "type", path, DatasetType) or DatasetType.FILESYSTEM
     recordsize = r.zfs_size(d, "recordsize", path)
     volblocksize = r.zfs_size(d, "volblocksize", path)

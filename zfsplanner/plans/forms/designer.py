@@ -1,29 +1,42 @@
 """The designer's forms: pool settings, a dataset, a new design (its vdev group form is in ``vdevs``).
 
-Each form turns its fields into the part of the design document it edits
-(``to_document()``) and back (``initial_from()``); the core validates the whole
-document when it is saved, and its error paths (``vdevs[0].width``) are mapped back
-onto these fields by :func:`field_for_path`.
+Each form reads its fields into the part of the typed ``Design`` it edits, with the core's part
+readers where there is one (``to_dataset()``; the pool form's ``apply()`` sets the pool's fields), and
+shows one (``initial_from()``); the rules spanning the parts run when the design is saved, and the
+core's error paths (``vdevs[0].width``) are mapped back onto these fields by
+:func:`.parts.field_for_path`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django import forms
 
 from zfsplanner.accounts.services import MAX_TEAM_NAME, TeamError, clean_team_name
-from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, COMPRESSION_VALUES, DEFAULT_OPENZFS_VERSION
-from zfsplanner.core.document.parse import POOL_FEATURES
+from zfsplanner.core.design.types import (
+    COMPRESSIBILITY_PROFILES,
+    COMPRESSION_VALUES,
+    DEFAULT_OPENZFS_VERSION,
+    Dataset,
+    Design,
+    Partitioning,
+    VdevGroup,
+)
+from zfsplanner.core.document.checks import POOL_FEATURES
+from zfsplanner.core.document.export import dataset_to_document
+from zfsplanner.core.document.parts import read_dataset
 from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT
 from zfsplanner.core.units import format_disk_size, format_zfs_size, parse_disk_size
 from zfsplanner.core.versions import supports
 
 from ..choices import DEFAULT_OPENZFS_VERSION as NEWEST_OPENZFS_VERSION
-from ..choices import DatasetType, Partitioning, Sync, offer_versions, openzfs_version_choices
+from ..choices import DatasetType, Sync, offer_versions, openzfs_version_choices
+from ..choices import Partitioning as PartitioningChoice
 from ..models import CatalogDisk
-from .vdevs import VDEV_FIELD_KEYS, ashift_choices
+from ..services.editing import set_pool
+from .parts import PartForm, merged
+from .vdevs import ashift_choices
 
 POWERS = [2**i for i in range(9, 25)]  # 512 B .. 16 MiB
 RECORDSIZES = [p for p in POWERS if 4096 <= p <= 16 * 1024 * 1024]
@@ -38,19 +51,13 @@ def _size_choices(values: list[int], inherit: str) -> list[tuple[str, str]]:
 FAST_DEDUP = [("on", "on"), ("off", "off")]
 
 
-def pool_ashift(doc: Mapping[str, Any]) -> int | None:
-    """The pool's ashift as the document sets it (None: each group's own, or auto)."""
-    value = doc.get("ashift")
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 class PoolForm(forms.Form):
     name = forms.CharField(label="Pool name", max_length=200, help_text="As in zpool create NAME, e.g. tank.")
     description = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
     openzfs_version = forms.ChoiceField(label="OpenZFS version", choices=openzfs_version_choices)
     disk_partitioning = forms.ChoiceField(
         label="Disk partitioning",
-        choices=[("", "Linux whole disk (default)"), *Partitioning.choices],
+        choices=[("", "Linux whole disk (default)"), *PartitioningChoice.choices],
         required=False,
         help_text="Whole disks on Linux: zpool starts the data 1 MiB in and keeps 8 MiB at the end.",
     )
@@ -83,33 +90,33 @@ class PoolForm(forms.Form):
             return
         self.fields["fast_dedup"].choices = [("", f"{default} (default of {version})"), *FAST_DEDUP]
 
-    def to_document(self, old: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The pool's keys; ``features`` keeps what ``old`` (the document) sets besides fast dedup."""
+    def apply(self, design: Design) -> Design:
+        """``design`` with the pool's settings of these fields (a new name renames its datasets);
+        ``features`` keeps what the design sets besides fast dedup."""
         d = self.cleaned_data
-        features = dict((old or {}).get("features") or {})
-        features.pop("fast_dedup", None)
+        features = {k: v for k, v in (design.features or {}).items() if k != "fast_dedup"}
         if d["fast_dedup"]:
             features["fast_dedup"] = d["fast_dedup"] == "on"
-        return {
-            "name": d["name"].strip(),
-            "description": d["description"].strip() or None,
-            "openzfs_version": d["openzfs_version"],
-            "disk_partitioning": d["disk_partitioning"] or None,
-            "ashift": d["ashift"],
-            "features": features or None,
-        }
+        return set_pool(
+            design,
+            name=d["name"].strip(),
+            description=d["description"].strip() or None,
+            openzfs_version=d["openzfs_version"],
+            disk_partitioning=Partitioning(d["disk_partitioning"]) if d["disk_partitioning"] else None,
+            ashift=d["ashift"],
+            features=features or None,
+        )
 
     @staticmethod
-    def initial_from(doc: dict[str, Any]) -> dict[str, Any]:
-        features = doc.get("features") if isinstance(doc.get("features"), dict) else {}
-        fast = features.get("fast_dedup")
+    def initial_from(design: Design) -> dict[str, Any]:
+        fast = (design.features or {}).get("fast_dedup")
         return {
-            "name": doc.get("name"),
-            "description": doc.get("description") or "",
-            "openzfs_version": doc.get("openzfs_version"),
-            "disk_partitioning": doc.get("disk_partitioning") or "",
-            "ashift": pool_ashift(doc),
-            "fast_dedup": "" if not isinstance(fast, bool) else "on" if fast else "off",
+            "name": design.name,
+            "description": design.description or "",
+            "openzfs_version": design.openzfs_version,
+            "disk_partitioning": design.disk_partitioning.value if design.disk_partitioning else "",
+            "ashift": design.ashift,
+            "fast_dedup": "" if fast is None else "on" if fast else "off",
         }
 
     def field_for(self, path: str) -> str | None:
@@ -121,7 +128,7 @@ class PoolForm(forms.Form):
 COMPRESSION_CHOICES = [("", "inherit")] + [(c, c) for c in COMPRESSION_VALUES]
 
 
-class DatasetForm(forms.Form):
+class DatasetForm(PartForm):
     """A filesystem or volume; empty property fields inherit (the designer shows from where)."""
 
     name = forms.CharField(max_length=255, help_text="Full name, e.g. tank/media.")
@@ -192,7 +199,16 @@ class DatasetForm(forms.Form):
                     self.add_error(text, str(exc))
         return d
 
-    def to_document(self, old: dict[str, Any] | None = None) -> dict[str, Any]:
+    def to_dataset(self, old: Dataset | None, index: int, pool: str) -> Dataset:
+        """The dataset these fields make, over ``old`` (what the form does not show stays: quota, a
+        histogram, unknown keys), read as the ``index``-th dataset of the pool ``pool`` by the core's
+        reader; ``InvalidDesign`` with the reader's errors (``datasets[index].volsize``, ...) otherwise."""
+        base = {} if old is None else dataset_to_document(old)
+        fields = self._fields(base.get("contents"))
+        return self.read_part(read_dataset, merged(base, fields), f"datasets[{index}]", pool)  # type: ignore[no-any-return]
+
+    def _fields(self, old_contents: Any) -> dict[str, Any]:
+        """The dataset's keys as the design format writes them (None: inherit, removed)."""
         d = self.cleaned_data
         volume = d["type"] == DatasetType.VOLUME
         out: dict[str, Any] = {
@@ -206,8 +222,7 @@ class DatasetForm(forms.Form):
             "copies": int(d["copies"]) if d["copies"] else None,
             "sync": d["sync"] or None,
         }
-        old_contents = (old or {}).get("contents") or {}
-        compressibility = old_contents.get("compressibility")
+        compressibility = (old_contents or {}).get("compressibility")
         if d["profile"]:
             if not (isinstance(compressibility, dict) and compressibility.get("profile") == d["profile"]):
                 compressibility = {"profile": d["profile"]}
@@ -225,79 +240,34 @@ class DatasetForm(forms.Form):
         return out
 
     @staticmethod
-    def initial_from(ds: dict[str, Any]) -> dict[str, Any]:
-        contents = ds.get("contents") or {}
-        comp = contents.get("compressibility") if isinstance(contents.get("compressibility"), dict) else {}
+    def initial_from(ds: Dataset) -> dict[str, Any]:
+        contents = ds.contents
+        comp = contents.compressibility if contents is not None else None
         return {
-            "name": ds.get("name"),
-            "type": ds.get("type", DatasetType.FILESYSTEM),
-            "recordsize": _size_text(ds.get("recordsize")),
-            "volblocksize": _size_text(ds.get("volblocksize")),
-            "volsize": _size_text(ds.get("volsize")) or "",
-            "compression": ds.get("compression", ""),
-            "special_small_blocks": _size_text(ds.get("special_small_blocks")),
-            "copies": str(ds["copies"]) if ds.get("copies") else "",
-            "sync": ds.get("sync", ""),
-            "logical_size": _bytes_text(contents.get("logical_bytes")),
-            "file_count": contents.get("file_count"),
-            "profile": comp.get("profile", "") if comp else "",
-            "written_before": _bytes_text(contents.get("logical_bytes_written_before")),
-            "dedup_ratio": contents.get("dedup_ratio"),
+            "name": ds.name,
+            "type": ds.type.value,
+            "recordsize": _size_text(ds.recordsize),
+            "volblocksize": _size_text(ds.volblocksize),
+            "volsize": _size_text(ds.volsize),
+            "compression": ds.compression or "",
+            "special_small_blocks": _size_text(ds.special_small_blocks),
+            "copies": str(ds.copies) if ds.copies else "",
+            "sync": ds.sync.value if ds.sync else "",
+            "logical_size": _bytes_text(contents.logical_bytes if contents else None),
+            "file_count": contents.file_count if contents else None,
+            "profile": (comp.profile or "") if comp else "",
+            "written_before": _bytes_text(contents.logical_bytes_written_before if contents else None),
+            "dedup_ratio": contents.dedup_ratio if contents else None,
         }
 
 
-def _bytes_text(value: Any) -> str:
+def _bytes_text(value: int | None) -> str:
     """A byte count of the contents as the size fields take it back (``8TB``, ``100GiB``)."""
-    return format_disk_size(value) if isinstance(value, int) and not isinstance(value, bool) else (value or "")
+    return "" if value is None else format_disk_size(value)
 
 
-def _size_text(value: Any) -> str:
-    if value is None or value == "":
-        return ""
-    if isinstance(value, int):
-        return str(format_zfs_size(value))
-    return str(value)
-
-
-DATASET_FIELD_KEYS = (
-    "name",
-    "type",
-    "recordsize",
-    "volblocksize",
-    "volsize",
-    "compression",
-    "special_small_blocks",
-    "copies",
-    "sync",
-)
-
-
-def field_for_path(section: str, index: int, path: str) -> str | None:
-    """The form field an error path of the core names (``vdevs[2].width`` → ``width``), or None."""
-    prefix = f"{section}[{index}]"
-    if not path.startswith(prefix):
-        return None
-    rest = path[len(prefix) :].lstrip(".")
-    key = rest.split(".", 1)[0].split("[", 1)[0]
-    if section == "vdevs":
-        if key in VDEV_FIELD_KEYS:
-            return key
-        if key in ("disk", "disks"):
-            return "custom_size" if "size" in rest else "disk"
-    if section == "datasets":
-        if key in DATASET_FIELD_KEYS:
-            return key
-        if key == "contents":
-            if "logical_bytes_written_before" in rest:
-                return "written_before"
-            if "dedup_ratio" in rest:
-                return "dedup_ratio"
-            if "logical_bytes" in rest:
-                return "logical_size"
-            if "file_count" in rest:
-                return "file_count"
-            return "profile"
-    return None
+def _size_text(value: int | None) -> str:
+    return "" if value is None else str(format_zfs_size(value))
 
 
 class NewDesignForm(forms.Form):
@@ -329,12 +299,10 @@ class NewDesignForm(forms.Form):
                 raise forms.ValidationError(f"The team name {exc.message}.") from exc
         return name
 
-    def to_document(self, first_group: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "format": "zfsplanner.design/1",
-            "name": self.cleaned_data["name"].strip(),
-            "openzfs_version": self.cleaned_data["openzfs_version"],
-            "ashift": DEFAULT_POOL_ASHIFT,  # as an expert creates a pool: every vdev 4K-aligned, one ashift
-            "vdevs": [{k: v for k, v in first_group.items() if v is not None}],
-            "datasets": [],
-        }
+    def to_design(self, first_group: VdevGroup) -> Design:
+        return Design(
+            name=self.cleaned_data["name"].strip(),
+            vdevs=(first_group,),
+            openzfs_version=self.cleaned_data["openzfs_version"],
+            ashift=DEFAULT_POOL_ASHIFT,  # as an expert creates a pool: every vdev 4K-aligned, one ashift
+        )

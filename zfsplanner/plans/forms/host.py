@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django import forms
@@ -36,12 +36,14 @@ from zfsplanner.core.design.planning import (
     resolve_ure,
 )
 from zfsplanner.core.design.types import Design, Role
+from zfsplanner.core.document.export import host_to_document
+from zfsplanner.core.document.parts import read_host
 from zfsplanner.core.document.reader import key_values
 from zfsplanner.core.report.words import power_of_ten
 from zfsplanner.core.units import GIB, UnitError, parse_disk_size
 
 from ..choices import media_label
-from ..services.editing import json_copy
+from .parts import read_part
 
 DEFAULT_HORIZON_YEARS = 5
 DEFAULT_FILL_LIMIT = 0.8
@@ -202,13 +204,12 @@ class HostPlanningForm(forms.Form):
                     self.fields[name].widget.attrs["placeholder"] = defaults[key].typed
 
     @staticmethod
-    def initial_from(doc: Mapping[str, Any], spec: Design) -> dict[str, Any]:
-        """The form's values from the document (empty where it inherits)."""
-        host = doc.get("host") if isinstance(doc.get("host"), Mapping) else {}
-        rel = doc.get("reliability") if isinstance(doc.get("reliability"), Mapping) else {}
+    def initial_from(spec: Design) -> dict[str, Any]:
+        """The form's values from the design (empty where it inherits)."""
+        rel = _block(spec, "reliability")
         initial: dict[str, Any] = {}
-        ram = host.get("ram_bytes")
-        if isinstance(ram, int) and ram > 0:
+        ram = spec.host.ram_bytes
+        if ram is not None and ram > 0:
             initial["ram"] = f"{ram // GIB} GiB" if ram % GIB == 0 else str(ram)
         if spec.host.tunables:
             initial["tunables"] = "\n".join(f"{k}={_tunable_text(v)}" for k, v in spec.host.tunables.items())
@@ -216,7 +217,7 @@ class HostPlanningForm(forms.Form):
             initial["replacement_hours"] = rel["replacement_hours"]
         if isinstance(rel.get("fill_fraction"), int | float):
             initial["fill_percent"] = round(100 * rel["fill_fraction"], 4)
-        growth = doc.get("growth") if isinstance(doc.get("growth"), Mapping) else {}
+        growth = _block(spec, "growth")
         for field, key, scale in (("growth_percent", "per_year", 100), ("horizon_years", "horizon_years", 1),
                                   ("fill_limit_percent", "fill_limit", 100),
                                   ("price_change_percent", "price_change_per_year", 100),
@@ -267,19 +268,21 @@ class HostPlanningForm(forms.Form):
                 data[name] = None
         return data
 
-    def apply(self, doc: Mapping[str, Any]) -> dict[str, Any]:
-        """``doc`` with these fields set (or removed where empty); other host and reliability keys stay."""
+    def apply(self, design: Design) -> Design:
+        """``design`` with these fields set (or removed where empty); other host and reliability keys
+        stay. The host is read by the core's reader (``InvalidDesign`` at ``host.tunables.<name>``);
+        the planning blocks are checked with the whole design when it is saved."""
         d = self.cleaned_data
-        out = json_copy(dict(doc))
-        host = dict(out.get("host") or {}) if isinstance(out.get("host"), Mapping) else {}
+        host = host_to_document(design.host)
         _put(host, "ram_bytes", d.get("ram"))
         if "tunables" in d:
             given = d.get("tunables") or {}
-            before = host.get("tunables") if isinstance(host.get("tunables"), Mapping) else {}
-            # a value the document wrote as a number stays a number when the field shows it unchanged
+            before = design.host.tunables
+            # a value the design holds as a number stays a number when the field shows it unchanged
             _put(host, "tunables", {k: before[k] if k in before and _tunable_text(before[k]) == v else v
                                     for k, v in given.items()} or None)
-        rel = dict(out.get("reliability") or {}) if isinstance(out.get("reliability"), Mapping) else {}
+        extra = dict(design.extra)
+        rel = dict(_block(design, "reliability"))
         _put(rel, "replacement_hours", d.get("replacement_hours"))
         fill = d.get("fill_percent")
         _put(rel, "fill_fraction", round(fill / 100, 6) if fill is not None else None)
@@ -292,10 +295,9 @@ class HostPlanningForm(forms.Form):
             _put(ure, media, d.get(name))
         _put(rel, "afr", afr or None)
         _put(rel, "ure_per_bit", ure or None)
-        _put(out, "host", host or None)
-        _put(out, "reliability", rel or None)
-        _put(out, "growth", self._growth(out.get("growth")))
-        return out
+        _put(extra, "reliability", rel or None)
+        _put(extra, "growth", self._growth(extra.get("growth")))
+        return replace(design, host=read_part(read_host, host, "host"), extra=extra)
 
     def _growth(self, before: Any) -> dict[str, Any] | None:
         """The growth block: none without a growth rate; the keys this form does not show stay."""
@@ -332,6 +334,12 @@ class HostPlanningForm(forms.Form):
             if path == f"reliability.ure_per_bit.{media}":
                 return name
         return None
+
+
+def _block(design: Design, key: str) -> Mapping[str, Any]:
+    """A planning block the design sets at its top level (``reliability``, ``growth``), else empty."""
+    value = design.extra.get(key)
+    return value if isinstance(value, Mapping) else {}
 
 
 def _tunable_text(value: Any) -> str:

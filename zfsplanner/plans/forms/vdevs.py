@@ -1,7 +1,8 @@
 """The designer's vdev group form, the disk catalog filter and the group each role starts from.
 
-:class:`VdevGroupForm` turns its fields into one entry of the document's ``vdevs`` (``to_document()``)
-and back (``initial_from()``); :func:`role_defaults` fills a new group as an expert would.
+:class:`VdevGroupForm` reads its fields into a typed vdev group with the core's part reader
+(``to_group()``: the same checks, error paths and messages as a whole document) and shows one
+(``initial_from()``); :func:`role_defaults` fills a new group as an expert would.
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from django import forms
 from django.db.models import Q, QuerySet
 
 from zfsplanner.core.design.relayout import same_disks
-from zfsplanner.core.design.types import PRICE_MAX_DIGITS, PRICE_MAX_PLACES, Layout
-from zfsplanner.core.document.export import price_text
+from zfsplanner.core.design.types import PRICE_MAX_DIGITS, PRICE_MAX_PLACES, Layout, VdevGroup
+from zfsplanner.core.document.export import price_text, vdev_to_document
+from zfsplanner.core.document.parts import read_vdev
 from zfsplanner.core.geometry.ashift import ASHIFT_RANGE, DEFAULT_POOL_ASHIFT
 from zfsplanner.core.units import format_zfs_size, parse_disk_size
 
 from ..choices import Media, VdevLayout, VdevRole
-from ..models import CatalogDisk
+from ..models import CatalogDisk, inline_disk
+from .parts import PartForm, merged
 
 CUSTOM = "__custom__"
 
@@ -79,7 +82,7 @@ class CatalogFilterForm(forms.Form):
         return qs
 
 
-class VdevGroupForm(forms.Form):
+class VdevGroupForm(PartForm):
     """One vdev group: role, layout, width, count, ashift, dRAID shape and its disk."""
 
     role = forms.ChoiceField(choices=VdevRole.choices, initial=VdevRole.DATA)
@@ -170,7 +173,17 @@ class VdevGroupForm(forms.Form):
             d["draid_data"] = d["draid_spares"] = None
         return d
 
-    def to_document(self) -> dict[str, Any]:
+    def to_group(self, old: VdevGroup | None, index: int) -> VdevGroup:
+        """The group these fields make, over ``old`` (what the form does not show stays: its expansion,
+        partitioning, unknown keys), read as the ``index``-th group of a design by the core's reader;
+        ``InvalidDesign`` with the reader's errors (``vdevs[index].width``, ...) otherwise."""
+        fields = self._fields()
+        base = {} if old is None else vdev_to_document(old)
+        base.pop("disks", None)  # the form gives one disk for every member
+        return self.read_part(read_vdev, merged(base, fields), f"vdevs[{index}]")  # type: ignore[no-any-return]
+
+    def _fields(self) -> dict[str, Any]:
+        """The group's keys as the design format writes them, the disk inlined from the catalog."""
         d = self.cleaned_data
         out: dict[str, Any] = {
             "role": d["role"],
@@ -199,30 +212,32 @@ class VdevGroupForm(forms.Form):
                 disk["plp"] = True
             out["disk"] = disk
         else:
-            out["disk"] = {"catalog": d["disk"]}
+            out["disk"] = inline_disk({"catalog": d["disk"]}, self.catalog)
         return out
 
     @staticmethod
-    def initial_from(group: dict[str, Any]) -> dict[str, Any]:
-        initial = {
-            k: group.get(k)
-            for k in ("role", "layout", "width", "count", "ashift", "draid_data", "draid_spares", "price_per_disk")
+    def initial_from(group: VdevGroup) -> dict[str, Any]:
+        initial: dict[str, Any] = {
+            "role": group.role.value,
+            "layout": group.layout.value,
+            "width": group.width,
+            "count": group.count,
+            "ashift": group.ashift,
+            "draid_data": group.draid_data,
+            "draid_spares": group.draid_spares,
+            "price_per_disk": None if group.price_per_disk is None else price_text(group.price_per_disk),
         }
-        disk = group.get("disk") if isinstance(group.get("disk"), dict) else None
-        if disk is None and isinstance(group.get("disks"), list) and group["disks"]:
-            disk = group["disks"][0]
-        disk = disk or {}
-        if isinstance(disk.get("catalog"), str):
-            initial["disk"] = disk["catalog"]
+        disk = group.disks[0]
+        if disk.catalog is not None:
+            initial["disk"] = disk.catalog
         else:
             initial["disk"] = CUSTOM
-            size = disk.get("size_bytes")
-            initial["custom_size"] = f"{size}B" if isinstance(size, int) else size
-            initial["custom_model"] = disk.get("model", "")
-            initial["custom_media"] = disk.get("media", "")
-            logical, physical = disk.get("logical_sector_bytes"), disk.get("physical_sector_bytes")
+            initial["custom_size"] = disk.size_text or f"{disk.size_bytes}B"
+            initial["custom_model"] = disk.model or ""
+            initial["custom_media"] = disk.media.value if disk.media else ""
+            logical, physical = disk.logical_sector_bytes, disk.physical_sector_bytes
             initial["custom_sectors"] = "4Kn" if logical == 4096 else ("512n" if physical == 512 else "512e")
-            initial["custom_plp"] = bool(disk.get("plp"))
+            initial["custom_plp"] = bool(disk.plp)
         return initial
 
 
@@ -244,7 +259,7 @@ def _first_flash(disks: list[CatalogDisk], *, plp: bool, min_bytes: int = 0) -> 
     return next((d for d in fitting if d.capacity_bytes >= min_bytes), fitting[-1])
 
 
-def role_defaults(role: str, like: dict[str, Any] | None = None, data_fault_tolerance: int = 1) -> dict[str, Any]:
+def role_defaults(role: str, like: VdevGroup | None = None, data_fault_tolerance: int = 1) -> dict[str, Any]:
     """The vdev group an expert starts from for ``role`` (the form's initial values).
 
     * data: another vdev like the design's first data group (``like``), else 6-wide raidz2;
@@ -282,9 +297,6 @@ def role_defaults(role: str, like: dict[str, Any] | None = None, data_fault_tole
     else:
         base.update(disk=CUSTOM, custom_size="960GB", custom_media=Media.SSD, custom_sectors="512e")
     return base
-
-
-VDEV_FIELD_KEYS = ("role", "layout", "width", "count", "ashift", "draid_data", "draid_spares", "price_per_disk")
 
 
 def switched_layout(values: dict[str, Any], shown: Any, width: str = "width", count: str = "count") -> bool:

@@ -2,9 +2,11 @@
 
 * ``resolve_catalog(doc)``: fill ``{"catalog": MODEL}`` disk references from the catalog.
 * ``validate_document(doc)``: catalog references + ``parse_design``; raises ``InvalidDesign``.
-* ``save_design_document(team, doc, user, instance=None)``: validate first (one parse), then
-  write the design, its vdev groups, datasets and revision document from that ``Design`` in one
-  transaction; ``save_design(team, spec, ...)`` the same for a design changed as a ``Design``.
+* ``save_design_document(team, doc, user, instance=None)``: a document coming in (the API, an
+  import, the JSON editor) validated first (one parse), then written from that ``Design``.
+* ``save_design(team, design, user, instance=None)``: a changed ``Design`` (the designer's edits, a
+  risk's fix) checked as a whole (the rules spanning its parts), then written; the revision's
+  document once, by the core's ``design_to_document``. Both write in one transaction.
 * ``walk_revisions`` (undo/redo), ``duplicate_design`` (a variant), ``export_filename``.
 * ``apply_measured_ratio(...)``: store a measured compression ratio on one dataset.
 
@@ -22,17 +24,18 @@ from typing import Any
 from django.db import transaction
 
 from zfsplanner.accounts.models import Team
-from zfsplanner.core.design.types import Dataset, Design, Disk, InvalidDesign, Role
+from zfsplanner.core.design.types import Compressibility, Contents, Dataset, Design, Disk, InvalidDesign, Role
 from zfsplanner.core.design.types import VdevGroup as GroupSpec
+from zfsplanner.core.document.checks import design_errors
 from zfsplanner.core.document.export import (
     contents_to_document,
     design_to_document,
     disk_to_document,
     host_to_document,
 )
+from zfsplanner.core.document.limits import document_errors
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT, written_ashift
-from zfsplanner.core.units import format_zfs_size
 
 from ..models import (
     CatalogDisk,
@@ -43,7 +46,7 @@ from ..models import (
     VdevGroup,
     inline_disk,
 )
-from .editing import rename_pool
+from .editing import put_dataset, rename_pool
 
 
 class _Auto:
@@ -130,7 +133,6 @@ class EditConflict(Exception):
         self.expected = expected
 
 
-@transaction.atomic
 def save_design_document(
     team: Team,
     doc: Mapping[str, Any],
@@ -143,19 +145,95 @@ def save_design_document(
     undo_to: int | None | type[_Auto] = _Auto,
     redo_to: int | None = None,
 ) -> PoolDesign:
-    """Validate ``doc`` and store it as a new design of ``team`` or over ``instance``.
+    """Validate the document ``doc`` (the API's, an import's, the JSON editor's) and store it as a new
+    design of ``team`` or over ``instance``: the edge where a document comes in, parsed once.
 
-    Nothing is written unless the whole document is valid. An update replaces the
-    vdev groups and datasets, increments ``revision`` and records the new revision's
-    document (for undo/redo). ``expected_revision``: the revision the change was made
-    on; ``EditConflict`` if another one was saved meanwhile.
-
-    The document is parsed once: the rows and the revision's document (the core's
-    ``design_to_document``) are written from that ``Design``, and the returned design
-    keeps both, so ``to_spec()`` and ``document_view()`` need no parse and no query.
+    A disk row keeps the keys the document gave (a catalog reference stays a reference, and keeps
+    following its catalog entry); otherwise as :func:`save_design`.
     """
     catalog = catalog_for(doc) if isinstance(doc, dict) else {}
-    spec = as_stored(validate_document(doc, catalog))
+    spec = validate_document(doc, catalog)
+    raws = zip(spec.vdevs, doc["vdevs"], strict=True)
+    given = [[raw["disk"]] if group.single_disk else raw["disks"] for group, raw in raws]
+    return _store(
+        team, spec, user, instance, catalog, [[set(d) for d in disks] for disks in given], None,
+        expected_revision=expected_revision, kind=kind, summary=summary, undo_to=undo_to, redo_to=redo_to,
+    )
+
+
+def save_design(
+    team: Team,
+    design: Design,
+    user: Any,
+    *,
+    instance: PoolDesign | None = None,
+    expected_revision: int | None = None,
+    kind: str = RevisionKind.EDIT,
+    summary: str = "",
+    undo_to: int | None | type[_Auto] = _Auto,
+    redo_to: int | None = None,
+) -> PoolDesign:
+    """Store ``design`` (a changed ``Design``: the designer's edit, a risk's fix) as a new design of
+    ``team`` or over ``instance``; ``InvalidDesign`` and nothing written unless all of it is valid.
+
+    Its parts were read where they came in (the forms read theirs with the core's part readers); the
+    rules that span parts (``core.document.checks.design_errors``) and the document limits run here
+    on the whole design. The revision's document is written once, by the core's ``design_to_document``.
+    A disk of a catalog model keeps, in its row, what differs from the catalog entry.
+    """
+    spec = as_stored(design)
+    document = design_to_document(spec)
+    errors = document_errors(document) or design_errors(spec)
+    if errors:
+        raise InvalidDesign(errors)
+    models = {d.catalog for g in spec.vdevs for d in g.disks if d.catalog is not None}
+    catalog = {c.model: c for c in CatalogDisk.objects.filter(model__in=models)} if models else {}
+    given = [
+        [_catalog_differences(d, catalog) for d in (g.disks[:1] if g.single_disk else g.disks)] for g in spec.vdevs
+    ]
+    return _store(
+        team, spec, user, instance, catalog, given, document,
+        expected_revision=expected_revision, kind=kind, summary=summary, undo_to=undo_to, redo_to=redo_to,
+    )
+
+
+def _catalog_differences(disk: Disk, catalog: Mapping[str, CatalogDisk]) -> set[str]:
+    """The keys of ``disk`` its row keeps: all of them, or for a catalog model the reference and
+    what differs from the catalog entry (``models.inline_disk`` fills in the rest when read)."""
+    written = disk_to_document(disk)
+    entry = catalog.get(disk.catalog) if disk.catalog is not None else None
+    if entry is None:
+        return set(written)
+    listed = entry.to_disk_document()
+    return {k for k, v in written.items() if k == "catalog" or listed.get(k) != v}
+
+
+@transaction.atomic
+def _store(
+    team: Team,
+    spec: Design,
+    user: Any,
+    instance: PoolDesign | None,
+    catalog: dict[str, CatalogDisk],
+    given: list[list[set[str]]],
+    document: dict[str, Any] | None,
+    *,
+    expected_revision: int | None,
+    kind: str,
+    summary: str,
+    undo_to: int | None | type[_Auto],
+    redo_to: int | None,
+) -> PoolDesign:
+    """Write the valid ``spec``: the design row, its vdev groups (each disk with the keys ``given``
+    for it), datasets and the revision's ``document`` (``spec``'s, written here when None), in one
+    transaction.
+
+    An update replaces the vdev groups and datasets, increments ``revision`` and records the new
+    revision's document (for undo/redo). ``expected_revision``: the revision the change was made
+    on; ``EditConflict`` if another one was saved meanwhile. The returned design keeps the
+    ``Design`` and its document, so ``to_spec()`` and ``document_view()`` need no parse and no query.
+    """
+    spec = as_stored(spec)
     user = user if getattr(user, "is_authenticated", False) else None
     design = instance or PoolDesign(team=team, created_by=user)
     previous: int | None = None
@@ -182,12 +260,12 @@ def save_design_document(
     design.save()
     VdevGroup.objects.bulk_create(
         [
-            _vdev_row(design, i, group, raw, catalog)
-            for i, (group, raw) in enumerate(zip(spec.vdevs, doc["vdevs"], strict=True))
+            _vdev_row(design, i, group, keys, catalog)
+            for i, (group, keys) in enumerate(zip(spec.vdevs, given, strict=True))
         ]
     )
     DatasetPlan.objects.bulk_create([_dataset_row(design, i, ds) for i, ds in enumerate(spec.datasets)])
-    document = design_to_document(spec)
+    document = design_to_document(spec) if document is None else document
     design.remember_saved(spec, document)
     DesignRevision.objects.create(
         design=design,
@@ -204,30 +282,6 @@ def save_design_document(
         instance.remember_saved(spec, document)
         return instance
     return design
-
-
-def save_design(
-    team: Team,
-    spec: Design,
-    user: Any,
-    instance: PoolDesign | None = None,
-    *,
-    expected_revision: int | None = None,
-    kind: str = RevisionKind.EDIT,
-    summary: str = "",
-) -> PoolDesign:
-    """Store ``spec``, a design changed as a ``Design`` (a one-click fix), as :func:`save_design_document`
-    does: its document is written here, once, by the core's ``design_to_document``, and goes through
-    the same validation as any document saved."""
-    return save_design_document(
-        team,
-        design_to_document(spec),
-        user,
-        instance,
-        expected_revision=expected_revision,
-        kind=kind,
-        summary=summary,
-    )
 
 
 def as_stored(spec: Design) -> Design:
@@ -300,15 +354,15 @@ def duplicate_design(
     design: PoolDesign,
     user: Any,
     name: str | None = None,
-    document: Mapping[str, Any] | None = None,
+    spec: Design | None = None,
     why: str = "",
 ) -> PoolDesign:
-    """A new design in the same team with the same document (or ``document``, a changed copy of it):
+    """A new design in the same team with the same ``Design`` (or ``spec``, a changed copy of it):
     a variant to change and compare. ``why`` says how it differs, in its description."""
-    doc = rename_pool(dict(document) if document is not None else design.to_document(), name or _variant_name(design))
+    variant_spec = rename_pool(spec if spec is not None else design.to_spec(), name or _variant_name(design))
     note = f"Variant of {design.name} (revision {design.revision}){': ' + why if why else ''}."
-    doc["description"] = f"{note} {design.description}".strip() if design.description else note
-    variant = save_design_document(design.team, doc, user, summary=note)
+    description = f"{note} {design.description}".strip() if design.description else note
+    variant = save_design(design.team, replace(variant_spec, description=description), user, summary=note)
     variant.variant_of = design
     variant.save(update_fields=["variant_of"])
     return variant
@@ -336,11 +390,9 @@ _VDEV_FIELDS = (
 
 
 def _vdev_row(
-    design: PoolDesign, position: int, group: GroupSpec, raw: Mapping[str, Any], catalog: dict[str, CatalogDisk]
+    design: PoolDesign, position: int, group: GroupSpec, given: list[set[str]], catalog: dict[str, CatalogDisk]
 ) -> VdevGroup:
-    """A vdev group row from its parsed ``group``; ``raw``, its object in the document, only says
-    which keys each disk gave (``_disk_row``)."""
-    given = [raw["disk"]] if group.single_disk else raw["disks"]
+    """A vdev group row from its parsed ``group``; ``given``: the keys each disk's row keeps (``_disk_row``)."""
     refs = [d.catalog for d in group.disks if d.catalog in catalog]
     return VdevGroup(
         design=design,
@@ -358,7 +410,7 @@ def _vdev_row(
     )
 
 
-def _disk_row(disk: Disk, given: Mapping[str, Any]) -> dict[str, Any]:
+def _disk_row(disk: Disk, given: set[str]) -> dict[str, Any]:
     """The disk as the core writes it, with the keys the document gave: a key a catalog
     reference fills in is not stored, so the disk keeps following its catalog entry
     (``models.inline_disk`` fills it in again when the document is read)."""
@@ -412,17 +464,12 @@ def apply_measured_ratio(
     Only that dataset's compressibility changes, on the design as it is now, so changes
     others saved meanwhile are kept. ``LookupError`` if the design has no such dataset.
     """
-    doc = design.to_document()
-    for ds in doc.get("datasets") or []:
-        if ds.get("name") == dataset:
-            contents = dict(ds.get("contents") or {})
-            contents["compressibility"] = {
-                "ratio": ratio,
-                "algorithm": algorithm,
-                "recordsize": format_zfs_size(recordsize),
-            }
-            ds["contents"] = contents
-            return save_design_document(design.team, doc, user, instance=design)
+    spec = design.to_spec()
+    for i, ds in enumerate(spec.datasets):
+        if ds.name == dataset:
+            measured = Compressibility(ratio=ratio, algorithm=algorithm, recordsize=recordsize)
+            changed = replace(ds, contents=replace(ds.contents or Contents(), compressibility=measured))
+            return save_design(design.team, put_dataset(spec, i, changed), user, instance=design)
     raise LookupError(f"the design has no dataset named {dataset!r}")
 
 

@@ -29,7 +29,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from zfsplanner.accounts.models import Team, request_unit
 from zfsplanner.accounts.services import TeamError, create_team, personal_team, personal_team_name
 from zfsplanner.core.compression.rules import default_compression
-from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_zfs_size
@@ -38,7 +38,7 @@ from zfsplanner.web.throttling import page_throttled
 
 from ..choices import DEFAULT_OPENZFS_VERSION, DatasetType
 from ..filters import PoolDesignFilterSet
-from ..forms.designer import NewDesignForm, field_for_path
+from ..forms.designer import NewDesignForm
 from ..forms.designs import (
     CompressionSampleForm,
     DesignDocumentForm,
@@ -46,6 +46,7 @@ from ..forms.designs import (
     MeasuredRatioForm,
     ShareLinkForm,
 )
+from ..forms.parts import field_for_path
 from ..forms.vdevs import CatalogFilterForm, VdevGroupForm
 from ..models import PoolDesign
 from ..presentation.pages import (
@@ -60,7 +61,14 @@ from ..presentation.pages import (
 )
 from ..presentation.quick import quick_plan_page
 from ..services.access import design_state, get_design_for_user, writable_teams
-from ..services.designs import apply_measured_ratio, design_ashift, duplicate_design, save_design_document
+from ..services.designs import (
+    apply_measured_ratio,
+    design_ashift,
+    duplicate_design,
+    save_design,
+    save_design_document,
+    validate_document,
+)
 from ..services.editing import error_text
 from ..services.estimates import estimate_or_error, planning_stamp
 from ..services.samples import SampleUploadHandler, install_sample_handler, measure_sample
@@ -160,14 +168,16 @@ def design_new(request: HttpRequest) -> HttpResponse:
     group.fields["role"].choices = [("data", "data")]
     if data is not None:
         if form.is_valid() and group.is_valid():
+            new: Design | None = None
             try:
+                new = form.to_design(group.to_group(None, 0))
                 with transaction.atomic():  # a team made for the design goes if the design is refused
                     team = _design_team(request.user, form.cleaned_data["team"], form.cleaned_data["new_team"])
-                    design = save_design_document(team, form.to_document(group.to_document()), request.user)
+                    design = save_design(team, new, request.user)
             except TeamError as exc:
                 form.add_error("new_team", f"The team name {exc.message}.")
             except InvalidDesign as exc:
-                exc_doc = form.to_document(group.to_document())
+                named: Any = new if new is not None else {"vdevs": [group.read]}
                 for path, message in exc.errors:
                     target = field_for_path("vdevs", 0, path)
                     if target in group.fields:
@@ -175,7 +185,7 @@ def design_new(request: HttpRequest) -> HttpResponse:
                     else:
                         form.add_error(
                             "name" if path == "name" else None,
-                            message if path == "name" else error_text(exc_doc, path, message),
+                            message if path == "name" else error_text(named, path, message),
                         )
             else:
                 messages.success(
@@ -348,7 +358,8 @@ def design_growth_choose(request: HttpRequest, pk: int, index: int) -> HttpRespo
     if not 0 <= index < len(options):
         raise Http404("No such growth option (the design changed since the page was shown).")
     option = options[index]
-    variant = duplicate_design(design, request.user, document=option.design_document, why=option.title.lower())
+    changed = validate_document(option.design_document)  # the core writes the option's design as a document
+    variant = duplicate_design(design, request.user, spec=changed, why=option.title.lower())
     messages.success(request, f"Created {variant.name}: {option.title.lower()}. Here it is next to {design.name}.")
     url = reverse("plans:design-compare") + f"?ids={design.pk},{variant.pk}"
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

@@ -1,4 +1,4 @@
-"""The designer's forms filled from the document and the estimate: a vdev group's (with the defaults of
+"""The designer's forms filled from the design and the estimate: a vdev group's (with the defaults of
 its role and what a blank ashift means), a dataset's (saying what it inherits) and the host form's."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from typing import Any
 
 from django.urls import reverse
 
-from zfsplanner.core.design.types import Design, InvalidDesign
+from zfsplanner.core.design.types import Design, InvalidDesign, Role
 from zfsplanner.core.geometry.ashift import automatic
 from zfsplanner.core.geometry.vdev_shape import fault_tolerance
 from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.risk.common import dedup_on
 from zfsplanner.core.units import format_zfs_size
 
-from ...forms.designer import DatasetForm, pool_ashift
+from ...forms.designer import DatasetForm
 from ...forms.host import HostPlanningForm, inherited
 from ...forms.vdevs import FLASH_ROLES, VdevGroupForm, flash_disks, role_defaults
 from ...models import PoolDesign
@@ -32,9 +32,9 @@ def spec_or_none(design: PoolDesign) -> Design | None:
         return None
 
 
-def _auto_ashift_help(spec: Design | None, index: int | None, pool_ashift: int | None) -> str:
+def _auto_ashift_help(spec: Design, index: int | None, pool_ashift: int | None) -> str:
     """What the blank ashift of an existing group means, and what zpool would choose from its sectors."""
-    if spec is None or index is None or not 0 <= index < len(spec.vdevs):
+    if index is None or not 0 <= index < len(spec.vdevs):
         return ""
     auto, source = automatic(spec.vdevs[index], spec.version)
     alone = f"zpool alone would choose {auto} here ({source})."
@@ -44,11 +44,10 @@ def _auto_ashift_help(spec: Design | None, index: int | None, pool_ashift: int |
 
 
 def vdev_form(
-    doc: dict[str, Any],
+    spec: Design,
     index: int | None,
     catalog: Any = None,
     *,
-    spec: Design | None = None,
     role: str | None = None,
     typed: Mapping[str, Any] | None = None,
     design: PoolDesign | None = None,
@@ -61,20 +60,19 @@ def vdev_form(
     the layout was just changed, and ``typed`` already has the same disks in it. ``design``: the role
     and layout selects ask the server for those (:func:`wire_vdev_form`).
     """
-    groups = doc.get("vdevs") or []
-    like = next((g for g in groups if isinstance(g, dict) and g.get("role") == "data"), None)
-    tolerance = min((fault_tolerance(g) for g in spec.vdevs if g.role == "data"), default=1) if spec else 1
+    like = next((g for g in spec.vdevs if g.role == Role.DATA), None)
+    tolerance = min((fault_tolerance(g) for g in spec.vdevs if g.role == Role.DATA), default=1)
     if index is None:
         prefix, initial = "vnew", {}
     else:
-        prefix, initial = f"v{index}", VdevGroupForm.initial_from(groups[index])
+        prefix, initial = f"v{index}", VdevGroupForm.initial_from(spec.vdevs[index])
     if typed is not None:
         initial.update(typed)
     if (role is not None or index is None) and not switched:
         initial.update(role_defaults(role or "data", like, tolerance))
     if catalog is None and initial.get("role") in FLASH_ROLES:
         catalog = flash_disks()
-    ashift = pool_ashift(doc)
+    ashift = spec.ashift
     form = VdevGroupForm(
         initial=initial,
         catalog=catalog,
@@ -117,35 +115,31 @@ def typed_vdev(data: Mapping[str, Any], prefix: str) -> dict[str, Any]:
     return typed
 
 
-def dataset_applies(doc: Mapping[str, Any], index: int | None, spec: Design | None) -> dict[str, bool]:
+def dataset_applies(spec: Design, index: int | None) -> dict[str, bool]:
     """Which fields of a dataset's form apply to it: "data written before the expansion" where the pool
     has a widened RAIDZ vdev, the dedup ratio where dedup is on for the dataset (a new one: anywhere in
     the pool); either one also where the dataset already sets it, so it can be changed or cleared."""
-    contents: Mapping[str, Any] = {}
-    if index is not None:
-        contents = ((doc.get("datasets") or [])[index] or {}).get("contents") or {}
-    expanded = any(isinstance(g, Mapping) and g.get("expanded_from_width") for g in doc.get("vdevs") or [])
+    contents = spec.datasets[index].contents if index is not None and index < len(spec.datasets) else None
+    expanded = any(g.expanded_from_width for g in spec.vdevs)
     dedup = False
-    if spec is not None and (index is None or index < len(spec.datasets)):
+    if index is None or index < len(spec.datasets):
         chosen = spec.datasets if index is None else spec.datasets[index : index + 1]
         dedup = any(dedup_on(spec, ds) for ds in chosen)
     return {
-        "expanded": expanded or contents.get("logical_bytes_written_before") is not None,
-        "dedup": dedup or contents.get("dedup_ratio") is not None,
+        "expanded": expanded or (contents is not None and contents.logical_bytes_written_before is not None),
+        "dedup": dedup or (contents is not None and contents.dedup_ratio is not None),
     }
 
 
-def dataset_form(
-    doc: dict[str, Any], index: int | None, summary: DesignSummary | None, spec: Design | None
-) -> DatasetForm:
+def dataset_form(spec: Design, index: int | None, summary: DesignSummary | None) -> DatasetForm:
     """A dataset's form; "inherit" says what the dataset gets (from the estimate)."""
-    applies = dataset_applies(doc, index, spec)
+    applies = dataset_applies(spec, index)
     if index is None:
-        return DatasetForm(prefix="dnew", initial={"name": f"{doc.get('name')}/"}, **applies)
-    ds = (doc.get("datasets") or [])[index]
+        return DatasetForm(prefix="dnew", initial={"name": f"{spec.name}/"}, **applies)
+    ds = spec.datasets[index]
     form = DatasetForm(initial=DatasetForm.initial_from(ds), prefix=f"d{index}", **applies)
     lines = {d.name: d for d in summary.datasets} if summary else {}
-    line = lines.get(str(ds.get("name")))
+    line = lines.get(ds.name)
     if line is not None:
         recordsize, compression = form.fields["recordsize"], form.fields["compression"]
         block = line.block or format_zfs_size(DEFAULT_RECORDSIZE)
@@ -160,5 +154,5 @@ def host_form(design: PoolDesign, data: Any = None) -> HostPlanningForm:
     estimate, _ = estimate_or_error(design)
     planned = bool(estimate and estimate.pool.zfs_used_bytes)
     defaults = inherited(spec, design_inputs(design, spec), planned)
-    initial = HostPlanningForm.initial_from(design.document_view(), spec)
+    initial = HostPlanningForm.initial_from(spec)
     return HostPlanningForm(data, initial=initial, spec=spec, defaults=defaults, prefix="host")

@@ -27,6 +27,7 @@ from ...services.access import get_design_for_user
 from ...services.designs import (
     EditConflict,
     can_undo_redo,
+    save_design,
     save_design_document,
 )
 from .editors import dataset_form, vdev_form
@@ -73,6 +74,7 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
     """Everything the designer shows; ``override`` puts a bound (invalid or conflicting) form in place."""
     summary, error = design_summary(design, unit=request_unit(request))
     doc = design.document_view()
+    stored = spec_or_none(design)
     undo, redo = can_undo_redo(design)
     context: dict[str, Any] = {
         "design": design,
@@ -81,7 +83,7 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
         "can_write": True,
         "can_undo": undo,
         "can_redo": redo,
-        "pool_form": PoolForm(initial=PoolForm.initial_from(doc)),
+        "pool_form": PoolForm(initial=PoolForm.initial_from(stored)) if stored is not None else PoolForm(),
         "vdev_items": _vdev_items(doc, summary),
         "dataset_items": _dataset_items(doc, summary),
         "filter_form": CatalogFilterForm(),
@@ -93,14 +95,14 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
         "tab": "form",
     }
     context.update(override)
-    spec = design.to_spec() if summary is not None else None
-    if context.get("open_new") == "vdevs" and "new_vdev_form" not in override:
-        context["new_vdev_form"] = vdev_form(doc, None, spec=spec, design=design)
-    if context.get("open_new") == "datasets" and "new_dataset_form" not in override:
-        context["new_dataset_form"] = dataset_form(doc, None, summary, spec)
+    spec = stored if summary is not None else None
+    if spec is not None and context.get("open_new") == "vdevs" and "new_vdev_form" not in override:
+        context["new_vdev_form"] = vdev_form(spec, None, design=design)
+    if spec is not None and context.get("open_new") == "datasets" and "new_dataset_form" not in override:
+        context["new_dataset_form"] = dataset_form(spec, None, summary)
     edit = context.get("edit_dataset")
-    if isinstance(edit, int) and "bound" not in override and 0 <= edit < len(doc.get("datasets") or []):
-        context["bound"] = ("datasets", edit, dataset_form(doc, edit, summary, spec))
+    if spec is not None and isinstance(edit, int) and "bound" not in override and 0 <= edit < len(spec.datasets):
+        context["bound"] = ("datasets", edit, dataset_form(spec, edit, summary))
     return context
 
 
@@ -159,20 +161,20 @@ def design_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def save_change(
     request: HttpRequest,
     design: PoolDesign,
-    doc: dict[str, Any],
+    changed: Design,
     summary: str,
     on_error: Callable[[InvalidDesign], dict[str, Any]],
     on_conflict: Callable[[EditConflict], dict[str, Any]],
     kind: str = "edit",
     keep_open: str | None = None,
 ) -> HttpResponse:
-    """Save ``doc`` as the next revision and answer with the designer (422/409 with the form kept).
+    """Save ``changed`` as the next revision and answer with the designer (422/409 with the form kept).
 
     ``keep_open``: the section whose "Add" panel stays open for the next item after a save."""
     try:
-        design = save_design_document(
+        design = save_design(
             design.team,
-            doc,
+            changed,
             request.user,
             instance=design,
             expected_revision=posted_revision(request),

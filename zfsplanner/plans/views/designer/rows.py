@@ -42,18 +42,18 @@ def designer_op(request: HttpRequest, pk: int) -> HttpResponse:
     op, section, index = request.POST.get("op", ""), request.POST.get("section", ""), posted_index(request)
     if index is None:
         raise Http404("No row given.")
-    before = design.to_document()
     try:
-        doc = apply_operation(before, op, section, index)
-    except EditError as exc:
+        before = design.to_spec()
+        changed = apply_operation(before, op, section, index)
+    except (EditError, InvalidDesign) as exc:
         raise Http404(str(exc)) from exc
     summary = change_summary(op, before, section, index)
 
     def on_error(exc: InvalidDesign) -> dict[str, Any]:
         attempt = change_summary(op, before, section, index, attempted=True)
-        return {"op_error": f"Not done: {attempt} is refused. {'; '.join(error_texts(doc, exc.errors))}."}
+        return {"op_error": f"Not done: {attempt} is refused. {'; '.join(error_texts(changed, exc.errors))}."}
 
-    return save_change(request, design, doc, summary, on_error, lambda exc: {})
+    return save_change(request, design, changed, summary, on_error, lambda exc: {})
 
 
 @login_required

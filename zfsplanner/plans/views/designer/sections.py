@@ -3,7 +3,6 @@ each row's form loads when it opens, and the disk list narrows with the catalog 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -11,24 +10,24 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
-from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.core.design.types import Design, InvalidDesign
 
-from ...forms.designer import DatasetForm, PoolForm, field_for_path, pool_ashift
+from ...forms.designer import DatasetForm, PoolForm
+from ...forms.parts import put_errors
 from ...forms.vdevs import CatalogFilterForm, VdevGroupForm, switched_layout
-from ...models import CatalogDisk
+from ...models import CatalogDisk, PoolDesign
 from ...presentation.pages import UNPROCESSABLE, design_summary
-from ...services.editing import EditError, change_summary, error_text, put_item, set_pool
-from .editors import dataset_applies, dataset_form, host_form, spec_or_none, typed_vdev, vdev_form, wire_vdev_form
+from ...services.editing import EditError, change_summary, error_text, put_dataset, put_group
+from .editors import dataset_applies, dataset_form, host_form, typed_vdev, vdev_form, wire_vdev_form
 from .page import posted_index, render_designer, save_change, writable
 
 
-def _form_errors(form: Any, section: str, index: int, exc: InvalidDesign, doc: Mapping[str, Any]) -> None:
-    for path, message in exc.errors:
-        field = field_for_path(section, index, path)
-        if field is not None and field in form.fields:
-            form.add_error(field, message)
-        else:
-            form.add_error(None, error_text(doc, path, message))
+def _stored(design: PoolDesign) -> Design:
+    """The design as saved, to change; a saved design that no longer reads can only be changed as JSON."""
+    try:
+        return design.to_spec()
+    except InvalidDesign as exc:
+        raise Http404("This design does not read any more; change it in the JSON editor.") from exc
 
 
 @login_required
@@ -39,8 +38,9 @@ def designer_form(request: HttpRequest, pk: int) -> HttpResponse:
     section = request.GET.get("section", "")
     raw = request.GET.get("index", "")
     index = None if raw == "new" else int(raw) if raw.isdigit() else -1
-    doc = design.to_document()
-    if section not in ("vdevs", "datasets") or (index is not None and not 0 <= index < len(doc.get(section) or [])):
+    spec = _stored(design)
+    rows = spec.vdevs if section == "vdevs" else spec.datasets
+    if section not in ("vdevs", "datasets") or (index is not None and not 0 <= index < len(rows)):
         raise Http404("That row no longer exists; reload the designer.")
     context: dict[str, Any] = {"design": design, "index": index, "filter_form": CatalogFilterForm()}
     if section == "vdevs":
@@ -50,11 +50,10 @@ def designer_form(request: HttpRequest, pk: int) -> HttpResponse:
         typed = typed_vdev(request.GET, prefix) if role or switched else None
         if switched and typed is not None:  # the same disks in the layout just chosen
             switched_layout(typed, request.GET.get("from_layout"))
-        spec = spec_or_none(design)
-        context["form"] = vdev_form(doc, index, spec=spec, role=role, typed=typed, design=design, switched=switched)
+        context["form"] = vdev_form(spec, index, role=role, typed=typed, design=design, switched=switched)
         return render(request, "plans/_vdev_form.html", context)
     summary, _ = design_summary(design, with_fixes=False)
-    context["form"] = dataset_form(doc, index, summary, spec_or_none(design))
+    context["form"] = dataset_form(spec, index, summary)
     return render(request, "plans/_dataset_form.html", context)
 
 
@@ -65,31 +64,31 @@ def designer_pool(request: HttpRequest, pk: int) -> HttpResponse:
     form = PoolForm(request.POST)
     if not form.is_valid():
         return render_designer(request, design, status=UNPROCESSABLE, pool_form=form)
-    before = design.to_document()
-    doc = set_pool(before, form.to_document(before))
+    changed = form.apply(_stored(design))
 
     def on_error(exc: InvalidDesign) -> dict[str, Any]:
         for path, message in exc.errors:
             key = form.field_for(path)
-            form.add_error(key, message if key else error_text(doc, path, message))
+            form.add_error(key, message if key else error_text(changed, path, message))
         return {"pool_form": form}
 
-    return save_change(request, design, doc, "pool settings changed", on_error, lambda exc: {"pool_form": form})
+    return save_change(request, design, changed, "pool settings changed", on_error, lambda exc: {"pool_form": form})
 
 
 def _item_view(request: HttpRequest, pk: int, section: str) -> HttpResponse:
     design = writable(request, pk)
     index = posted_index(request)
     prefix = ("v" if section == "vdevs" else "d") + ("new" if index is None else str(index))
-    doc = design.to_document()
-    if index is not None and not 0 <= index < len(doc.get(section) or []):
+    spec = _stored(design)
+    rows = spec.vdevs if section == "vdevs" else spec.datasets
+    if index is not None and not 0 <= index < len(rows):
         raise Http404("That row no longer exists; reload the designer.")
     form: Any
     if section == "vdevs":
-        form = VdevGroupForm(request.POST, prefix=prefix, pool_ashift=pool_ashift(doc))
+        form = VdevGroupForm(request.POST, prefix=prefix, pool_ashift=spec.ashift)
         wire_vdev_form(form, design, index)
     else:
-        form = DatasetForm(request.POST, prefix=prefix, **dataset_applies(doc, index, spec_or_none(design)))
+        form = DatasetForm(request.POST, prefix=prefix, **dataset_applies(spec, index))
 
     def placed(f: Any) -> dict[str, Any]:
         if index is None:
@@ -98,21 +97,26 @@ def _item_view(request: HttpRequest, pk: int, section: str) -> HttpResponse:
 
     if not form.is_valid():
         return render_designer(request, design, status=UNPROCESSABLE, **placed(form))
-    old = (doc.get(section) or [])[index] if index is not None else None
-    part = form.to_document() if section == "vdevs" else form.to_document(old)
+    target = len(rows) if index is None else index
+    old = rows[index] if index is not None else None
     try:
-        new_doc = put_item(doc, section, index, part)
+        if section == "vdevs":
+            changed = put_group(spec, index, form.to_group(old, target))
+        else:
+            changed = put_dataset(spec, index, form.to_dataset(old, target, spec.name))
+    except InvalidDesign as exc:  # the part itself does not read: its errors at its fields
+        put_errors(form, section, target, exc.errors)
+        return render_designer(request, design, status=UNPROCESSABLE, **placed(form))
     except EditError as exc:
         raise Http404(str(exc)) from exc
-    target = len(doc.get(section) or []) if index is None else index
-    summary = change_summary("add" if index is None else "change", new_doc, section, target)
+    summary = change_summary("add" if index is None else "change", changed, section, target)
 
     def on_error(exc: InvalidDesign) -> dict[str, Any]:
-        _form_errors(form, section, target, exc, new_doc)
+        put_errors(form, section, target, exc.errors, changed)
         return placed(form)
 
     keep_open = section if index is None else None  # the "Add" panel stays open for the next one
-    return save_change(request, design, new_doc, summary, on_error, lambda exc: placed(form), keep_open=keep_open)
+    return save_change(request, design, changed, summary, on_error, lambda exc: placed(form), keep_open=keep_open)
 
 
 @login_required
@@ -148,14 +152,21 @@ def designer_host(request: HttpRequest, pk: int) -> HttpResponse:
     form = host_form(design, request.POST)
     if not form.is_valid():
         return render_designer(request, design, status=UNPROCESSABLE, host_form=form)
-    doc = form.apply(design.to_document())
+    try:
+        changed = form.apply(_stored(design))
+    except InvalidDesign as exc:
+        _host_errors(form, exc)
+        return render_designer(request, design, status=UNPROCESSABLE, host_form=form)
 
     def on_error(exc: InvalidDesign) -> dict[str, Any]:
-        for path, message in exc.errors:
-            field = form.field_for(path)
-            form.add_error(field, message)  # every path this form writes has its field; others: the form's top
+        _host_errors(form, exc)
         return {"host_form": form}
 
     return save_change(
-        request, design, doc, "host and planning inputs changed", on_error, lambda exc: {"host_form": form}
+        request, design, changed, "host and planning inputs changed", on_error, lambda exc: {"host_form": form}
     )
+
+
+def _host_errors(form: Any, exc: InvalidDesign) -> None:
+    for path, message in exc.errors:
+        form.add_error(form.field_for(path), message)  # every path this form writes has its field; others: the top
