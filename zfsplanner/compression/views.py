@@ -20,15 +20,11 @@ from django_htmx.http import HttpResponseStopPolling, reswap, retarget
 
 from zfsplanner.uploads.handler import check_content_length, install_upload_handler
 from zfsplanner.uploads.text import UploadRefused
+from zfsplanner.web.htmx import htmx_partial
 
 from . import services
 from .forms import SampleForm
 from .models import COMPRESSION_SAMPLES, CompressionSample
-
-
-def _htmx_partial(request: HttpRequest) -> bool:
-    htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not getattr(htmx, "boosted", False)
 
 
 def sample_context(sample: CompressionSample) -> dict[str, Any]:
@@ -71,7 +67,7 @@ def _store(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _form_response(request, form, status=422)
     sample = services.store_sample(request.user, form.cleaned_data["file"], form.cleaned_data["options"])
-    if _htmx_partial(request):
+    if htmx_partial(request):
         sample.refresh_from_db()
         return render(request, "compression/sample_detail.html#sample-status", sample_context(sample))
     return redirect("compression:sample-detail", sample.pk)
@@ -80,7 +76,7 @@ def _store(request: HttpRequest) -> HttpResponse:
 def _form_response(request: HttpRequest, form: SampleForm, status: int) -> HttpResponse:
     samples = CompressionSample.objects.for_user(request.user)[:50]
     ctx = {"form": form, "samples": samples, "inline_limit": services.inline_limit()}
-    if status != 200 and _htmx_partial(request):
+    if status != 200 and htmx_partial(request):
         response = render(request, "compression/sample_list.html#sample-form", ctx, status=status)
         return reswap(retarget(response, "#sample-form"), "outerHTML")
     return render(request, "compression/sample_list.html", ctx, status=status)
@@ -89,7 +85,7 @@ def _form_response(request: HttpRequest, form: SampleForm, status: int) -> HttpR
 @login_required
 def sample_detail(request: HttpRequest, pk: int) -> HttpResponse:
     sample = get_object_or_404(CompressionSample.objects.for_user(request.user), pk=pk)
-    if _htmx_partial(request):
+    if htmx_partial(request):
         response = render(request, "compression/sample_detail.html#sample-status", sample_context(sample))
         if sample.is_finished:
             response.status_code = HttpResponseStopPolling.status_code

@@ -34,6 +34,7 @@ from zfsplanner.accounts.tokens import (
 )
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import writable_teams
+from zfsplanner.web.htmx import htmx_partial
 
 from .models import PoolImport
 
@@ -145,8 +146,7 @@ def _target(request: HttpRequest, data: Any) -> tuple[list[Any], Any, PoolDesign
 def _page(request: HttpRequest, data: Any, status: int = 200, **extra: Any) -> HttpResponse:
     teams, team, design = _target(request, data)
     context: dict[str, Any] = {"teams": teams, "team": team, "design": design, **_arrived(request, team)}
-    htmx = getattr(request, "htmx", None)
-    if htmx and not htmx.boosted and request.method == "GET":
+    if htmx_partial(request) and request.method == "GET":
         response = render(request, "imports/collect.html#arrived", context)
     else:
         server = request.build_absolute_uri("/").rstrip("/")

@@ -24,6 +24,7 @@ from zfsplanner.plans.services import error_text, get_design_for_user, writable_
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import UploadTooLarge, check_content_length, install_upload_handler
 from zfsplanner.uploads.text import UploadRefused
+from zfsplanner.web.htmx import htmx_partial
 
 from . import services
 from .attached import layout_warning
@@ -33,10 +34,6 @@ from .presenters import answer_error, preview, with_answers
 
 UNPROCESSABLE = 422
 
-
-def _partial(request: HttpRequest) -> bool:
-    htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not htmx.boosted
 
 
 # --------------------------------------------------------------------------- pool imports
@@ -211,7 +208,7 @@ def _upload_for_user(request: HttpRequest, upload_id: int) -> tuple[HistogramUpl
 @require_GET
 def histogram_status(request: HttpRequest, upload_id: int) -> HttpResponse:
     upload, can_write = _upload_for_user(request, upload_id)
-    if not _partial(request):
+    if not htmx_partial(request):
         return redirect("imports:histogram-list", pk=upload.design_id)
     response = render(request, "imports/histogram_list.html#upload-row", {"upload": upload, "can_write": can_write})
     if upload.is_finished:
@@ -226,6 +223,6 @@ def histogram_retry(request: HttpRequest, upload_id: int) -> HttpResponse:
     if not can_write:
         raise PermissionDenied("Only owners and editors of the team can change the design's datasets.")
     lifecycle.retry(FILE_LISTINGS, upload)
-    if _partial(request):
+    if htmx_partial(request):
         return render(request, "imports/histogram_list.html#upload-row", {"upload": upload, "can_write": can_write})
     return redirect("imports:histogram-list", pk=upload.design_id)

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from zfsplanner.core.advisor import DESCENDING, LOSS_CRITICAL, LOSS_WARNING, AdvisorError, LossLevel, Options, Row
 from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.web.htmx import htmx_partial
 
 from ..forms.advisor import PICK_SEPARATOR, SORT_LABELS, AdvisorCreateForm, AdvisorForm
 from ..models import PoolDesign
@@ -115,7 +116,7 @@ def advisor(request: HttpRequest) -> HttpResponse:
             status = UNPROCESSABLE
     context = _results_context(form, rows, AdvisorCreateForm(user=request.user))
     template = "plans/advisor.html"
-    if getattr(request, "htmx", False) and not request.htmx.boosted:
+    if htmx_partial(request):
         template += "#results"
     return render(request, template, context, status=status)
 

@@ -33,6 +33,7 @@ from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_zfs_size
+from zfsplanner.web.htmx import htmx_partial
 from zfsplanner.web.page_cache import PAGE_CACHE_SECONDS, render_cached
 from zfsplanner.web.throttling import page_throttled
 
@@ -236,7 +237,7 @@ def _detail(request: HttpRequest, design: PoolDesign, can_write: bool) -> HttpRe
 
 def _detail_template(request: HttpRequest) -> str:
     """The whole page, or only its results for an htmx request that swaps them in."""
-    if getattr(request, "htmx", False) and not request.htmx.boosted:
+    if htmx_partial(request):
         return "plans/design_detail.html#results"
     return "plans/design_detail.html"
 

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from zfsplanner.accounts.models import request_unit
 from zfsplanner.core.design.types import Design, InvalidDesign
+from zfsplanner.web.htmx import htmx_partial
 
 from ...forms.designer import PoolForm
 from ...forms.designs import DesignDocumentForm
@@ -106,7 +107,7 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
 
 def render_designer(request: HttpRequest, design: PoolDesign, status: int = 200, **override: Any) -> HttpResponse:
     template = "plans/designer.html"
-    if getattr(request, "htmx", False) and not request.htmx.boosted:
+    if htmx_partial(request):
         template += "#designer"
     return render(request, template, designer_context(request, design, **override), status=status)
 
