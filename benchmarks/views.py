@@ -14,6 +14,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from zfsplanner.accounts.models import Team
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import UploadTooLarge, check_content_length, install_upload_handler
 from zfsplanner.uploads.text import UploadRefused
@@ -21,7 +22,7 @@ from zfsplanner.web.htmx import htmx_partial
 from zfsplanner.web.throttling import page_throttled
 
 from . import charts, services
-from .access import get_run_for_user, get_upload_for_user, parse_run_ids, runs_for_user, writable_teams
+from .access import get_run_for_user, get_upload_for_user, parse_run_ids, runs_for_user
 from .filters import BenchRunFilterSet
 from .forms import RunForm, UploadForm
 from .models import (
@@ -57,7 +58,7 @@ def _row_context(request: HttpRequest, upload: BenchUpload, **extra: Any) -> dic
 def run_list(request: HttpRequest) -> HttpResponse:
     runs = BenchRun.objects.for_user(request.user).select_related("upload", "team").order_by("-created", "-pk")
     filterset = BenchRunFilterSet(request.GET or None, queryset=runs)
-    teams = writable_teams(request.user)
+    teams = Team.objects.writable_by(request.user)
     ctx = {
         "filter": filterset,
         "filter_fields": [filterset.form[name] for name in LIST_FILTERS],
@@ -91,7 +92,7 @@ def upload(request: HttpRequest) -> HttpResponse:
 
 @csrf_protect
 def _upload(request: HttpRequest) -> HttpResponse:
-    teams = writable_teams(request.user)
+    teams = Team.objects.writable_by(request.user)
     if not teams.exists():
         raise PermissionDenied("Your role in your teams may only read (owners and editors may upload).")
     form = UploadForm(request.POST, request.FILES, teams=teams)

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling, reswap, retarget
@@ -23,6 +23,7 @@ from zfsplanner.uploads.text import UploadRefused
 from zfsplanner.web.htmx import htmx_partial
 
 from . import services
+from .access import get_sample_for_user
 from .forms import SampleForm
 from .models import COMPRESSION_SAMPLES, CompressionSample
 
@@ -84,7 +85,7 @@ def _form_response(request: HttpRequest, form: SampleForm, status: int) -> HttpR
 
 @login_required
 def sample_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    sample = get_object_or_404(CompressionSample.objects.for_user(request.user), pk=pk)
+    sample = get_sample_for_user(request, pk)
     if htmx_partial(request):
         response = render(request, "compression/sample_detail.html#sample-status", sample_context(sample))
         if sample.is_finished:
@@ -96,7 +97,7 @@ def sample_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def sample_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    sample = get_object_or_404(CompressionSample.objects.for_user(request.user), pk=pk)
+    sample = get_sample_for_user(request, pk)
     sample.file.delete(save=False)
     sample.delete()
     return redirect("compression:sample-list")

@@ -12,24 +12,27 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from zfsplanner.accounts.models import Team
 from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.plans.access import get_design_for_user
 from zfsplanner.plans.models import PoolDesign
-from zfsplanner.plans.services import error_text, get_design_for_user, writable_teams
+from zfsplanner.plans.services import error_text
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import UploadTooLarge, check_content_length, install_upload_handler
 from zfsplanner.uploads.text import UploadRefused
 from zfsplanner.web.htmx import htmx_partial
 
 from . import services
+from .access import get_histogram_for_user, get_import_for_user, get_read_import_for_user
 from .attached import layout_warning
 from .forms import HistogramForm, PoolImportForm, SaveImportForm
-from .models import FILE_LISTINGS, POOL_OUTPUTS, DesignLink, HistogramUpload, PoolImport
+from .models import FILE_LISTINGS, POOL_OUTPUTS, DesignLink, PoolImport
 from .presenters import answer_error, preview, with_answers
 
 UNPROCESSABLE = 422
@@ -67,15 +70,11 @@ def _pool_import_create(request: HttpRequest) -> HttpResponse:
     return redirect("imports:pool-import-detail", pk=record.pk)
 
 
-def _own_import(request: HttpRequest, pk: int) -> PoolImport:
-    return get_object_or_404(PoolImport.objects.for_user(request.user), pk=pk)
-
-
 def _preview_response(request: HttpRequest, record: PoolImport, form: SaveImportForm | None = None,
                       status: int = 200, **extra: Any) -> HttpResponse:
     if not record.is_read:  # stored outputs that could not be read (yet): the reason and "Read again"
         return render(request, "imports/pool_import_unread.html", {"record": record} | extra, status=status)
-    teams = writable_teams(request.user)
+    teams = Team.objects.writable_by(request.user)
     if form is None:
         form = SaveImportForm(teams=teams, initial={"name": record.document.get("name"), "team": teams.first()})
     linked = PoolDesign.objects.for_user(request.user).filter(pk=record.design_id).first() if record.design_id else None
@@ -86,25 +85,17 @@ def _preview_response(request: HttpRequest, record: PoolImport, form: SaveImport
     return render(request, "imports/pool_import_detail.html", context | extra, status=status)
 
 
-def _read_import(request: HttpRequest, pk: int) -> PoolImport:
-    """The user's import whose outputs were read (asking sizes or saving needs the preview)."""
-    record = _own_import(request, pk)
-    if not record.is_read:
-        raise Http404("The outputs of this import are not read.")
-    return record
-
-
 @login_required
 @require_GET
 def pool_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _preview_response(request, _own_import(request, pk))
+    return _preview_response(request, get_import_for_user(request, pk))
 
 
 @login_required
 @require_POST
 def pool_import_retry(request: HttpRequest, pk: int) -> HttpResponse:
     """Read the stored outputs again (after an update)."""
-    record = _own_import(request, pk)
+    record = get_import_for_user(request, pk)
     if not services.read_again(record):
         return _preview_response(request, record, status=409, retry_error="The outputs are being read right now.")
     return redirect("imports:pool-import-detail", pk=record.pk)
@@ -114,7 +105,7 @@ def pool_import_retry(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def pool_import_answer(request: HttpRequest, pk: int) -> HttpResponse:
     """The member sizes the preview asked for (zpool status alone): typed or chosen from the catalog."""
-    record = _read_import(request, pk)
+    record = get_read_import_for_user(request, pk)
     try:
         services.answer_pool_import(record, request.POST)
     except ValueError as exc:  # UnreadableOutput and InvalidDesign (a size too small for ZFS) are ValueErrors
@@ -126,8 +117,8 @@ def pool_import_answer(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def pool_import_save(request: HttpRequest, pk: int) -> HttpResponse:
-    record = _read_import(request, pk)
-    form = SaveImportForm(request.POST, teams=writable_teams(request.user))
+    record = get_read_import_for_user(request, pk)
+    form = SaveImportForm(request.POST, teams=Team.objects.writable_by(request.user))
     if not form.is_valid():
         return _preview_response(request, record, form, UNPROCESSABLE)
     try:
@@ -197,17 +188,10 @@ def _histogram_upload(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("imports:histogram-list", pk=design.pk)
 
 
-def _upload_for_user(request: HttpRequest, upload_id: int) -> tuple[HistogramUpload, bool]:
-    upload = HistogramUpload.objects.for_user(request.user).select_related("design__team").filter(pk=upload_id).first()
-    if upload is None:
-        raise Http404("No such histogram upload")
-    return upload, upload.design.team.can_write(request.user)
-
-
 @login_required
 @require_GET
 def histogram_status(request: HttpRequest, upload_id: int) -> HttpResponse:
-    upload, can_write = _upload_for_user(request, upload_id)
+    upload, can_write = get_histogram_for_user(request, upload_id)
     if not htmx_partial(request):
         return redirect("imports:histogram-list", pk=upload.design_id)
     response = render(request, "imports/histogram_list.html#upload-row", {"upload": upload, "can_write": can_write})
@@ -219,7 +203,7 @@ def histogram_status(request: HttpRequest, upload_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def histogram_retry(request: HttpRequest, upload_id: int) -> HttpResponse:
-    upload, can_write = _upload_for_user(request, upload_id)
+    upload, can_write = get_histogram_for_user(request, upload_id)
     if not can_write:
         raise PermissionDenied("Only owners and editors of the team can change the design's datasets.")
     lifecycle.retry(FILE_LISTINGS, upload)

@@ -20,11 +20,11 @@ from zfsplanner.core.advisor import DESCENDING, LOSS_CRITICAL, LOSS_WARNING, Adv
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.web.htmx import htmx_partial
 
+from ..access import get_design_for_user, get_shared_design
 from ..forms.advisor import PICK_SEPARATOR, SORT_LABELS, AdvisorCreateForm, AdvisorForm
 from ..models import PoolDesign
 from ..presentation import charts
 from ..presentation.planning import AdvisorLine, advisor_lines
-from ..services.access import get_design_for_user, get_shared_design
 from ..services.designs import save_design_document
 from ..services.estimates import estimate_or_error
 from ..services.measurements import measured_vs_predicted

@@ -37,6 +37,7 @@ from zfsplanner.web.htmx import htmx_partial
 from zfsplanner.web.page_cache import PAGE_CACHE_SECONDS, render_cached
 from zfsplanner.web.throttling import page_throttled
 
+from ..access import design_state, get_design_for_user
 from ..choices import DEFAULT_OPENZFS_VERSION, DatasetType
 from ..filters import PoolDesignFilterSet
 from ..forms.designer import NewDesignForm, field_for_path
@@ -60,7 +61,6 @@ from ..presentation.pages import (
     timeline_chart_response,
 )
 from ..presentation.quick import quick_plan_page
-from ..services.access import design_state, get_design_for_user, writable_teams
 from ..services.designs import apply_measured_ratio, design_ashift, duplicate_design, save_design_document
 from ..services.editing import error_text
 from ..services.estimates import estimate_or_error, planning_stamp
@@ -123,7 +123,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def _own_team_offer(user: Any) -> str | None:
     """The name of the user's own team when they have no team to write to (it is made with their
     first design), else None."""
-    return None if writable_teams(user).exists() else personal_team_name(user)
+    return None if Team.objects.writable_by(user).exists() else personal_team_name(user)
 
 
 def _offer_own_team(form: Any, own_team: str | None) -> None:
@@ -146,7 +146,7 @@ def _design_team(user: Any, chosen: Team | None, new_team: str = "") -> Team:
 @require_http_methods(["GET", "POST"])
 def design_new(request: HttpRequest) -> HttpResponse:
     """A new design from a form (pool name, version, first data vdev group), or from a JSON document."""
-    teams = writable_teams(request.user)
+    teams = Team.objects.writable_by(request.user)
     own_team = _own_team_offer(request.user)
     data = request.POST if request.method == "POST" else None
     if data is not None and "document" in data:
@@ -207,7 +207,7 @@ def _design_new_json(request: HttpRequest, own_team: str | None) -> HttpResponse
         design = save_design_document(team, form.cleaned_data["document"], request.user)
         messages.success(request, f"Design {design.name} created.")
         return redirect("plans:design-detail", pk=design.pk)
-    new_form = NewDesignForm(teams=writable_teams(request.user))
+    new_form = NewDesignForm(teams=Team.objects.writable_by(request.user))
     _offer_own_team(new_form, own_team)
     context = {"json_form": form, "form": new_form, "json_open": True}
     context["group"] = VdevGroupForm(prefix="first")

@@ -37,9 +37,9 @@ from zfsplanner.core import report
 from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
+from ..access import get_design_for_user, get_shared_design
 from ..models import PoolDesign
 from ..presentation.summary import summarize
-from ..services.access import get_design_for_user, get_shared_design
 from ..services.editing import error_texts
 from ..services.estimates import estimate_design
 

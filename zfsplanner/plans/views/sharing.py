@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods
 from zfsplanner.accounts.models import request_unit
 from zfsplanner.web.page_cache import render_cached
 
+from ..access import get_design_for_user, get_shared_design
 from ..forms.designs import ShareLinkForm
 from ..models import PoolDesign
 from ..presentation.pages import (
@@ -30,8 +31,8 @@ from ..presentation.pages import (
     efficiency_chart_response,
     export_response,
 )
-from ..services.access import create_share_link, get_design_for_user, get_shared_design, revoke_share_link
 from ..services.estimates import planning_stamp, revision_key
+from ..services.sharing import create_share_link, revoke_share_link
 
 
 def _writable_design(request: HttpRequest, pk: int) -> PoolDesign:

@@ -18,13 +18,13 @@ from zfsplanner.accounts.models import request_unit
 from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.web.htmx import htmx_partial
 
+from ...access import get_design_for_user
 from ...forms.designer import PoolForm
 from ...forms.designs import DesignDocumentForm
 from ...forms.vdevs import CatalogFilterForm
 from ...models import PoolDesign
 from ...presentation.pages import UNPROCESSABLE, breakdown_response, data_field_url, design_summary, pretty_json
 from ...presentation.summary import DesignSummary
-from ...services.access import get_design_for_user
 from ...services.designs import (
     EditConflict,
     can_undo_redo,
