@@ -33,7 +33,7 @@ from .access import get_histogram_for_user, get_import_for_user, get_read_import
 from .attached import layout_warning
 from .forms import HistogramForm, PoolImportForm, SaveImportForm
 from .models import FILE_LISTINGS, POOL_OUTPUTS, DesignLink, PoolImport
-from .presenters import answer_error, preview, with_answers
+from .presentation import answer_error, preview, with_answers
 
 UNPROCESSABLE = 422
 

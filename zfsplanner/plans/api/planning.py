@@ -29,8 +29,8 @@ from zfsplanner.core.versions import unknown_version_message
 from ..choices import DEFAULT_OPENZFS_VERSION
 from ..models import CatalogDisk, PoolDesign
 from ..presentation import charts
+from ..services.disk_inputs import catalog_candidate, catalog_inputs_for_models
 from ..services.measurements import measured_vs_predicted
-from ..services.planning import catalog_candidate, catalog_inputs_for_models
 from .serializers import DesignErrorSerializer, InvalidDesignError
 
 MAX_CANDIDATES = 10

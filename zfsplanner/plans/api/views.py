@@ -46,6 +46,7 @@ from ..services.designs import (
     validate_document,
     walk_revisions,
 )
+from ..services.disk_inputs import estimate_with_catalog
 from ..services.estimates import (
     ESTIMATE_CACHE_SECONDS,
     commands_script,
@@ -54,7 +55,6 @@ from ..services.estimates import (
     planning_stamp,
 )
 from ..services.fixes import FixRefused, FixUnavailable, apply_fix, available_fixes
-from ..services.planning import estimate_with_catalog
 from ..services.sharing import create_share_link, revoke_share_link
 from .serializers import (
     CatalogDiskSerializer,

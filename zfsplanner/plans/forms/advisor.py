@@ -18,7 +18,7 @@ from zfsplanner.core.units import UnitError, format_si, format_zfs_size, parse_d
 
 from ..choices import DEFAULT_OPENZFS_VERSION, Media, offer_versions, openzfs_version_choices
 from ..models import CatalogDisk, PoolDesign
-from ..services.planning import catalog_candidate
+from ..services.disk_inputs import catalog_candidate
 from .vdevs import catalog_label
 
 CANDIDATES = 3

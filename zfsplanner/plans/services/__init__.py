@@ -4,7 +4,7 @@
 * ``estimates``: the estimate and commands of a stored design (cached per revision), the planning stamp;
 * ``editing``: changes to a design document (one vdev group, one dataset, a row's button);
 * ``fixes``: a risk's one-click fix applied as one revision (designer and API alike);
-* ``planning``: catalog and measured figures for the core, the layout advisor;
+* ``disk_inputs``: what the core is told about disks (catalog and measured figures), the layout advisor;
 * ``measurements``: the registry the benchmarks app fills in (plans never imports benchmarks);
 * ``attached``: what other apps add to a design's page (``imports``: the attached pool);
 * ``samples``: compression measured on an uploaded sample;

@@ -26,9 +26,9 @@ from ..models import PoolDesign
 from ..presentation import charts
 from ..presentation.planning import AdvisorLine, advisor_lines
 from ..services.designs import save_design_document
+from ..services.disk_inputs import run_advisor
 from ..services.estimates import estimate_or_error
 from ..services.measurements import measured_vs_predicted
-from ..services.planning import run_advisor
 
 UNPROCESSABLE = 422
 METRICS = ("iops", "bandwidth")

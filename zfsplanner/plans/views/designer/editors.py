@@ -21,8 +21,8 @@ from ...forms.host import HostPlanningForm, inherited
 from ...forms.vdevs import FLASH_ROLES, VdevGroupForm, flash_disks, role_defaults
 from ...models import PoolDesign
 from ...presentation.summary import DesignSummary
+from ...services.disk_inputs import design_inputs
 from ...services.estimates import estimate_or_error
-from ...services.planning import design_inputs
 
 
 def spec_or_none(design: PoolDesign) -> Design | None:
