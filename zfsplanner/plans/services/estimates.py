@@ -31,7 +31,7 @@ from zfsplanner.web.errors import CACHE_ERRORS
 
 from ..models import PoolDesign
 from .editing import error_texts
-from .planning import design_inputs
+from .disk_inputs import design_inputs
 
 ESTIMATE_CACHE_SECONDS = 3600
 PLANNING_STAMP_KEY = "planning-inputs-stamp"

@@ -52,19 +52,20 @@ from ..forms.vdevs import CatalogFilterForm, VdevGroupForm
 from ..models import PoolDesign
 from ..presentation.pages import (
     UNPROCESSABLE,
-    capacity_chart_response,
+    capacity_chart_for,
     data_field_url,
     design_context,
-    efficiency_chart_response,
-    export_response,
+    efficiency_chart_for,
+    export_file,
     pretty_json,
-    timeline_chart_response,
+    timeline_chart_for,
 )
 from ..presentation.quick import quick_plan_page
 from ..services.designs import apply_measured_ratio, design_ashift, duplicate_design, save_design_document
 from ..services.editing import error_text
 from ..services.estimates import estimate_or_error, planning_stamp
 from ..services.samples import SampleUploadHandler, install_sample_handler, measure_sample
+from .responses import chart_response, download_response
 
 logger = logging.getLogger(__name__)
 NEW_DESIGN_TEMPLATE = {
@@ -320,21 +321,21 @@ def design_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def design_export(request: HttpRequest, pk: int) -> HttpResponse:
     design, _ = get_design_for_user(request, pk)
-    return export_response(design)
+    return download_response(export_file(design))
 
 
 @login_required
 @require_http_methods(["GET"])
 def chart_capacity(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
-    return capacity_chart_response(design)
+    return chart_response(capacity_chart_for(design))
 
 
 @login_required
 @require_http_methods(["GET"])
 def chart_timeline(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
-    return timeline_chart_response(design)
+    return chart_response(timeline_chart_for(design))
 
 
 @login_required
@@ -359,7 +360,7 @@ def design_growth_choose(request: HttpRequest, pk: int, index: int) -> HttpRespo
 @require_http_methods(["GET"])
 def chart_efficiency(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
-    return efficiency_chart_response(design)
+    return chart_response(efficiency_chart_for(design))
 
 
 @csrf_exempt

@@ -25,14 +25,15 @@ from ..forms.designs import ShareLinkForm
 from ..models import PoolDesign
 from ..presentation.pages import (
     UNPROCESSABLE,
-    breakdown_response,
-    capacity_chart_response,
+    breakdown_chart_for,
+    capacity_chart_for,
     design_context,
-    efficiency_chart_response,
-    export_response,
+    efficiency_chart_for,
+    export_file,
 )
 from ..services.estimates import planning_stamp, revision_key
 from ..services.sharing import create_share_link, revoke_share_link
+from .responses import chart_response, download_response
 
 
 def _writable_design(request: HttpRequest, pk: int) -> PoolDesign:
@@ -104,22 +105,22 @@ def share_detail(request: HttpRequest, token: str) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET"])
 def share_export(request: HttpRequest, token: str) -> HttpResponse:
-    return _private(export_response(get_shared_design(token)))
+    return _private(download_response(export_file(get_shared_design(token))))
 
 
 @never_cache
 @require_http_methods(["GET"])
 def share_chart_capacity(request: HttpRequest, token: str) -> JsonResponse:
-    return _private(capacity_chart_response(get_shared_design(token)))
+    return _private(chart_response(capacity_chart_for(get_shared_design(token))))
 
 
 @never_cache
 @require_http_methods(["GET"])
 def share_chart_efficiency(request: HttpRequest, token: str) -> JsonResponse:
-    return _private(efficiency_chart_response(get_shared_design(token)))
+    return _private(chart_response(efficiency_chart_for(get_shared_design(token))))
 
 
 @never_cache
 @require_http_methods(["GET"])
 def share_chart_breakdown(request: HttpRequest, token: str) -> JsonResponse:
-    return _private(breakdown_response([get_shared_design(token)], request_unit(request)))  # type: ignore[return-value]
+    return _private(chart_response(breakdown_chart_for([get_shared_design(token)], request_unit(request))))  # type: ignore[return-value]

@@ -23,13 +23,14 @@ from ...forms.designer import PoolForm
 from ...forms.designs import DesignDocumentForm
 from ...forms.vdevs import CatalogFilterForm
 from ...models import PoolDesign
-from ...presentation.pages import UNPROCESSABLE, breakdown_response, data_field_url, design_summary, pretty_json
+from ...presentation.pages import UNPROCESSABLE, breakdown_chart_for, data_field_url, design_summary, pretty_json
 from ...presentation.summary import DesignSummary
 from ...services.designs import (
     EditConflict,
     can_undo_redo,
     save_design_document,
 )
+from ..responses import chart_response
 from .editors import dataset_form, vdev_form
 
 CONFLICT = 409
@@ -223,4 +224,4 @@ def posted_index(request: HttpRequest) -> int | None:
 @require_http_methods(["GET"])
 def chart_breakdown(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
-    return breakdown_response([design], request_unit(request))
+    return chart_response(breakdown_chart_for([design], request_unit(request)))

@@ -36,7 +36,7 @@ from zfsplanner.accounts.tokens import (
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.web.htmx import htmx_partial
 
-from .models import PoolImport
+from ..models import PoolImport
 
 SCRIPT_PATH = Path(settings.BASE_DIR) / "tools" / "collect.sh"
 SCRIPT_MAX_AGE = 3600
