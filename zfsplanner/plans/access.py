@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest
@@ -32,6 +33,15 @@ def get_design_for_user(request: HttpRequest, pk: int) -> tuple[PoolDesign, bool
     designs = PoolDesign.objects.select_related("team").annotate(viewer_role=Subquery(role))
     design = get_object_or_404(designs.exclude(viewer_role=None), pk=pk)
     return design, design.viewer_role in WRITE_ROLES  # type: ignore[attr-defined]
+
+
+def get_writable_design_for_user(request: HttpRequest, pk: int, action: str = "change this design") -> PoolDesign:
+    """The design if the user is an owner or editor of its team: 404 for an outsider, 403 saying who
+    may ``action`` for a viewer."""
+    design, can_write = get_design_for_user(request, pk)
+    if not can_write:
+        raise PermissionDenied(f"Only owners and editors of the team can {action}.")
+    return design
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
@@ -37,7 +36,7 @@ from zfsplanner.web.htmx import htmx_partial
 from zfsplanner.web.page_cache import PAGE_CACHE_SECONDS, render_cached
 from zfsplanner.web.throttling import page_throttled
 
-from ..access import design_state, get_design_for_user
+from ..access import design_state, get_design_for_user, get_writable_design_for_user
 from ..choices import DEFAULT_OPENZFS_VERSION, DatasetType
 from ..filters import PoolDesignFilterSet
 from ..forms.designer import NewDesignForm, field_for_path
@@ -306,9 +305,7 @@ def design_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def design_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can delete this design.")
+    design = get_writable_design_for_user(request, pk, "delete this design")
     if request.method == "POST":
         name = design.name
         design.delete()
@@ -342,9 +339,7 @@ def chart_timeline(request: HttpRequest, pk: int) -> JsonResponse:
 @require_http_methods(["POST"])
 def design_growth_choose(request: HttpRequest, pk: int, index: int) -> HttpResponse:
     """A growth option of the Growth section made into a variant design, shown next to this one in Compare."""
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can create a variant.")
+    design = get_writable_design_for_user(request, pk, "create a variant")
     estimate, _ = estimate_or_error(design)
     options = estimate.timeline.options if estimate is not None and estimate.timeline is not None else ()
     if not 0 <= index < len(options):
@@ -406,9 +401,7 @@ def _ratio_initial(dataset: str, result: dict[str, Any]) -> dict[str, Any]:
 @require_http_methods(["POST"])
 def design_use_ratio(request: HttpRequest, pk: int) -> HttpResponse:
     """Store a measured ratio as the dataset's ``contents.compressibility`` (owners and editors)."""
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can change this design.")
+    design = get_writable_design_for_user(request, pk)
     form = MeasuredRatioForm(request.POST)
     if not form.is_valid():
         return HttpResponseBadRequest(form.errors.as_text(), content_type="text/plain")
@@ -419,5 +412,5 @@ def design_use_ratio(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404(str(exc)) from exc
     messages.success(request, f"{d['dataset']}: compressibility set to {d['ratio']:.2f}x (revision {design.revision}).")
     if request.htmx:
-        return _detail(request, design, can_write)
+        return _detail(request, design, can_write=True)
     return redirect("plans:design-detail", pk=design.pk)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 from zfsplanner.accounts.models import request_unit
 from zfsplanner.web.page_cache import render_cached
 
-from ..access import get_design_for_user, get_shared_design
+from ..access import get_shared_design, get_writable_design_for_user
 from ..forms.designs import ShareLinkForm
 from ..models import PoolDesign
 from ..presentation.pages import (
@@ -34,13 +33,6 @@ from ..presentation.pages import (
 from ..services.estimates import planning_stamp, revision_key
 from ..services.sharing import create_share_link, revoke_share_link
 from .responses import chart_response, download_response
-
-
-def _writable_design(request: HttpRequest, pk: int) -> PoolDesign:
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can share this design or revoke links.")
-    return design
 
 
 def _links(
@@ -61,7 +53,7 @@ def _links(
 @login_required
 @require_http_methods(["POST"])
 def share_link_create(request: HttpRequest, pk: int) -> HttpResponse:
-    design = _writable_design(request, pk)
+    design = get_writable_design_for_user(request, pk, "share this design or revoke links")
     form = ShareLinkForm(request.POST)
     if not form.is_valid():
         return _links(request, design, form, status=UNPROCESSABLE)
@@ -72,7 +64,7 @@ def share_link_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["POST"])
 def share_link_revoke(request: HttpRequest, pk: int, link_id: int) -> HttpResponse:
-    design = _writable_design(request, pk)
+    design = get_writable_design_for_user(request, pk, "share this design or revoke links")
     revoke_share_link(get_object_or_404(design.share_links, pk=link_id))
     return _links(request, design)
 

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,7 +17,7 @@ from zfsplanner.accounts.models import request_unit
 from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.web.htmx import htmx_partial
 
-from ...access import get_design_for_user
+from ...access import get_design_for_user, get_writable_design_for_user
 from ...forms.designer import PoolForm
 from ...forms.designs import DesignDocumentForm
 from ...forms.vdevs import CatalogFilterForm
@@ -41,13 +40,6 @@ def spec_or_none(design: PoolDesign) -> Design | None:
         return design.to_spec()
     except InvalidDesign:
         return None
-
-
-def writable(request: HttpRequest, pk: int) -> PoolDesign:
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can change this design.")
-    return design
 
 
 def posted_revision(request: HttpRequest) -> int | None:
@@ -131,9 +123,7 @@ def designer(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["POST"])
 def design_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """The designer's Advanced tab: the whole document as JSON, saved as one new revision."""
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can change this design.")
+    design = get_writable_design_for_user(request, pk)
     form = DesignDocumentForm(request.POST, user=request.user, with_team=False)
     if not form.is_valid():
         return render_designer(request, design, status=UNPROCESSABLE, json_form=form, tab="json")

@@ -13,13 +13,14 @@ from django.views.decorators.http import require_http_methods
 
 from zfsplanner.core.design.types import InvalidDesign
 
+from ...access import get_writable_design_for_user
 from ...forms.designer import DatasetForm, PoolForm, field_for_path, pool_ashift
 from ...forms.vdevs import CatalogFilterForm, VdevGroupForm, switched_layout
 from ...models import CatalogDisk
 from ...presentation.pages import UNPROCESSABLE, design_summary
 from ...services.editing import EditError, change_summary, error_text, put_item, set_pool
 from .editors import dataset_applies, dataset_form, host_form, spec_or_none, typed_vdev, vdev_form, wire_vdev_form
-from .page import posted_index, render_designer, save_change, writable
+from .page import posted_index, render_designer, save_change
 
 
 def _form_errors(form: Any, section: str, index: int, exc: InvalidDesign, doc: Mapping[str, Any]) -> None:
@@ -35,7 +36,7 @@ def _form_errors(form: Any, section: str, index: int, exc: InvalidDesign, doc: M
 @require_http_methods(["GET"])
 def designer_form(request: HttpRequest, pk: int) -> HttpResponse:
     """The edit form of one row, or the add form (``index=new``), loaded when the user opens it."""
-    design = writable(request, pk)
+    design = get_writable_design_for_user(request, pk)
     section = request.GET.get("section", "")
     raw = request.GET.get("index", "")
     index = None if raw == "new" else int(raw) if raw.isdigit() else -1
@@ -61,7 +62,7 @@ def designer_form(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["POST"])
 def designer_pool(request: HttpRequest, pk: int) -> HttpResponse:
-    design = writable(request, pk)
+    design = get_writable_design_for_user(request, pk)
     form = PoolForm(request.POST)
     if not form.is_valid():
         return render_designer(request, design, status=UNPROCESSABLE, pool_form=form)
@@ -78,7 +79,7 @@ def designer_pool(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _item_view(request: HttpRequest, pk: int, section: str) -> HttpResponse:
-    design = writable(request, pk)
+    design = get_writable_design_for_user(request, pk)
     index = posted_index(request)
     prefix = ("v" if section == "vdevs" else "d") + ("new" if index is None else str(index))
     doc = design.to_document()
@@ -142,7 +143,7 @@ def catalog_options(request: HttpRequest) -> HttpResponse:
 def designer_host(request: HttpRequest, pk: int) -> HttpResponse:
     """RAM, failure rates, read-error rates, the wait for a new disk and the fill level: GET the form
     (loaded when its fold opens), POST it to save one new revision."""
-    design = writable(request, pk)
+    design = get_writable_design_for_user(request, pk)
     if request.method == "GET":
         return render(request, "plans/_host_form.html#form", {"design": design, "host_form": host_form(design)})
     form = host_form(design, request.POST)
