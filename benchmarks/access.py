@@ -10,15 +10,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest
 
-from zfsplanner.accounts.models import WRITE_ROLES, Team
-
 from .models import BenchRun, BenchUpload
-
-
-def writable_teams(user: Any) -> Any:
-    if not getattr(user, "is_authenticated", False):
-        return Team.objects.none()
-    return Team.objects.filter(memberships__user=user, memberships__role__in=WRITE_ROLES).distinct()
 
 
 def get_run_for_user(request: HttpRequest, pk: Any) -> tuple[BenchRun, bool]:

@@ -6,15 +6,15 @@ class BenchmarksConfig(AppConfig):
     verbose_name = "Benchmark logs"
 
     def ready(self) -> None:
-        """Hand the planning pages what runs measured (``benchmarks.planning``), and have their cached
+        """Hand the planning pages what runs measured (``benchmarks.measurements``), and have their cached
         estimates follow the runs: plans never imports this app."""
         from django.db.models.signals import post_delete, post_save
 
         from zfsplanner.plans.services import planning_figures_changed, register_measurements
 
         from . import tasks  # noqa: F401 (registers the task that parses a log with its upload kind)
+        from .measurements import SOURCE
         from .models import BenchResult, BenchRun
-        from .planning import SOURCE
 
         register_measurements(SOURCE)
         for model in (BenchRun, BenchResult):

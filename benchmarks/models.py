@@ -8,14 +8,12 @@ rows carry one test each (``BenchResult``) and fio logs add time series (``Bench
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.utils import timezone
 
-from zfsplanner.accounts.models import Team
+from zfsplanner.accounts.models import Team, TeamScopedQuerySet
 from zfsplanner.uploads.kinds import UploadKind
 from zfsplanner.uploads.models import UploadLifecycle
 from zfsplanner.uploads.text import TextRule
@@ -58,11 +56,8 @@ def upload_path(instance: BenchUpload, filename: str) -> str:
     return f"benchmarks/{instance.team_id}/{instance.sha256[:2]}/{instance.sha256}"
 
 
-class BenchUploadQuerySet(models.QuerySet["BenchUpload"]):
-    def for_user(self, user: Any) -> BenchUploadQuerySet:
-        if not getattr(user, "is_authenticated", False):
-            return self.none()
-        return self.filter(team__memberships__user=user)
+class BenchUploadQuerySet(TeamScopedQuerySet["BenchUpload"]):
+    """The uploads of the teams ``user`` belongs to."""
 
 
 class BenchUpload(UploadLifecycle):
@@ -115,12 +110,8 @@ BENCHMARK_LOGS = UploadKind(
 )
 
 
-class BenchRunQuerySet(models.QuerySet["BenchRun"]):
-    def for_user(self, user: Any) -> BenchRunQuerySet:
-        """Runs of the teams ``user`` belongs to: the one place benchmark access is scoped."""
-        if not getattr(user, "is_authenticated", False):
-            return self.none()
-        return self.filter(team__memberships__user=user)
+class BenchRunQuerySet(TeamScopedQuerySet["BenchRun"]):
+    """Runs of the teams ``user`` belongs to."""
 
 
 class BenchRun(models.Model):

@@ -14,13 +14,15 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from zfsplanner.accounts.models import Team
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import UploadTooLarge, check_content_length, install_upload_handler
 from zfsplanner.uploads.text import UploadRefused
+from zfsplanner.web.htmx import htmx_partial
 from zfsplanner.web.throttling import page_throttled
 
 from . import charts, services
-from .access import get_run_for_user, get_upload_for_user, parse_run_ids, runs_for_user, writable_teams
+from .access import get_run_for_user, get_upload_for_user, parse_run_ids, runs_for_user
 from .filters import BenchRunFilterSet
 from .forms import RunForm, UploadForm
 from .models import (
@@ -43,10 +45,6 @@ LIST_FILTERS = ("q", "status", "tool", "target_kind", "sync", "zil")
 COMPARE_FILTERS = ("q", "team", "tool", "target_kind", "sync", "zil", "slog_device", "compression", "recordsize")
 
 
-def _htmx_partial(request: HttpRequest) -> bool:
-    htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not htmx.boosted
-
 
 def _row_context(request: HttpRequest, upload: BenchUpload, **extra: Any) -> dict[str, Any]:
     return {
@@ -60,7 +58,7 @@ def _row_context(request: HttpRequest, upload: BenchUpload, **extra: Any) -> dic
 def run_list(request: HttpRequest) -> HttpResponse:
     runs = BenchRun.objects.for_user(request.user).select_related("upload", "team").order_by("-created", "-pk")
     filterset = BenchRunFilterSet(request.GET or None, queryset=runs)
-    teams = writable_teams(request.user)
+    teams = Team.objects.writable_by(request.user)
     ctx = {
         "filter": filterset,
         "filter_fields": [filterset.form[name] for name in LIST_FILTERS],
@@ -73,7 +71,7 @@ def run_list(request: HttpRequest) -> HttpResponse:
         "target_max": TARGET_MAX_LENGTH,
     }
     template = "benchmarks/benchrun_list.html"
-    return render(request, template + "#runs-table" if _htmx_partial(request) else template, ctx)
+    return render(request, template + "#runs-table" if htmx_partial(request) else template, ctx)
 
 
 @csrf_exempt
@@ -94,7 +92,7 @@ def upload(request: HttpRequest) -> HttpResponse:
 
 @csrf_protect
 def _upload(request: HttpRequest) -> HttpResponse:
-    teams = writable_teams(request.user)
+    teams = Team.objects.writable_by(request.user)
     if not teams.exists():
         raise PermissionDenied("Your role in your teams may only read (owners and editors may upload).")
     form = UploadForm(request.POST, request.FILES, teams=teams)
@@ -105,7 +103,7 @@ def _upload(request: HttpRequest) -> HttpResponse:
         services.store_upload(team=form.cleaned_data["team"], user=request.user, file=f, run_fields=form.run_fields())
         for f in form.cleaned_data["files"]
     ]
-    if not _htmx_partial(request):
+    if not htmx_partial(request):
         for s in stored:
             (messages.warning if s.duplicate else messages.success)(request, s.message)
         return redirect("benchmarks:run-list")
@@ -114,7 +112,7 @@ def _upload(request: HttpRequest) -> HttpResponse:
 
 
 def _upload_error(request: HttpRequest, message: str, status: int) -> HttpResponse:
-    if not _htmx_partial(request):
+    if not htmx_partial(request):
         messages.error(request, message)
         return redirect("benchmarks:run-list")
     return render(request, "benchmarks/benchrun_list.html#upload-error", {"message": message}, status=status)
@@ -139,7 +137,7 @@ def upload_retry(request: HttpRequest, pk: int) -> HttpResponse:
     queued = lifecycle.retry(BENCHMARK_LOGS, upload)
     if not queued:
         messages.warning(request, f"{upload.original_name} is being parsed right now; retry once it has finished.")
-    if _htmx_partial(request):
+    if htmx_partial(request):
         return render(request, "benchmarks/benchrun_list.html#run-row", _row_context(request, upload))
     return redirect("benchmarks:run-detail", upload.run.pk)
 
@@ -249,7 +247,7 @@ def run_edit(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, "Run details saved.")
             return redirect("benchmarks:run-detail", run.pk)
         template = (
-            "benchmarks/benchrun_form.html#run-form" if _htmx_partial(request) else "benchmarks/benchrun_form.html"
+            "benchmarks/benchrun_form.html#run-form" if htmx_partial(request) else "benchmarks/benchrun_form.html"
         )
         return render(request, template, {"run": run, "form": form}, status=422)
     return render(request, "benchmarks/benchrun_form.html", {"run": run, "form": form})

@@ -14,7 +14,6 @@ from zfsplanner.plans.models import CatalogDisk, PoolDesign
 from zfsplanner.web.api_fields import VisibleObjectField
 from zfsplanner.web.api_parsers import load_json_field
 
-from ..access import writable_teams
 from ..models import (
     CHECK_REASON_MAX_LENGTH,
     LABEL_MAX_LENGTH,
@@ -324,7 +323,7 @@ class UploadCreateSerializer(RunMetadataMixin, serializers.Serializer):
             if not scoped.can_write(self.context["request"].user):
                 raise serializers.ValidationError({"team": "your role in this team may not upload any more"})
         if "team" not in attrs:
-            teams = list(writable_teams(self.context["request"].user)[:2])
+            teams = list(Team.objects.writable_by(self.context["request"].user)[:2])
             if len(teams) != 1:
                 raise serializers.ValidationError({"team": "say which team (slug or id) the upload belongs to"})
             attrs["team"] = teams[0]

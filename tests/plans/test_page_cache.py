@@ -17,15 +17,10 @@ from django.utils import timezone
 from tests.factories import CatalogDiskFactory, MembershipFactory, PoolDesignFactory, UserFactory, design_document
 from zfsplanner.accounts.models import Membership, Role, Team
 from zfsplanner.accounts.tokens import issue_token
+from zfsplanner.plans.access import design_state, get_design_for_user
 from zfsplanner.plans.models import ShareLink
-from zfsplanner.plans.services import (
-    design_state,
-    estimate_design,
-    get_design_for_user,
-    save_design_document,
-    validate_document,
-)
-from zfsplanner.plans.services.planning import estimate_with_catalog
+from zfsplanner.plans.services import estimate_design, save_design_document, validate_document
+from zfsplanner.plans.services.disk_inputs import estimate_with_catalog
 from zfsplanner.plans.views.designs import _until_next_expiry
 from zfsplanner.web.page_cache import CSRF_PLACEHOLDER
 

@@ -8,14 +8,14 @@ import json
 import pytest
 from django.core.management import call_command
 
+from benchmarks.measurements import run_figures
 from benchmarks.models import TargetKind
-from benchmarks.planning import run_figures
 from benchmarks.tasks import parse_upload_task
 from tests.benchmarks.conftest import CDM_CRUCIAL, CDM_WD
 from tests.factories import BenchRunFactory, PoolDesignFactory, design_document
 from zfsplanner.plans.models import CatalogDisk
 from zfsplanner.plans.services import estimate_design
-from zfsplanner.plans.services.planning import design_inputs
+from zfsplanner.plans.services.disk_inputs import design_inputs
 
 pytestmark = pytest.mark.django_db
 MODEL = "ST14000NM001G"  # seeded by the catalog migration

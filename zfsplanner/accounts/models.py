@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar, Self, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -31,11 +31,66 @@ class Role(models.TextChoices):
 WRITE_ROLES = (Role.OWNER, Role.EDITOR)
 
 
-class TeamQuerySet(models.QuerySet["Team"]):
-    def for_user(self, user: object) -> TeamQuerySet:
+_M = TypeVar("_M", bound=models.Model)
+
+
+class ScopedQuerySet(models.QuerySet[_M]):
+    """The rows a user may see, decided in one place per model: ``Model.objects.for_user(user)``.
+
+    Every view, API view, form and task reaches rows through it; an anonymous user sees none.
+    A model says how it is scoped by its queryset's base: :class:`TeamScopedQuerySet` (what a
+    team owns: its members see it) or :class:`OwnerScopedQuerySet` (what one account owns).
+    """
+
+    def for_user(self, user: object) -> Self:
         if not getattr(user, "is_authenticated", False):
             return self.none()
-        return self.filter(memberships__user=user).distinct()
+        return self.filter(self.visible_to(user))
+
+    def visible_to(self, user: object) -> Q:
+        raise NotImplementedError
+
+
+class TeamScopedQuerySet(ScopedQuerySet[_M]):
+    """What a team owns: its members see it, its owners and editors change it.
+
+    ``team_field`` is the path from the model to its team (``"team"``, ``"design__team"``; ``"pk"``
+    for the team itself). Teams are matched through a subquery of the user's memberships, so a
+    row comes back once without ``distinct()``.
+    """
+
+    team_field: ClassVar[str] = "team"
+
+    def _teams(self, user: object, roles: tuple[str, ...] | None = None) -> Q:
+        memberships = Membership.objects.filter(user=user)
+        if roles is not None:
+            memberships = memberships.filter(role__in=roles)
+        return Q(**{f"{self.team_field}__in": memberships.values("team")})
+
+    def visible_to(self, user: object) -> Q:
+        return self._teams(user)
+
+    def writable_by(self, user: object) -> Self:
+        """What ``user`` may change: what belongs to the teams in which they are an owner or editor."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(self._teams(user, WRITE_ROLES))
+
+
+class OwnerScopedQuerySet(ScopedQuerySet[_M]):
+    """What one account owns (a compression sample, an import preview): only its owner sees it.
+
+    ``owner_field`` names the model's user field.
+    """
+
+    owner_field: ClassVar[str] = "owner"
+
+    def visible_to(self, user: object) -> Q:
+        return Q(**{self.owner_field: user})
+
+
+class TeamQuerySet(TeamScopedQuerySet["Team"]):
+    team_field = "pk"
 
 
 class Team(models.Model):

@@ -7,7 +7,7 @@ from allauth.account.adapter import get_adapter
 from allauth.account.views import signup as allauth_signup
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -15,17 +15,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from zfsplanner.web.throttling import page_refund, page_throttled
 
 from . import services, tokens
+from .access import get_team_for_user
 from .adapter import remember_invitation
 from .forms import DisplayNameForm, InvitationForm, TokenForm, UnitForm
 from .models import ApiToken, Membership, Profile, Role, Team
-
-
-def get_team_for_user(request: HttpRequest, slug: str) -> Team:
-    """The team if the user is a member; 404 otherwise, so outsiders learn nothing."""
-    team = Team.objects.for_user(request.user).filter(slug=slug).first()
-    if team is None:
-        raise Http404("No such team")
-    return team
 
 
 def _memberships(request: HttpRequest) -> list[Membership]:

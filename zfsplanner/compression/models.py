@@ -8,11 +8,11 @@ measurement can be repeated with other settings. The result is the
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from django.conf import settings
 from django.db import models
 
+from zfsplanner.accounts.models import OwnerScopedQuerySet
 from zfsplanner.plans.choices import DEFAULT_OPENZFS_VERSION
 from zfsplanner.uploads.kinds import UploadKind
 from zfsplanner.uploads.models import UploadLifecycle
@@ -34,12 +34,10 @@ def sample_path(instance: CompressionSample, filename: str) -> str:
     return f"compression/{instance.owner_id}/{instance.uid}"
 
 
-class CompressionSampleQuerySet(models.QuerySet["CompressionSample"]):
-    def for_user(self, user: Any) -> CompressionSampleQuerySet:
-        """The samples ``user`` may see: their own (the one place sample access is scoped)."""
-        if not getattr(user, "is_authenticated", False):
-            return self.none()
-        return self.filter(owner=user)
+class CompressionSampleQuerySet(OwnerScopedQuerySet["CompressionSample"]):
+    """The samples ``user`` may see: their own."""
+
+    owner_field = "owner"
 
 
 class CompressionSample(UploadLifecycle):

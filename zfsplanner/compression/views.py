@@ -13,22 +13,19 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling, reswap, retarget
 
 from zfsplanner.uploads.handler import check_content_length, install_upload_handler
 from zfsplanner.uploads.text import UploadRefused
+from zfsplanner.web.htmx import htmx_partial
 
 from . import services
+from .access import get_sample_for_user
 from .forms import SampleForm
 from .models import COMPRESSION_SAMPLES, CompressionSample
-
-
-def _htmx_partial(request: HttpRequest) -> bool:
-    htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not getattr(htmx, "boosted", False)
 
 
 def sample_context(sample: CompressionSample) -> dict[str, Any]:
@@ -71,7 +68,7 @@ def _store(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _form_response(request, form, status=422)
     sample = services.store_sample(request.user, form.cleaned_data["file"], form.cleaned_data["options"])
-    if _htmx_partial(request):
+    if htmx_partial(request):
         sample.refresh_from_db()
         return render(request, "compression/sample_detail.html#sample-status", sample_context(sample))
     return redirect("compression:sample-detail", sample.pk)
@@ -80,7 +77,7 @@ def _store(request: HttpRequest) -> HttpResponse:
 def _form_response(request: HttpRequest, form: SampleForm, status: int) -> HttpResponse:
     samples = CompressionSample.objects.for_user(request.user)[:50]
     ctx = {"form": form, "samples": samples, "inline_limit": services.inline_limit()}
-    if status != 200 and _htmx_partial(request):
+    if status != 200 and htmx_partial(request):
         response = render(request, "compression/sample_list.html#sample-form", ctx, status=status)
         return reswap(retarget(response, "#sample-form"), "outerHTML")
     return render(request, "compression/sample_list.html", ctx, status=status)
@@ -88,8 +85,8 @@ def _form_response(request: HttpRequest, form: SampleForm, status: int) -> HttpR
 
 @login_required
 def sample_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    sample = get_object_or_404(CompressionSample.objects.for_user(request.user), pk=pk)
-    if _htmx_partial(request):
+    sample = get_sample_for_user(request, pk)
+    if htmx_partial(request):
         response = render(request, "compression/sample_detail.html#sample-status", sample_context(sample))
         if sample.is_finished:
             response.status_code = HttpResponseStopPolling.status_code
@@ -100,7 +97,7 @@ def sample_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def sample_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    sample = get_object_or_404(CompressionSample.objects.for_user(request.user), pk=pk)
+    sample = get_sample_for_user(request, pk)
     sample.file.delete(save=False)
     sample.delete()
     return redirect("compression:sample-list")

@@ -15,24 +15,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.db import models
 
-from zfsplanner.accounts.models import Team
+from zfsplanner.accounts.models import OwnerScopedQuerySet, Team, TeamScopedQuerySet
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.uploads.kinds import UploadKind
 from zfsplanner.uploads.models import UploadLifecycle
 from zfsplanner.uploads.text import TextRule
 
 
-class PoolImportQuerySet(models.QuerySet["PoolImport"]):
-    def for_user(self, user: Any) -> PoolImportQuerySet:
-        """A preview belongs to whoever made it (their teams see the design once it is saved)."""
-        if not getattr(user, "is_authenticated", False):
-            return self.none()
-        return self.filter(created_by=user)
+class PoolImportQuerySet(OwnerScopedQuerySet["PoolImport"]):
+    """A preview belongs to whoever made it (their teams see the design once it is saved)."""
+
+    owner_field = "created_by"
 
 
 class PoolImportStatus(models.TextChoices):
@@ -106,11 +102,8 @@ def histogram_path(instance: HistogramUpload, filename: str) -> str:
     return f"histograms/{instance.team_id}/{instance.sha256[:2]}/{instance.sha256}"
 
 
-class HistogramUploadQuerySet(models.QuerySet["HistogramUpload"]):
-    def for_user(self, user: Any) -> HistogramUploadQuerySet:
-        if not getattr(user, "is_authenticated", False):
-            return self.none()
-        return self.filter(team__memberships__user=user).distinct()
+class HistogramUploadQuerySet(TeamScopedQuerySet["HistogramUpload"]):
+    """The histograms of the teams ``user`` belongs to."""
 
 
 class HistogramUpload(UploadLifecycle):

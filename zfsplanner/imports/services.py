@@ -47,7 +47,7 @@ from .models import (
     PoolImportStatus,
     histogram_path,
 )
-from .presenters import answers_from
+from .questions import answers_from
 
 logger = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
-from zfsplanner.accounts.models import Team
+from zfsplanner.accounts.models import Team, TeamScopedQuerySet
 from zfsplanner.core.design import types as core
 from zfsplanner.core.document.export import VDEV_OPTIONAL_KEYS, price_text
 from zfsplanner.core.document.parse import parse_design
@@ -135,12 +135,8 @@ class CatalogDisk(models.Model):
         return out
 
 
-class PoolDesignQuerySet(models.QuerySet["PoolDesign"]):
-    def for_user(self, user: Any) -> PoolDesignQuerySet:
-        """Designs of the teams ``user`` belongs to (none for anonymous users)."""
-        if not getattr(user, "is_authenticated", False):
-            return self.none()
-        return self.filter(team__memberships__user=user).distinct()
+class PoolDesignQuerySet(TeamScopedQuerySet["PoolDesign"]):
+    """Designs of the teams ``user`` belongs to (none for anonymous users)."""
 
 
 class PoolDesign(models.Model):

@@ -27,6 +27,7 @@ from django.template.loader import render_to_string
 
 from .errors import CACHE_ERRORS, DATABASE_ERRORS, DATABASE_RETRY_AFTER, wants_json
 from .form_text import checked_load
+from .htmx import htmx_partial
 
 Handler = Callable[[HttpRequest], HttpResponse]
 
@@ -202,8 +203,7 @@ class HtmxMessagesMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        htmx = getattr(request, "htmx", None)
-        if not htmx or htmx.boosted or not self._swapped(response):
+        if not htmx_partial(request) or not self._swapped(response):
             return response
         queued = messages.get_messages(request)
         if request.method in self.SAFE_METHODS and not len(queued):

@@ -36,7 +36,7 @@ READERS = (
     "zfsplanner/plans/views/advisor.py",
     "zfsplanner/plans/views/designs.py",
     "zfsplanner/imports/attached.py",
-    "zfsplanner/imports/presenters.py",
+    "zfsplanner/imports/presentation.py",
 )
 
 # Keys only the estimate document has (the design document has ``vdevs`` and ``datasets`` too, and a

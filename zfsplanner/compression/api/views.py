@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
@@ -24,6 +23,7 @@ from zfsplanner.uploads.handler import install_upload_handler
 from zfsplanner.web.api_parsers import TextMultiPartParser
 
 from .. import services
+from ..access import get_sample_for_user
 from ..models import COMPRESSION_SAMPLES, CompressionSample
 from .serializers import MeasurementSerializer, MeasureRequestSerializer, SampleSerializer
 
@@ -101,12 +101,12 @@ class SampleListView(APIView):
 class SampleDetailView(APIView):
     @extend_schema(responses={200: SampleSerializer})
     def get(self, request: Request, pk: int) -> Response:
-        sample = get_object_or_404(CompressionSample.objects.for_user(request.user), pk=pk)
+        sample = get_sample_for_user(request, pk)
         return Response(services.status_document(sample, sample_url(request, sample)))
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, pk: int) -> Response:
-        sample = get_object_or_404(CompressionSample.objects.for_user(request.user), pk=pk)
+        sample = get_sample_for_user(request, pk)
         sample.file.delete(save=False)
         sample.delete()
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -11,7 +11,7 @@ from zfsplanner.web.api_fields import VisibleObjectField
 
 from ..forms import read_files
 from ..models import HistogramFormat, HistogramUpload, PoolImport
-from ..presenters import preview
+from ..presentation import preview
 
 
 class SourceSerializer(serializers.Serializer):

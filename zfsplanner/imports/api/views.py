@@ -22,7 +22,7 @@ from zfsplanner.web.api_parsers import LimitedJSONParser, TextFormParser, TextMu
 
 from .. import services
 from ..models import FILE_LISTINGS, POOL_OUTPUTS, HistogramUpload, PoolImport
-from ..presenters import answer_error
+from ..presentation import answer_error
 from .serializers import (
     HistogramUploadCreateSerializer,
     HistogramUploadSerializer,

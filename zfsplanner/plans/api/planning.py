@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions
@@ -26,11 +25,12 @@ from zfsplanner.core.document.reader import Reader
 from zfsplanner.core.units import UnitError, parse_disk_size, parse_zfs_size
 from zfsplanner.core.versions import unknown_version_message
 
+from ..access import get_design_for_user
 from ..choices import DEFAULT_OPENZFS_VERSION
-from ..models import CatalogDisk, PoolDesign
+from ..models import CatalogDisk
 from ..presentation import charts
+from ..services.disk_inputs import catalog_candidate, catalog_inputs_for_models
 from ..services.measurements import measured_vs_predicted
-from ..services.planning import catalog_candidate, catalog_inputs_for_models
 from .serializers import DesignErrorSerializer, InvalidDesignError
 
 MAX_CANDIDATES = 10
@@ -256,7 +256,7 @@ class DesignMeasuredView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     def get(self, request: Request, pk: int) -> Response:
-        design = get_object_or_404(PoolDesign.objects.for_user(request.user), pk=pk)
+        design, _ = get_design_for_user(request, pk)
         metric = request.query_params.get("metric") or None
         if metric not in (None, "iops", "bandwidth"):
             raise ValidationError({"metric": "must be iops or bandwidth"})

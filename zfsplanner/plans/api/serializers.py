@@ -25,7 +25,6 @@ from zfsplanner.core.versions import unknown_version_message
 
 from ..choices import Partitioning
 from ..models import CatalogDisk, PoolDesign, ShareLink
-from ..services.access import writable_teams
 from ..services.designs import META_KEYS, save_design_document, validate_document
 
 
@@ -158,7 +157,7 @@ class DesignSerializer(serializers.Serializer):
         team = Team.objects.for_user(user).filter(pk=int(value)).first()
         if team is None:
             errors.append(("team", f"you are not a member of a team with id {value}"))
-        elif not writable_teams(user).filter(pk=team.pk).exists():
+        elif not Team.objects.writable_by(user).filter(pk=team.pk).exists():
             errors.append(("team", f"you are a viewer in team {team.name!r}; only owners and editors change designs"))
             return None
         return team

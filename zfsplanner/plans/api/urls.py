@@ -1,8 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from ..views import reports
-from . import planning, views
+from . import planning, reports, views
 
 app_name = "plans-api"
 

@@ -35,9 +35,9 @@ from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitErr
 from zfsplanner.uploads.text import UnreadableUpload, read_text
 from zfsplanner.web.api_parsers import JSONBodyError, LimitedJSONParser, TextFormParser, TextMultiPartParser
 
+from ..access import design_state
 from ..filters import CatalogDiskFilterSet, PoolDesignFilterSet
 from ..models import CatalogDisk, PoolDesign
-from ..services.access import create_share_link, design_state, revoke_share_link
 from ..services.designs import (
     EditConflict,
     NothingToWalk,
@@ -46,6 +46,7 @@ from ..services.designs import (
     validate_document,
     walk_revisions,
 )
+from ..services.disk_inputs import estimate_with_catalog
 from ..services.estimates import (
     ESTIMATE_CACHE_SECONDS,
     commands_script,
@@ -54,7 +55,7 @@ from ..services.estimates import (
     planning_stamp,
 )
 from ..services.fixes import FixRefused, FixUnavailable, apply_fix, available_fixes
-from ..services.planning import estimate_with_catalog
+from ..services.sharing import create_share_link, revoke_share_link
 from .serializers import (
     CatalogDiskSerializer,
     CommandsSerializer,

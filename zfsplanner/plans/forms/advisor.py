@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 
+from zfsplanner.accounts.models import Team
 from zfsplanner.core import advisor
 from zfsplanner.core.design.planning import MAX_GROWTH_PER_YEAR, MAX_HORIZON_YEARS, PlanningError, read_growth
 from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, DatasetType, InvalidDesign
@@ -17,8 +18,7 @@ from zfsplanner.core.units import UnitError, format_si, format_zfs_size, parse_d
 
 from ..choices import DEFAULT_OPENZFS_VERSION, Media, offer_versions, openzfs_version_choices
 from ..models import CatalogDisk, PoolDesign
-from ..services.access import writable_teams
-from ..services.planning import catalog_candidate
+from ..services.disk_inputs import catalog_candidate
 from .vdevs import catalog_label
 
 CANDIDATES = 3
@@ -257,7 +257,7 @@ def design_histogram(design: PoolDesign) -> tuple[tuple[tuple[int, int], ...], i
 class AdvisorCreateForm(forms.Form):
     """Which row to turn into a design, and for which team."""
 
-    team = forms.ModelChoiceField(queryset=writable_teams(None), empty_label=None)
+    team = forms.ModelChoiceField(queryset=Team.objects.writable_by(None), empty_label=None)
     pick = forms.CharField(max_length=300, help_text="The row: candidate, ' | ', layout.")
     name = forms.RegexField(
         regex=r"^[A-Za-z][A-Za-z0-9_.:\-]*$", max_length=100, initial="tank",
@@ -266,7 +266,7 @@ class AdvisorCreateForm(forms.Form):
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["team"].queryset = writable_teams(user)
+        self.fields["team"].queryset = Team.objects.writable_by(user)
 
     def clean_pick(self) -> tuple[str, str]:
         candidate, sep, layout = self.cleaned_data["pick"].rpartition(PICK_SEPARATOR)

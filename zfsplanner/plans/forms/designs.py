@@ -17,7 +17,6 @@ from zfsplanner.core.geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 from zfsplanner.uploads.text import UnreadableUpload, read_text
 
 from ..choices import offer_versions, openzfs_version_choices
-from ..services.access import writable_teams
 from ..services.designs import META_KEYS, validate_document
 from ..services.editing import error_texts
 from ..services.samples import check_algorithm, check_recordsize, too_big_message
@@ -50,7 +49,7 @@ class DesignDocumentForm(forms.Form):
     def __init__(self, *args: Any, user: Any, with_team: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if with_team:
-            self.fields["team"].queryset = writable_teams(user)
+            self.fields["team"].queryset = Team.objects.writable_by(user)
             self.fields["team"].required = True
         else:
             del self.fields["team"]
@@ -79,7 +78,7 @@ class DesignImportForm(forms.Form):
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["team"].queryset = writable_teams(user)
+        self.fields["team"].queryset = Team.objects.writable_by(user)
 
     def clean_file(self) -> dict[str, Any]:
         upload = self.cleaned_data["file"]

@@ -2,17 +2,20 @@
 
 The design page (``views.designs``) and the shared page (``views.sharing``) show the same summary,
 estimate, risks, commands and charts (:func:`design_context`); the designer, the comparison and
-the shared page chart the same breakdown (:func:`breakdown_response`); the export and the shared
-export send the same file (:func:`export_response`). The view modules never import each other.
+the shared page chart the same breakdown (:func:`breakdown_chart_for`); the export and the shared
+export send the same file (:func:`export_file`). The view modules never import each other.
+
+These are data (a :class:`ChartAnswer`, an :class:`ExportFile`): the views turn them into responses
+(``views/responses.py``).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from django.http import HttpResponse, JsonResponse
 from django.urls import reverse
 
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT
@@ -27,6 +30,29 @@ from .growth import growth_section
 from .summary import DesignSummary, breakdown_chart, summarize
 
 UNPROCESSABLE = 422
+NOT_FOUND = 404
+
+
+@dataclass(frozen=True)
+class ChartAnswer:
+    """A chart endpoint's answer: the chart's JSON, or in words why there is none and the HTTP status
+    that says so (422: the design does not estimate; 404: the design has no such chart)."""
+
+    chart: dict[str, Any] | None
+    detail: str = ""
+    status: int = 200
+
+    @classmethod
+    def missing(cls, detail: str | None, status: int) -> ChartAnswer:
+        return cls(None, detail or "", status)
+
+
+@dataclass(frozen=True)
+class ExportFile:
+    """The design document as the export downloads it."""
+
+    text: str
+    filename: str
 
 
 def pretty_json(doc: Mapping[str, Any]) -> str:
@@ -45,15 +71,15 @@ def design_summary(
     return summary, None
 
 
-def breakdown_response(designs: list[PoolDesign], unit: str = DEFAULT_SIZE_UNIT) -> JsonResponse:
+def breakdown_chart_for(designs: list[PoolDesign], unit: str = DEFAULT_SIZE_UNIT) -> ChartAnswer:
     """Where the raw capacity of each design goes, one bar per design (422 naming the first that fails)."""
     rows = []
     for d in designs:
         summary, error = design_summary(d, with_fixes=False, unit=unit)
         if summary is None:
-            return JsonResponse({"detail": f"{d.name}: {error}"}, status=UNPROCESSABLE)
+            return ChartAnswer.missing(f"{d.name}: {error}", UNPROCESSABLE)
         rows.append((f"{d.name} (r{d.revision})", summary))
-    return JsonResponse(breakdown_chart(rows))
+    return ChartAnswer(breakdown_chart(rows))
 
 
 def design_context(
@@ -82,34 +108,32 @@ def design_context(
     }
 
 
-def capacity_chart_response(design: PoolDesign) -> JsonResponse:
+def capacity_chart_for(design: PoolDesign) -> ChartAnswer:
     estimate, error = estimate_or_error(design)
     if estimate is None:
-        return JsonResponse({"detail": error}, status=UNPROCESSABLE)
-    return JsonResponse(charts.capacity_chart(estimate))
+        return ChartAnswer.missing(error, UNPROCESSABLE)
+    return ChartAnswer(charts.capacity_chart(estimate))
 
 
-def timeline_chart_response(design: PoolDesign) -> JsonResponse:
+def timeline_chart_for(design: PoolDesign) -> ChartAnswer:
     estimate, _ = estimate_or_error(design)
     chart = charts.timeline_chart(estimate) if estimate is not None else None
     if chart is None:
-        return JsonResponse({"detail": "The design has no growth block."}, status=404)
-    return JsonResponse(chart)
+        return ChartAnswer.missing("The design has no growth block.", NOT_FOUND)
+    return ChartAnswer(chart)
 
 
-def efficiency_chart_response(design: PoolDesign) -> JsonResponse:
+def efficiency_chart_for(design: PoolDesign) -> ChartAnswer:
     estimate, _ = estimate_or_error(design)
     chart = charts.efficiency_chart(estimate) if estimate is not None else None
     if chart is None:
-        return JsonResponse({"detail": "The estimate has no efficiency table for this design."}, status=404)
-    return JsonResponse(chart)
+        return ChartAnswer.missing("The estimate has no efficiency table for this design.", NOT_FOUND)
+    return ChartAnswer(chart)
 
 
-def export_response(design: PoolDesign) -> HttpResponse:
-    """The design document as a download."""
-    response = HttpResponse(pretty_json(design.to_document()) + "\n", content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="{export_filename(design)}"'
-    return response
+def export_file(design: PoolDesign) -> ExportFile:
+    """The design document as a download: pretty JSON and the file name."""
+    return ExportFile(pretty_json(design.to_document()) + "\n", export_filename(design))
 
 
 def data_field_url(design: PoolDesign) -> str:

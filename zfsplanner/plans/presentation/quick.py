@@ -32,8 +32,8 @@ from zfsplanner.web.page_cache import render_cached
 from ..forms.quick import QuickPlanForm, canonical_query, catalog_price, field_errors, form_data
 from ..forms.vdevs import switched_layout
 from ..services.designs import validate_document
+from ..services.disk_inputs import estimate_with_catalog
 from ..services.estimates import ESTIMATE_CACHE_SECONDS, planning_stamp
-from ..services.planning import estimate_with_catalog
 from .growth import GrowthSection, growth_section
 from .summary import DesignSummary, VdevLine, summarize
 

@@ -30,8 +30,8 @@ from zfsplanner.core.estimate import Estimate, estimate
 from zfsplanner.web.errors import CACHE_ERRORS
 
 from ..models import PoolDesign
+from .disk_inputs import design_inputs
 from .editing import error_texts
-from .planning import design_inputs
 
 ESTIMATE_CACHE_SECONDS = 3600
 PLANNING_STAMP_KEY = "planning-inputs-stamp"

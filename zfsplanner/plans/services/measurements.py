@@ -5,7 +5,7 @@ Why this direction: a benchmark run belongs to a design and names a catalog disk
 ``CatalogDisk``). ``plans`` never imports ``benchmarks`` back (``.importlinter``: "benchmarks
 uses plans, never the other way round"). What the planning pages need of the runs is asked
 through this small registry instead, and ``benchmarks`` fills it in from its
-``AppConfig.ready()`` (``benchmarks/planning.py``):
+``AppConfig.ready()`` (``benchmarks/measurements.py``):
 
 * ``disk_figures(team_id, models, design_id)``: per disk model, the figures its runs measured
   (the design's own runs first, then the team's newest); they win over the catalog's.

@@ -18,16 +18,17 @@ from django.views.decorators.http import require_http_methods
 
 from zfsplanner.core.advisor import DESCENDING, LOSS_CRITICAL, LOSS_WARNING, AdvisorError, LossLevel, Options, Row
 from zfsplanner.core.design.types import InvalidDesign
+from zfsplanner.web.htmx import htmx_partial
 
+from ..access import get_design_for_user, get_shared_design
 from ..forms.advisor import PICK_SEPARATOR, SORT_LABELS, AdvisorCreateForm, AdvisorForm
 from ..models import PoolDesign
 from ..presentation import charts
 from ..presentation.planning import AdvisorLine, advisor_lines
-from ..services.access import get_design_for_user, get_shared_design
 from ..services.designs import save_design_document
+from ..services.disk_inputs import run_advisor
 from ..services.estimates import estimate_or_error
 from ..services.measurements import measured_vs_predicted
-from ..services.planning import run_advisor
 
 UNPROCESSABLE = 422
 METRICS = ("iops", "bandwidth")
@@ -115,7 +116,7 @@ def advisor(request: HttpRequest) -> HttpResponse:
             status = UNPROCESSABLE
     context = _results_context(form, rows, AdvisorCreateForm(user=request.user))
     template = "plans/advisor.html"
-    if getattr(request, "htmx", False) and not request.htmx.boosted:
+    if htmx_partial(request):
         template += "#results"
     return render(request, template, context, status=status)
 

@@ -16,8 +16,9 @@ from zfsplanner.core.report.breakdown import CATEGORY_LABELS
 from zfsplanner.core.units import SIZE_UNITS
 
 from ..models import PoolDesign
-from ..presentation.pages import breakdown_response, design_summary
+from ..presentation.pages import breakdown_chart_for, design_summary
 from ..presentation.summary import UNIT_EXPLAIN
+from .responses import chart_response
 
 MAX_COMPARE = 4
 
@@ -62,4 +63,4 @@ def chart_compare(request: HttpRequest) -> JsonResponse:
     designs = _compare_designs(request)
     if not designs:
         return JsonResponse({"detail": "Name designs to compare: ?ids=1,2"}, status=404)
-    return breakdown_response(designs, request_unit(request))
+    return chart_response(breakdown_chart_for(designs, request_unit(request)))

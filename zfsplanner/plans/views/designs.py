@@ -15,7 +15,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
@@ -33,9 +32,11 @@ from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_zfs_size
+from zfsplanner.web.htmx import htmx_partial
 from zfsplanner.web.page_cache import PAGE_CACHE_SECONDS, render_cached
 from zfsplanner.web.throttling import page_throttled
 
+from ..access import design_state, get_design_for_user, get_writable_design_for_user
 from ..choices import DEFAULT_OPENZFS_VERSION, DatasetType
 from ..filters import PoolDesignFilterSet
 from ..forms.designer import NewDesignForm
@@ -51,16 +52,15 @@ from ..forms.vdevs import CatalogFilterForm, VdevGroupForm
 from ..models import PoolDesign
 from ..presentation.pages import (
     UNPROCESSABLE,
-    capacity_chart_response,
+    capacity_chart_for,
     data_field_url,
     design_context,
-    efficiency_chart_response,
-    export_response,
+    efficiency_chart_for,
+    export_file,
     pretty_json,
-    timeline_chart_response,
+    timeline_chart_for,
 )
 from ..presentation.quick import quick_plan_page
-from ..services.access import design_state, get_design_for_user, writable_teams
 from ..services.designs import (
     apply_measured_ratio,
     design_ashift,
@@ -72,6 +72,7 @@ from ..services.designs import (
 from ..services.editing import error_text
 from ..services.estimates import estimate_or_error, planning_stamp
 from ..services.samples import SampleUploadHandler, install_sample_handler, measure_sample
+from .responses import chart_response, download_response
 
 logger = logging.getLogger(__name__)
 NEW_DESIGN_TEMPLATE = {
@@ -130,7 +131,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def _own_team_offer(user: Any) -> str | None:
     """The name of the user's own team when they have no team to write to (it is made with their
     first design), else None."""
-    return None if writable_teams(user).exists() else personal_team_name(user)
+    return None if Team.objects.writable_by(user).exists() else personal_team_name(user)
 
 
 def _offer_own_team(form: Any, own_team: str | None) -> None:
@@ -153,7 +154,7 @@ def _design_team(user: Any, chosen: Team | None, new_team: str = "") -> Team:
 @require_http_methods(["GET", "POST"])
 def design_new(request: HttpRequest) -> HttpResponse:
     """A new design from a form (pool name, version, first data vdev group), or from a JSON document."""
-    teams = writable_teams(request.user)
+    teams = Team.objects.writable_by(request.user)
     own_team = _own_team_offer(request.user)
     data = request.POST if request.method == "POST" else None
     if data is not None and "document" in data:
@@ -216,7 +217,7 @@ def _design_new_json(request: HttpRequest, own_team: str | None) -> HttpResponse
         design = save_design_document(team, form.cleaned_data["document"], request.user)
         messages.success(request, f"Design {design.name} created.")
         return redirect("plans:design-detail", pk=design.pk)
-    new_form = NewDesignForm(teams=writable_teams(request.user))
+    new_form = NewDesignForm(teams=Team.objects.writable_by(request.user))
     _offer_own_team(new_form, own_team)
     context = {"json_form": form, "form": new_form, "json_open": True}
     context["group"] = VdevGroupForm(prefix="first")
@@ -246,7 +247,7 @@ def _detail(request: HttpRequest, design: PoolDesign, can_write: bool) -> HttpRe
 
 def _detail_template(request: HttpRequest) -> str:
     """The whole page, or only its results for an htmx request that swaps them in."""
-    if getattr(request, "htmx", False) and not request.htmx.boosted:
+    if htmx_partial(request):
         return "plans/design_detail.html#results"
     return "plans/design_detail.html"
 
@@ -314,9 +315,7 @@ def design_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def design_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can delete this design.")
+    design = get_writable_design_for_user(request, pk, "delete this design")
     if request.method == "POST":
         name = design.name
         design.delete()
@@ -329,30 +328,28 @@ def design_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def design_export(request: HttpRequest, pk: int) -> HttpResponse:
     design, _ = get_design_for_user(request, pk)
-    return export_response(design)
+    return download_response(export_file(design))
 
 
 @login_required
 @require_http_methods(["GET"])
 def chart_capacity(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
-    return capacity_chart_response(design)
+    return chart_response(capacity_chart_for(design))
 
 
 @login_required
 @require_http_methods(["GET"])
 def chart_timeline(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
-    return timeline_chart_response(design)
+    return chart_response(timeline_chart_for(design))
 
 
 @login_required
 @require_http_methods(["POST"])
 def design_growth_choose(request: HttpRequest, pk: int, index: int) -> HttpResponse:
     """A growth option of the Growth section made into a variant design, shown next to this one in Compare."""
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can create a variant.")
+    design = get_writable_design_for_user(request, pk, "create a variant")
     estimate, _ = estimate_or_error(design)
     options = estimate.timeline.options if estimate is not None and estimate.timeline is not None else ()
     if not 0 <= index < len(options):
@@ -369,7 +366,7 @@ def design_growth_choose(request: HttpRequest, pk: int, index: int) -> HttpRespo
 @require_http_methods(["GET"])
 def chart_efficiency(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
-    return efficiency_chart_response(design)
+    return chart_response(efficiency_chart_for(design))
 
 
 @csrf_exempt
@@ -415,9 +412,7 @@ def _ratio_initial(dataset: str, result: dict[str, Any]) -> dict[str, Any]:
 @require_http_methods(["POST"])
 def design_use_ratio(request: HttpRequest, pk: int) -> HttpResponse:
     """Store a measured ratio as the dataset's ``contents.compressibility`` (owners and editors)."""
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can change this design.")
+    design = get_writable_design_for_user(request, pk)
     form = MeasuredRatioForm(request.POST)
     if not form.is_valid():
         return HttpResponseBadRequest(form.errors.as_text(), content_type="text/plain")
@@ -428,5 +423,5 @@ def design_use_ratio(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404(str(exc)) from exc
     messages.success(request, f"{d['dataset']}: compressibility set to {d['ratio']:.2f}x (revision {design.revision}).")
     if request.htmx:
-        return _detail(request, design, can_write)
+        return _detail(request, design, can_write=True)
     return redirect("plans:design-detail", pk=design.pk)

@@ -26,7 +26,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from zfsplanner.accounts.models import keep_unit, request_unit
+from zfsplanner.accounts.models import Team, keep_unit, request_unit
 from zfsplanner.accounts.services import personal_team
 from zfsplanner.web.throttling import page_throttled
 
@@ -34,7 +34,6 @@ from ..forms.quick import FIELDS, QuickPlanForm, canonical_query, form_data
 from ..presentation.pages import pretty_json
 from ..presentation.quick import UNPROCESSABLE, answer_or_errors, page_context, quick_plan_page
 from ..presentation.summary import breakdown_chart
-from ..services.access import writable_teams
 from ..services.designs import save_design_document, saved_unchanged
 
 
@@ -106,7 +105,7 @@ def quick_plan_save(request: HttpRequest) -> HttpResponse:
     if result is None:
         messages.error(request, "The pool can't be saved as it is: fix the fields marked below.")
         return redirect(back)
-    team = writable_teams(request.user).order_by("name", "pk").first()
+    team = Team.objects.writable_by(request.user).order_by("name", "pk").first()
     if request.method == "GET":
         kept = saved_unchanged(request.user, form.document())
         if kept is not None:  # saved already: when the account was made (signup), or by this link before

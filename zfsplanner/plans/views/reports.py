@@ -1,11 +1,10 @@
-"""The design report: a print-friendly page, Markdown and CSV, for members, share links and the API.
+"""The design report: a print-friendly page, Markdown and CSV, for members and share links.
 
 * ``/designs/<pk>/report/`` and ``/share/<token>/report/``: the report as a page that prints
   cleanly (the browser's print to PDF); share links read it without logging in;
 * ``/share/<token>/report.md`` and ``/share/<token>/estimate.csv``: the downloads of a share link;
-* ``/api/designs/<id>/report.md``, ``/api/designs/<id>/estimate.csv``, and
-  ``/api/designs/<id>/report/`` which answers by ``Accept`` (``text/markdown``, ``text/csv``,
-  ``text/html`` or JSON) or ``?format=md|csv|html|json``.
+* the API's report (``/api/designs/<id>/report.md`` ...) is ``api/reports.py``; both read the
+  texts from ``presentation/reports.py``.
 
 Sizes are in one unit, ``?unit=TiB|TB`` or else the reader's preference (TiB by default); the
 CSV keeps exact byte counts.
@@ -21,57 +20,17 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import permissions
-from rest_framework.renderers import BaseRenderer, JSONRenderer
-from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from zfsplanner.accounts.models import request_unit
 from zfsplanner.core import report
 from zfsplanner.core.design.types import InvalidDesign
-from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
+from ..access import get_design_for_user, get_shared_design
 from ..models import PoolDesign
-from ..presentation.summary import summarize
-from ..services.access import get_design_for_user, get_shared_design
+from ..presentation.reports import report_filename, report_texts
 from ..services.editing import error_texts
-from ..services.estimates import estimate_design
-
-
-def _safe_name(design: PoolDesign) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "-" for c in design.name)
-
-
-def report_filename(design: PoolDesign, ext: str) -> str:
-    """``tank-r3-report.md`` / ``tank-r3-estimate.csv``."""
-    kind = "estimate" if ext == "csv" else "report"
-    return f"{_safe_name(design)}-r{design.revision}-{kind}.{ext}"
-
-
-def _meta(design: PoolDesign, link: str | None) -> dict[str, str]:
-    meta = {"team": design.team.name, "revision": str(design.revision),
-            "generated": timezone.now().strftime("%Y-%m-%d %H:%M UTC")}
-    if link:
-        meta["link"] = link
-    return meta
-
-
-def report_texts(design: PoolDesign, link: str | None = None, unit: str = DEFAULT_SIZE_UNIT) -> tuple[str, str]:
-    """(Markdown, CSV) of a stored design, sizes in ``unit``; ``InvalidDesign`` when the core rejects it now.
-
-    The headline figures come from the design page's presentation (the same ``summarize``), so the
-    report and the page cannot disagree on them."""
-    spec = design.to_spec()
-    est = estimate_design(design)
-    summary = summarize(est, spec, with_fixes=False, unit=unit)
-    markdown = report.markdown(spec, est, meta=_meta(design, link), unit=summary.unit, top=summary.headline)
-    return markdown, report.csv_text(spec, est)
 
 
 def _download(text: str, content_type: str, filename: str) -> HttpResponse:
@@ -137,74 +96,3 @@ def share_estimate_csv(request: HttpRequest, token: str) -> HttpResponse:
     design = get_shared_design(token)
     _, csv_text = report_texts(design)
     return _private(_download(csv_text, "text/csv", report_filename(design, "csv")))
-
-
-# --------------------------------------------------------------------------- API
-
-
-class MarkdownRenderer(BaseRenderer):
-    media_type = "text/markdown"
-    format = "md"
-    charset = "utf-8"
-
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> str:
-        return data["markdown"] if isinstance(data, dict) and "markdown" in data else _error_text(data)
-
-
-class CsvRenderer(BaseRenderer):
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
-
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> str:
-        return data["csv"] if isinstance(data, dict) and "csv" in data else _error_text(data)
-
-
-class HtmlReportRenderer(BaseRenderer):
-    media_type = "text/html"
-    format = "html"
-    charset = "utf-8"
-
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> str:
-        if isinstance(data, dict) and "markdown" in data:
-            return report.markdown_to_html(data["markdown"])
-        return f"<p>{_error_text(data)}</p>"
-
-
-def _error_text(data: Any) -> str:
-    detail = data.get("detail", data) if isinstance(data, dict) else data
-    return f"{detail}\n"
-
-
-class DesignReportView(APIView):
-    """The design report: Markdown (``report.md``), the estimate as CSV (``estimate.csv``), or by ``Accept``."""
-
-    permission_classes = [permissions.IsAuthenticated]
-    renderer_classes = [JSONRenderer, MarkdownRenderer, CsvRenderer, HtmlReportRenderer]
-
-    @extend_schema(
-        parameters=[OpenApiParameter("format", str, OpenApiParameter.QUERY, enum=["json", "md", "csv", "html"],
-                                     description="Instead of an Accept header."),
-                    OpenApiParameter("unit", str, OpenApiParameter.QUERY, enum=["TiB", "TB"],
-                                     description="Sizes in the report: TiB (binary) or TB (decimal); default: "
-                                     "the user's preference, else TiB.")],
-        responses={
-            (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT,
-                                                       description='{"markdown": "...", "csv": "..."}'),
-            (200, "text/markdown"): OpenApiResponse(OpenApiTypes.STR, description="The report in Markdown."),
-            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="One row per pool, vdev and dataset."),
-            (200, "text/html"): OpenApiResponse(OpenApiTypes.STR, description="The report as an HTML fragment."),
-        },
-    )
-    def get(self, request: Request, pk: int, format: str | None = None) -> Response:  # noqa: A002 - DRF's name
-        design, _ = get_design_for_user(request, pk)
-        try:
-            markdown, csv_text = report_texts(design, request.build_absolute_uri(
-                reverse("plans:design-detail", args=[design.pk])), request_unit(request))
-        except InvalidDesign as exc:
-            return Response({"detail": str(exc)}, status=400)
-        response = Response({"markdown": markdown, "csv": csv_text})
-        chosen = getattr(request, "accepted_renderer", None)
-        if chosen is not None and chosen.format in ("md", "csv"):
-            response["Content-Disposition"] = f'attachment; filename="{report_filename(design, chosen.format)}"'
-        return response

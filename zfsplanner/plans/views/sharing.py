@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,25 +19,20 @@ from django.views.decorators.http import require_http_methods
 from zfsplanner.accounts.models import request_unit
 from zfsplanner.web.page_cache import render_cached
 
+from ..access import get_shared_design, get_writable_design_for_user
 from ..forms.designs import ShareLinkForm
 from ..models import PoolDesign
 from ..presentation.pages import (
     UNPROCESSABLE,
-    breakdown_response,
-    capacity_chart_response,
+    breakdown_chart_for,
+    capacity_chart_for,
     design_context,
-    efficiency_chart_response,
-    export_response,
+    efficiency_chart_for,
+    export_file,
 )
-from ..services.access import create_share_link, get_design_for_user, get_shared_design, revoke_share_link
 from ..services.estimates import planning_stamp, revision_key
-
-
-def _writable_design(request: HttpRequest, pk: int) -> PoolDesign:
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can share this design or revoke links.")
-    return design
+from ..services.sharing import create_share_link, revoke_share_link
+from .responses import chart_response, download_response
 
 
 def _links(
@@ -59,7 +53,7 @@ def _links(
 @login_required
 @require_http_methods(["POST"])
 def share_link_create(request: HttpRequest, pk: int) -> HttpResponse:
-    design = _writable_design(request, pk)
+    design = get_writable_design_for_user(request, pk, "share this design or revoke links")
     form = ShareLinkForm(request.POST)
     if not form.is_valid():
         return _links(request, design, form, status=UNPROCESSABLE)
@@ -70,7 +64,7 @@ def share_link_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["POST"])
 def share_link_revoke(request: HttpRequest, pk: int, link_id: int) -> HttpResponse:
-    design = _writable_design(request, pk)
+    design = get_writable_design_for_user(request, pk, "share this design or revoke links")
     revoke_share_link(get_object_or_404(design.share_links, pk=link_id))
     return _links(request, design)
 
@@ -103,22 +97,22 @@ def share_detail(request: HttpRequest, token: str) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET"])
 def share_export(request: HttpRequest, token: str) -> HttpResponse:
-    return _private(export_response(get_shared_design(token)))
+    return _private(download_response(export_file(get_shared_design(token))))
 
 
 @never_cache
 @require_http_methods(["GET"])
 def share_chart_capacity(request: HttpRequest, token: str) -> JsonResponse:
-    return _private(capacity_chart_response(get_shared_design(token)))
+    return _private(chart_response(capacity_chart_for(get_shared_design(token))))
 
 
 @never_cache
 @require_http_methods(["GET"])
 def share_chart_efficiency(request: HttpRequest, token: str) -> JsonResponse:
-    return _private(efficiency_chart_response(get_shared_design(token)))
+    return _private(chart_response(efficiency_chart_for(get_shared_design(token))))
 
 
 @never_cache
 @require_http_methods(["GET"])
 def share_chart_breakdown(request: HttpRequest, token: str) -> JsonResponse:
-    return _private(breakdown_response([get_shared_design(token)], request_unit(request)))  # type: ignore[return-value]
+    return _private(chart_response(breakdown_chart_for([get_shared_design(token)], request_unit(request))))  # type: ignore[return-value]

@@ -23,7 +23,7 @@ from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.document.limits import MAX_DOCUMENT_BYTES, DocumentLimitError, load_json_document
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.plans.services import validate_document
-from zfsplanner.plans.services.planning import estimate_with_catalog
+from zfsplanner.plans.services.disk_inputs import estimate_with_catalog
 
 EXIT_INVALID = 2
 

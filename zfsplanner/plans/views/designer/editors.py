@@ -9,7 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from zfsplanner.core.design.types import Design, InvalidDesign, Role
+from zfsplanner.core.design.types import Design, Role
 from zfsplanner.core.geometry.ashift import automatic
 from zfsplanner.core.geometry.vdev_shape import fault_tolerance
 from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
@@ -21,15 +21,8 @@ from ...forms.host import HostPlanningForm, inherited
 from ...forms.vdevs import FLASH_ROLES, VdevGroupForm, flash_disks, role_defaults
 from ...models import PoolDesign
 from ...presentation.summary import DesignSummary
+from ...services.disk_inputs import design_inputs
 from ...services.estimates import estimate_or_error
-from ...services.planning import design_inputs
-
-
-def spec_or_none(design: PoolDesign) -> Design | None:
-    try:
-        return design.to_spec()
-    except InvalidDesign:
-        return None
 
 
 def _auto_ashift_help(spec: Design, index: int | None, pool_ashift: int | None) -> str:

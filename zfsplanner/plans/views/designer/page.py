@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,20 +15,22 @@ from django.views.decorators.http import require_http_methods
 
 from zfsplanner.accounts.models import request_unit
 from zfsplanner.core.design.types import Design, InvalidDesign
+from zfsplanner.web.htmx import htmx_partial
 
+from ...access import get_design_for_user, get_writable_design_for_user
 from ...forms.designer import PoolForm
 from ...forms.designs import DesignDocumentForm
 from ...forms.vdevs import CatalogFilterForm
 from ...models import PoolDesign
-from ...presentation.pages import UNPROCESSABLE, breakdown_response, data_field_url, design_summary, pretty_json
+from ...presentation.pages import UNPROCESSABLE, breakdown_chart_for, data_field_url, design_summary, pretty_json
 from ...presentation.summary import DesignSummary
-from ...services.access import get_design_for_user
 from ...services.designs import (
     EditConflict,
     can_undo_redo,
     save_design,
     save_design_document,
 )
+from ..responses import chart_response
 from .editors import dataset_form, vdev_form
 
 CONFLICT = 409
@@ -40,13 +41,6 @@ def spec_or_none(design: PoolDesign) -> Design | None:
         return design.to_spec()
     except InvalidDesign:
         return None
-
-
-def writable(request: HttpRequest, pk: int) -> PoolDesign:
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can change this design.")
-    return design
 
 
 def posted_revision(request: HttpRequest) -> int | None:
@@ -108,7 +102,7 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
 
 def render_designer(request: HttpRequest, design: PoolDesign, status: int = 200, **override: Any) -> HttpResponse:
     template = "plans/designer.html"
-    if getattr(request, "htmx", False) and not request.htmx.boosted:
+    if htmx_partial(request):
         template += "#designer"
     return render(request, template, designer_context(request, design, **override), status=status)
 
@@ -131,9 +125,7 @@ def designer(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["POST"])
 def design_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """The designer's Advanced tab: the whole document as JSON, saved as one new revision."""
-    design, can_write = get_design_for_user(request, pk)
-    if not can_write:
-        raise PermissionDenied("Only owners and editors of the team can change this design.")
+    design = get_writable_design_for_user(request, pk)
     form = DesignDocumentForm(request.POST, user=request.user, with_team=False)
     if not form.is_valid():
         return render_designer(request, design, status=UNPROCESSABLE, json_form=form, tab="json")
@@ -224,4 +216,4 @@ def posted_index(request: HttpRequest) -> int | None:
 @require_http_methods(["GET"])
 def chart_breakdown(request: HttpRequest, pk: int) -> JsonResponse:
     design, _ = get_design_for_user(request, pk)
-    return breakdown_response([design], request_unit(request))
+    return chart_response(breakdown_chart_for([design], request_unit(request)))

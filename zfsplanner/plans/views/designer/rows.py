@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from zfsplanner.core.design.types import InvalidDesign
 
+from ...access import get_writable_design_for_user
 from ...presentation.pages import UNPROCESSABLE
 from ...services.designs import (
     EditConflict,
@@ -30,7 +31,6 @@ from .page import (
     posted_revision,
     render_designer,
     save_change,
-    writable,
 )
 
 
@@ -38,7 +38,7 @@ from .page import (
 @require_http_methods(["POST"])
 def designer_op(request: HttpRequest, pk: int) -> HttpResponse:
     """Row buttons: remove, duplicate, move up/down a vdev group or a dataset."""
-    design = writable(request, pk)
+    design = get_writable_design_for_user(request, pk)
     op, section, index = request.POST.get("op", ""), request.POST.get("section", ""), posted_index(request)
     if index is None:
         raise Http404("No row given.")
@@ -60,7 +60,7 @@ def designer_op(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["POST"])
 def design_fix_apply(request: HttpRequest, pk: int) -> HttpResponse:
     """Apply a risk's one-click fix as a new revision (``services.fixes.apply_fix``, as the API does)."""
-    design = writable(request, pk)
+    design = get_writable_design_for_user(request, pk)
     code, subject = request.POST.get("code", ""), request.POST.get("subject", "")
     try:
         design, summary = apply_fix(design, code, subject, request.user, posted_revision(request))
@@ -78,7 +78,7 @@ def design_fix_apply(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _walk(request: HttpRequest, pk: int, direction: str) -> HttpResponse:
-    design = writable(request, pk)
+    design = get_writable_design_for_user(request, pk)
     try:
         design = walk_revisions(design, direction, request.user, expected_revision=posted_revision(request))
     except NothingToWalk:
@@ -106,7 +106,7 @@ def design_redo(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["POST"])
 def design_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
-    design = writable(request, pk)
+    design = get_writable_design_for_user(request, pk)
     variant = duplicate_design(design, request.user)
     messages.success(request, f"Created {variant.name}, a variant of {design.name}. Change it, then compare the two.")
     return redirect("plans:designer", pk=variant.pk)

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from zfsplanner.core.design.types import Design, InvalidDesign
 
+from ...access import get_writable_design_for_user
 from ...forms.designer import DatasetForm, PoolForm
 from ...forms.parts import put_errors
 from ...forms.vdevs import CatalogFilterForm, VdevGroupForm, switched_layout
@@ -19,7 +20,7 @@ from ...models import CatalogDisk, PoolDesign
 from ...presentation.pages import UNPROCESSABLE, design_summary
 from ...services.editing import EditError, change_summary, error_text, put_dataset, put_group
 from .editors import dataset_applies, dataset_form, host_form, typed_vdev, vdev_form, wire_vdev_form
-from .page import posted_index, render_designer, save_change, writable
+from .page import posted_index, render_designer, save_change
 
 
 def _stored(design: PoolDesign) -> Design:
@@ -34,7 +35,7 @@ def _stored(design: PoolDesign) -> Design:
 @require_http_methods(["GET"])
 def designer_form(request: HttpRequest, pk: int) -> HttpResponse:
     """The edit form of one row, or the add form (``index=new``), loaded when the user opens it."""
-    design = writable(request, pk)
+    design = get_writable_design_for_user(request, pk)
     section = request.GET.get("section", "")
     raw = request.GET.get("index", "")
     index = None if raw == "new" else int(raw) if raw.isdigit() else -1
@@ -60,7 +61,7 @@ def designer_form(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["POST"])
 def designer_pool(request: HttpRequest, pk: int) -> HttpResponse:
-    design = writable(request, pk)
+    design = get_writable_design_for_user(request, pk)
     form = PoolForm(request.POST)
     if not form.is_valid():
         return render_designer(request, design, status=UNPROCESSABLE, pool_form=form)
@@ -76,7 +77,7 @@ def designer_pool(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _item_view(request: HttpRequest, pk: int, section: str) -> HttpResponse:
-    design = writable(request, pk)
+    design = get_writable_design_for_user(request, pk)
     index = posted_index(request)
     prefix = ("v" if section == "vdevs" else "d") + ("new" if index is None else str(index))
     spec = _stored(design)
@@ -146,7 +147,7 @@ def catalog_options(request: HttpRequest) -> HttpResponse:
 def designer_host(request: HttpRequest, pk: int) -> HttpResponse:
     """RAM, failure rates, read-error rates, the wait for a new disk and the fill level: GET the form
     (loaded when its fold opens), POST it to save one new revision."""
-    design = writable(request, pk)
+    design = get_writable_design_for_user(request, pk)
     if request.method == "GET":
         return render(request, "plans/_host_form.html#form", {"design": design, "host_form": host_form(design)})
     form = host_form(design, request.POST)

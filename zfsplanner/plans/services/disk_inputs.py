@@ -1,5 +1,5 @@
-"""Planning inputs from the database: catalog figures and the measured figures of a disk model,
-and the layout advisor's rows.
+"""What the core is told about disks, from the database: catalog figures and the measured figures of
+a disk model, and the layout advisor's rows.
 
 * ``catalog_inputs(spec)`` / ``design_inputs(design)``: :class:`PlanningInputs` for the
   core (AFR and per-disk figures by model). The catalog gives data-sheet figures; a

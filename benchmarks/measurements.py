@@ -25,7 +25,7 @@ from zfsplanner.core.planning.performance import BenchShape, PoolPerf, Predictio
 from zfsplanner.core.planning.sections import pool_perf
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.presentation.planning import iops_text, rate_text
-from zfsplanner.plans.services.planning import design_inputs
+from zfsplanner.plans.services.disk_inputs import design_inputs
 
 from .models import BenchResult, BenchRun, TargetKind, UploadStatus
 

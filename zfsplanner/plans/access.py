@@ -1,14 +1,17 @@
-"""Who reaches a design: team members (``get_design_for_user``, ``design_state``), the teams a
-user may write to, and read-only share links (``create_share_link``/``revoke_share_link``/
-``get_shared_design``).
+"""Who reaches a design, or a 404: team members (``get_design_for_user``, ``design_state``) and
+whoever holds an active share link (``get_shared_design``, read only).
+
+The designs a user sees are ``PoolDesign.objects.for_user(user)`` (the team scope every app
+shares, in ``zfsplanner.accounts.models``); the teams they may write to are
+``Team.objects.writable_by(user)``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest
@@ -16,7 +19,7 @@ from django.shortcuts import get_object_or_404
 
 from zfsplanner.accounts.models import WRITE_ROLES, Membership, Team
 
-from ..models import PoolDesign, ShareLink
+from .models import PoolDesign, ShareLink
 
 
 def get_design_for_user(request: HttpRequest, pk: int) -> tuple[PoolDesign, bool]:
@@ -30,6 +33,15 @@ def get_design_for_user(request: HttpRequest, pk: int) -> tuple[PoolDesign, bool
     designs = PoolDesign.objects.select_related("team").annotate(viewer_role=Subquery(role))
     design = get_object_or_404(designs.exclude(viewer_role=None), pk=pk)
     return design, design.viewer_role in WRITE_ROLES  # type: ignore[attr-defined]
+
+
+def get_writable_design_for_user(request: HttpRequest, pk: int, action: str = "change this design") -> PoolDesign:
+    """The design if the user is an owner or editor of its team: 404 for an outsider, 403 saying who
+    may ``action`` for a viewer."""
+    design, can_write = get_design_for_user(request, pk)
+    if not can_write:
+        raise PermissionDenied(f"Only owners and editors of the team can {action}.")
+    return design
 
 
 @dataclass(frozen=True)
@@ -75,28 +87,6 @@ def design_state(user: Any, pk: object) -> DesignState | None:
         return None
     revision, updated, team_name, role, share_stamp = row
     return DesignState(f"{design_id}:{revision}:{str(updated).replace(' ', 'T')}", team_name, role, share_stamp)
-
-
-def writable_teams(user: Any) -> Any:
-    """Teams in which ``user`` is an owner or editor."""
-    if not getattr(user, "is_authenticated", False):
-        return Team.objects.none()
-    return Team.objects.filter(memberships__user=user, memberships__role__in=WRITE_ROLES).distinct()
-
-
-# --------------------------------------------------------------------------- share links
-
-
-def create_share_link(design: PoolDesign, user: Any, expires: datetime | None = None) -> ShareLink:
-    user = user if getattr(user, "is_authenticated", False) else None
-    return ShareLink.objects.create(design=design, created_by=user, expires=expires)
-
-
-def revoke_share_link(link: ShareLink) -> None:
-    """Revoked links stay listed (who made them, when) but no longer open the design."""
-    ShareLink.objects.filter(pk=link.pk).update(revoked=True)
-    link.revoked = True
-
 
 def get_shared_design(token: str) -> PoolDesign:
     """The design an active link points to; 404 for unknown, revoked and expired tokens alike."""

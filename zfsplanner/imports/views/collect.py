@@ -25,6 +25,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from benchmarks.models import BenchRun
+from zfsplanner.accounts.models import Team
 from zfsplanner.accounts.tokens import (
     UPLOAD_TOKEN_LIFETIME,
     TokenError,
@@ -33,9 +34,9 @@ from zfsplanner.accounts.tokens import (
     upload_tokens,
 )
 from zfsplanner.plans.models import PoolDesign
-from zfsplanner.plans.services import writable_teams
+from zfsplanner.web.htmx import htmx_partial
 
-from .models import PoolImport
+from ..models import PoolImport
 
 SCRIPT_PATH = Path(settings.BASE_DIR) / "tools" / "collect.sh"
 SCRIPT_MAX_AGE = 3600
@@ -128,7 +129,7 @@ def _arrived(request: HttpRequest, team: Any) -> dict[str, Any]:
 def _target(request: HttpRequest, data: Any) -> tuple[list[Any], Any, PoolDesign | None]:
     """(the user's writable teams, the team the outputs go to, the design they attach to) from
     ``?design=`` or ``?team=`` (or the same fields of a form); 404 for a design the user cannot see."""
-    teams = list(writable_teams(request.user).order_by("name"))
+    teams = list(Team.objects.writable_by(request.user).order_by("name"))
     design = None
     design_id = str(data.get("design", "") or "")
     if design_id:
@@ -145,8 +146,7 @@ def _target(request: HttpRequest, data: Any) -> tuple[list[Any], Any, PoolDesign
 def _page(request: HttpRequest, data: Any, status: int = 200, **extra: Any) -> HttpResponse:
     teams, team, design = _target(request, data)
     context: dict[str, Any] = {"teams": teams, "team": team, "design": design, **_arrived(request, team)}
-    htmx = getattr(request, "htmx", None)
-    if htmx and not htmx.boosted and request.method == "GET":
+    if htmx_partial(request) and request.method == "GET":
         response = render(request, "imports/collect.html#arrived", context)
     else:
         server = request.build_absolute_uri("/").rstrip("/")
