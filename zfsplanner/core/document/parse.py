@@ -7,7 +7,7 @@ from typing import Any
 
 from ..design.planning import planning_errors
 from ..design.types import (
-    DEFAULT_OPENZFS_VERSION,
+    DEFAULT_RELEASE,
     FORMAT,
     POOL_NAME_RE,
     RESERVED_POOL_NAMES,
@@ -20,7 +20,7 @@ from ..design.types import (
 )
 from ..geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
 from ..geometry.vdev_shape import shape_errors
-from ..versions import supports, unknown_version_message
+from ..versions import Version, supports, unknown_version_message
 from .limits import MAX_BYTES, document_errors
 from .parts import read_dataset, read_host, read_vdev
 from .reader import Reader, extra
@@ -63,6 +63,8 @@ def parse_design(doc: Any) -> Design:
     problem = unknown_version_message(version) if version is not None else None
     if problem is not None:
         r.err("openzfs_version", problem)
+    # where the document's text becomes a Version (it keeps the spelling: "2.3" is written back as "2.3")
+    release = Version.parse(version) if version is not None and problem is None else None
     partitioning = r.choice(d, "disk_partitioning", "", Partitioning)
     pool_ashift = r.integer(d, "ashift", "", lo=ASHIFT_MIN, hi=ASHIFT_MAX)
     vdevs: list[VdevGroup] = []
@@ -97,7 +99,7 @@ def parse_design(doc: Any) -> Design:
                 seen.add(ds.name)
                 datasets.append(ds)
     description = r.string(d, "description", "")
-    features = _read_features(r, d.get("features"), version)
+    features = _read_features(r, d.get("features"), release)
     host = read_host(r, d.get("host"))
     for path, message in planning_errors(d, len(raw_vdevs) if isinstance(raw_vdevs, list) else 0):
         r.err(path, message)
@@ -108,7 +110,7 @@ def parse_design(doc: Any) -> Design:
         name=name,
         vdevs=tuple(vdevs),
         datasets=tuple(datasets),
-        openzfs_version=version,
+        openzfs_version=release,
         disk_partitioning=partitioning,
         description=description,
         extra=extra(d, DESIGN_KEYS),
@@ -138,7 +140,7 @@ def _written_before_errors(design: Design) -> list[tuple[str, str]]:
     ]
 
 
-def _read_features(r: Reader, value: Any, version: str | None) -> dict[str, bool] | None:
+def _read_features(r: Reader, value: Any, version: Version | None) -> dict[str, bool] | None:
     """``features``: ``{"fast_dedup": true}``; each a known feature, true or false, on a release
     that has it when true."""
     if value is None:
@@ -153,8 +155,8 @@ def _read_features(r: Reader, value: Any, version: str | None) -> dict[str, bool
             r.err(path, f"{key!r} is not a pool feature the planner models (one of {', '.join(POOL_FEATURES)})")
         elif not isinstance(on, bool):
             r.err(path, f"must be true or false (got {on!r})")
-        elif on and not supports(version or DEFAULT_OPENZFS_VERSION, POOL_FEATURES[key]):
-            r.err(path, f"{key} needs OpenZFS 2.3 or later (the design says {version})")
+        elif on and not supports(version or DEFAULT_RELEASE, POOL_FEATURES[key]):
+            r.err(path, f"{key} needs OpenZFS 2.3 or later (the design says {version.name if version else None})")
         else:
             out[key] = on
     return out

@@ -12,7 +12,7 @@ from ..geometry.ashift import DEFAULT_POOL_ASHIFT, group_ashift, group_physical_
 from ..naming import element_label, sentence_case
 from ..properties.resolve import block_size
 from ..units import KIB, format_iec, format_zfs_size, zfs_nicenum
-from ..versions import SERIES_NAMES, supports
+from ..versions import SERIES, SERIES_NAMES, supports
 from .common import agree, dataset_path, ds_name, groups_of, mirror_of, vdev_name, vdev_path
 from .registry import POOL, Doc, Risk, RiskFigures, RiskSpec, Severity, make_risk, rule
 
@@ -169,7 +169,7 @@ def fix_refused(doc: Doc, item: Doc, design: Design, index: int) -> str | None:
         mirror_of(item, group.parity + 1)
         return f"Make it a {group.parity + 1}-way mirror (survives {group.parity} failures, as before)"
     if group.is_draid:  # dRAID before 2.1: the first release that has it
-        first = next((name for name in SERIES_NAMES if supports(name, "draid")), None)
+        first = next((name for name in SERIES_NAMES if supports(SERIES[name].release, "draid")), None)
         if first is None:
             return None
         doc["openzfs_version"] = first

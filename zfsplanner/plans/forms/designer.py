@@ -18,7 +18,7 @@ from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, COMPRESSION_V
 from zfsplanner.core.document.parse import POOL_FEATURES
 from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT
 from zfsplanner.core.units import format_disk_size, format_zfs_size, parse_disk_size
-from zfsplanner.core.versions import supports
+from zfsplanner.core.versions import Version, supports
 
 from ..choices import DEFAULT_OPENZFS_VERSION as NEWEST_OPENZFS_VERSION
 from ..choices import DatasetType, Partitioning, Sync, offer_versions, openzfs_version_choices
@@ -78,7 +78,7 @@ class PoolForm(forms.Form):
         version = self.data.get(self.add_prefix("openzfs_version")) or self.initial.get("openzfs_version")
         version = str(version or DEFAULT_OPENZFS_VERSION)
         try:
-            default = "on" if supports(version, POOL_FEATURES["fast_dedup"]) else "off"
+            default = "on" if supports(Version.parse(version), POOL_FEATURES["fast_dedup"]) else "off"
         except ValueError:  # a version the form refuses anyway
             return
         self.fields["fast_dedup"].choices = [("", f"{default} (default of {version})"), *FAST_DEDUP]

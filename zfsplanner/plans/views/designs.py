@@ -33,6 +33,7 @@ from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_zfs_size
+from zfsplanner.core.versions import Version
 from zfsplanner.web.page_cache import PAGE_CACHE_SECONDS, render_cached
 from zfsplanner.web.throttling import page_throttled
 
@@ -270,7 +271,7 @@ def _sample_items(design: PoolDesign) -> list[dict[str, Any]]:
             continue
         initial = {
             "dataset": ds.name,
-            "algorithm": ds.compression or default_compression(design.openzfs_version),
+            "algorithm": ds.compression or default_compression(Version.parse(design.openzfs_version)),
             "recordsize": format_zfs_size(ds.recordsize or DEFAULT_RECORDSIZE),
             "ashift": ashift,
             "openzfs_version": design.openzfs_version,

@@ -36,7 +36,7 @@ def _auto_ashift_help(spec: Design | None, index: int | None, pool_ashift: int |
     """What the blank ashift of an existing group means, and what zpool would choose from its sectors."""
     if spec is None or index is None or not 0 <= index < len(spec.vdevs):
         return ""
-    auto, source = automatic(spec.vdevs[index], spec.version)
+    auto, source = automatic(spec.vdevs[index], spec.release)
     alone = f"zpool alone would choose {auto} here ({source})."
     if pool_ashift is None:
         return f"Blank: auto, {alone[0].lower()}{alone[1:]}"
