@@ -10,6 +10,7 @@ from django.test import Client
 from tests.factories import PoolDesignFactory, design_document
 from zfsplanner.core.compression.measured import measure_compression
 from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.versions import Version
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services.samples import SampleUploadHandler, compressor_ratio
 
@@ -105,7 +106,7 @@ def test_a_viewer_measures_a_sample(design, bob, web):
     response = measure(web(bob), design)
     assert response.status_code == 200
     html = response.content.decode()
-    expected = measure_compression(text_sample(), "zstd", 131072, 12, "2.3")
+    expected = measure_compression(text_sample(), "zstd", 131072, 12, Version.parse("2.3"))
     assert html.lstrip().startswith('<div class="sample" id="measure-2"')
     assert f"{expected.compressratio:.2f}x" in html
     assert "psize-histogram" in html
@@ -115,7 +116,7 @@ def test_a_viewer_measures_a_sample(design, bob, web):
 
 def test_an_editor_gets_the_use_this_ratio_button(design, erin, web):
     html = measure(web(erin), design).content.decode()
-    expected = compressor_ratio(measure_compression(text_sample(), "zstd", 131072, 12, "2.3"))
+    expected = compressor_ratio(measure_compression(text_sample(), "zstd", 131072, 12, Version.parse("2.3")))
     assert 'class="use-ratio"' in html
     assert f'name="ratio" value="{expected}"' in html
 
