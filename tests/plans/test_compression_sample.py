@@ -102,6 +102,18 @@ def test_the_page_has_a_form_per_filesystem_dataset(design, bob, web):
     assert 'name="algorithm" value="lz4"' in data and 'name="recordsize" value="1M"' in data
 
 
+def test_a_child_s_sample_form_starts_from_what_it_inherits(team, bob, web):
+    """The form is set up with the block size and compression in force: a child that sets neither
+    writes with its parent's recordsize=1M and compression=zstd, not 128K and the default."""
+    doc = design_document("tank")
+    doc["datasets"] = [{"name": "tank/media", "recordsize": "1M", "compression": "zstd"}, {"name": "tank/media/films"}]
+    pool = PoolDesignFactory(team=team, name="tank", document=doc)
+    html = web(bob).get(f"/designs/{pool.pk}/").content.decode()
+    films = html[html.index('data-dataset="tank/media/films"') :]
+    assert 'name="recordsize" value="1M"' in films
+    assert 'name="algorithm" value="zstd"' in films
+
+
 def test_a_viewer_measures_a_sample(design, bob, web):
     response = measure(web(bob), design)
     assert response.status_code == 200
