@@ -8,6 +8,7 @@ import pytest
 
 from zfsplanner.compression.models import CompressionSample
 from zfsplanner.core.datasets.measure import Setting, measure_bytes
+from zfsplanner.core.versions import Version
 
 from .conftest import text_sample, upload
 
@@ -36,7 +37,7 @@ def test_a_small_sample_is_measured_in_the_request_like_the_command(bob, client_
     assert f["path"] == "sample.log" and f["size_bytes"] == len(data)
     got = {(r["algorithm"], r["recordsize"]): r for r in f["results"]}
     assert set(got) == {("lz4", 131072), ("lz4", 1048576), ("zstd-3", 131072), ("zstd-3", 1048576)}
-    core = measure_bytes(data, Setting("zstd", "zstd-3", 131072), 12, "2.3").document()
+    core = measure_bytes(data, Setting("zstd", "zstd-3", 131072), 12, Version.parse("2.3")).document()
     mine = got[("zstd-3", 131072)]
     for key in ("logical_bytes", "stored_bytes", "compressratio", "block_size_histogram", "method"):
         assert mine[key] == core[key], key
@@ -99,7 +100,7 @@ def test_a_large_sample_is_stored_and_measured_by_a_worker_with_progress(
     done = client_for(alice).get(response["Location"]).json()
     assert done["status"] == "done" and done["progress"] == 100
     assert done["result"]["files"][0]["size_bytes"] == len(data)
-    expected = measure_bytes(data, Setting("gzip-9", "gzip-9", 131072), 12, "2.3").document()
+    expected = measure_bytes(data, Setting("gzip-9", "gzip-9", 131072), 12, Version.parse("2.3")).document()
     assert done["result"]["total"]["results"][1]["stored_bytes"] == expected["stored_bytes"]
 
 

@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from zfsplanner.core.datasets.measure import Setting, measure_bytes
+from zfsplanner.core.versions import Version
 
 from .conftest import text_sample
 
@@ -49,7 +50,7 @@ def test_it_prints_per_file_and_total_results_for_every_algorithm_and_recordsize
         for key in ("logical_bytes", "stored_bytes", "compressratio", "compressratio_exact", "throughput_bytes_per_s"):
             assert key in r
     first = doc["files"][0]["results"][0]
-    expected = measure_bytes(a.read_bytes(), Setting("lz4", "lz4", 131072), 12, "2.3").document()
+    expected = measure_bytes(a.read_bytes(), Setting("lz4", "lz4", 131072), 12, Version.parse("2.3")).document()
     assert first["stored_bytes"] == expected["stored_bytes"]
     assert first["compressratio"] == expected["compressratio"] > 2
     # random data: the full record stays as it is, only the zero-padded tail record shrinks

@@ -11,6 +11,7 @@ import pytest
 
 from zfsplanner.compression.models import CompressionSample
 from zfsplanner.core.datasets.measure import Setting, measure_bytes
+from zfsplanner.core.versions import Version
 
 from .conftest import text_sample, upload
 
@@ -35,5 +36,5 @@ def test_a_large_sample_is_measured_by_a_real_worker(celery_worker_process, clie
     assert body["status"] == "done", body
     sample = CompressionSample.objects.get()
     assert sample.task_id and not sample.task_id.startswith("inline-") and sample.attempts == 1
-    expected = measure_bytes(data, Setting("lz4", "lz4", 131072), 12, "2.3").document()
+    expected = measure_bytes(data, Setting("lz4", "lz4", 131072), 12, Version.parse("2.3")).document()
     assert body["result"]["total"]["results"][0]["stored_bytes"] == expected["stored_bytes"]

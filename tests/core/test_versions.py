@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from zfsplanner.core.capacity.pool import pool_capacity
+from zfsplanner.core.document.export import design_to_document
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.releases import OFFERED, feature_table_markdown, offered_for, point_release_table_markdown
@@ -23,15 +24,17 @@ from zfsplanner.core.versions import (
     unknown_version_message,
 )
 
+V = Version.parse  # a release as a document names it
+
 ROOT = Path(__file__).resolve().parents[2]
 DISK = {"size_bytes": 14_000_519_643_136, "logical_sector_bytes": 512, "physical_sector_bytes": 4096}
 
 
 def test_versions_compare_as_values_not_strings():
     assert Version(2, 10) > Version(2, 9)  # "2.10" < "2.9" as strings
-    assert Version(2, 2) <= Version.parse("2.2") == Version(2, 2, 2)
-    assert Version.parse("2.3") > Version.parse("2.3.6")  # the series stands for 2.3.9
-    assert str(Version.parse("0.8")) == "0.8.3" and Version.parse("0.8").series == "0.8"
+    assert Version(2, 2) <= V("2.2") == Version(2, 2, 2)
+    assert V("2.3") > V("2.3.6")  # the series stands for 2.3.9
+    assert str(V("0.8")) == "0.8.3" and V("0.8").series == "0.8"
     with pytest.raises(VersionError):
         Version.parse("two")
 
@@ -55,7 +58,8 @@ def test_the_pages_offer_one_release_per_run_of_releases_that_model_alike():
     assert offered["2.4.4"] == ("2.4.1", "2.4.4") and offered["2.4.0"] == ("2.4.0", "2.4.0")
     assert offered["2.3.9"] == ("2.3.7", "2.3.9") and offered["2.3.6"] == ("2.3.6", "2.3.6")
     assert offered["2.3.2"] == ("2.3.0", "2.3.5")  # Debian 13's release stands for its run
-    assert OFFERED[0].name == "2.4.4" and offered_for("2.4.2").name == "2.4.4" and offered_for("2.3").name == "2.3.9"
+    assert OFFERED[0].name == "2.4.4" and offered_for(V("2.4.2")).name == "2.4.4"
+    assert offered_for(V("2.3")).name == "2.3.9"
     # every release of a run gives the same estimate as the one offered for it
     special = {"role": "special", "layout": "mirror", "width": 2,
                "disk": {"size_bytes": "960GB", "logical_sector_bytes": 4096, "physical_sector_bytes": 4096}}
@@ -64,13 +68,13 @@ def test_the_pages_offer_one_release_per_run_of_releases_that_model_alike():
              "datasets": [{"name": "tank/fs", "special_small_blocks": "64K", "contents": files}]}
     for name in ("2.4.1", "2.3.7", "2.3.0"):
         pool = estimate(big(name, **extra)).to_document()["pool"]
-        assert pool == estimate(big(offered_for(name).name, **extra)).to_document()["pool"]
+        assert pool == estimate(big(offered_for(Version.parse(name)).name, **extra)).to_document()["pool"]
 
 
 def test_special_and_dedup_space_counts_in_avail_from_2_4_1_and_2_3_7():
-    assert supports("2.4.1", "special_dalloc_in_avail") and not supports("2.4.0", "special_dalloc_in_avail")
-    assert supports("2.3.7", "special_dalloc_in_avail") and not supports("2.3.6", "special_dalloc_in_avail")
-    assert supports("2.3", "special_dalloc_in_avail") and supports("2.4", "special_dalloc_in_avail")
+    assert supports(V("2.4.1"), "special_dalloc_in_avail") and not supports(V("2.4.0"), "special_dalloc_in_avail")
+    assert supports(V("2.3.7"), "special_dalloc_in_avail") and not supports(V("2.3.6"), "special_dalloc_in_avail")
+    assert supports(V("2.3"), "special_dalloc_in_avail") and supports(V("2.4"), "special_dalloc_in_avail")
 
 
 def test_an_unknown_release_is_modelled_by_its_series_or_the_nearest_one():
@@ -78,9 +82,9 @@ def test_an_unknown_release_is_modelled_by_its_series_or_the_nearest_one():
 
 
 def test_backports_count_only_within_their_series():
-    assert supports("2.0.6", "slop_cap") and not supports("2.0", "slop_cap")
-    assert supports("2.1.6", "max_auto_ashift_14") and not supports("2.1", "max_auto_ashift_14")
-    assert supports("2.3.6", "parent_ashift_kept") and not supports("2.3.5", "parent_ashift_kept")
+    assert supports(V("2.0.6"), "slop_cap") and not supports(V("2.0"), "slop_cap")
+    assert supports(V("2.1.6"), "max_auto_ashift_14") and not supports(V("2.1"), "max_auto_ashift_14")
+    assert supports(V("2.3.6"), "parent_ashift_kept") and not supports(V("2.3.5"), "parent_ashift_kept")
 
 
 def big(version: str, **extra: Any) -> Any:
@@ -158,13 +162,22 @@ def test_docs_have_the_per_version_table():
         assert f.source.split()[0] in text
 
 
-def test_a_design_parses_its_release_once_and_the_core_compares_that():
-    """``Design.release`` is the typed release of the design (a series stands for its release), parsed on first
-    use and kept; the core compares it rather than parsing ``design.version`` again."""
-    series = parse_design({"name": "tank", "openzfs_version": "2.2",
-                           "vdevs": [{"role": "data", "layout": "mirror", "width": 2, "disk": {"size_bytes": 10**12}}]})
-    assert series.release == Version(2, 2, 2) and series.release is series.release
-    assert series.version == "2.2"  # the document's text is unchanged
-    parsing_again = [str(p.relative_to(ROOT)) for p in (ROOT / "zfsplanner" / "core").rglob("*.py")
-                     if "Version.parse(design.version)" in p.read_text()]
-    assert parsing_again == []
+def test_a_design_holds_its_release_typed_and_keeps_the_spelling_it_was_given():
+    """``Design.openzfs_version`` is a ``Version``, read once from the document's text; a series
+    stands for its release and is written back and printed as the series it was."""
+    def doc(version: str | None) -> dict:
+        disk = {"size_bytes": 10**12}
+        out = {"name": "tank", "vdevs": [{"role": "data", "layout": "mirror", "width": 2, "disk": disk}]}
+        return out if version is None else {**out, "openzfs_version": version}
+
+    series = parse_design(doc("2.2"))
+    assert series.openzfs_version == series.release == Version(2, 2, 2)
+    assert series.version == "2.2" and design_to_document(series)["openzfs_version"] == "2.2"
+    release = parse_design(doc("2.2.2"))
+    assert release.release == series.release and design_to_document(release)["openzfs_version"] == "2.2.2"
+    assert release.version == "2.2.2"
+    unnamed = parse_design(doc(None))
+    assert unnamed.openzfs_version is None and unnamed.release == Version(2, 3, 9) and unnamed.version == "2.3"
+    assert "openzfs_version" not in design_to_document(unnamed)
+    assert V("2.3").name == "2.3" and Version(2, 3, 9).name == "2.3.9"
+

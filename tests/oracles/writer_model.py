@@ -279,7 +279,7 @@ def zfs_get_text(design: Design, estimate: Estimate) -> str:
     return "\n".join(lines) + "\n"
 
 
-def zpool_get_properties(version: str | Version) -> tuple[str, ...]:
+def zpool_get_properties(version: Version) -> tuple[str, ...]:
     """The properties :func:`zpool_get_text` prints: ``bclone*`` exist from 2.2 (``zpool_prop.c``)."""
     cloning = ("bcloneused", "bclonesaved", "bcloneratio") if supports(version, "block_cloning") else ()
     return ("ashift", "dedupratio", *cloning)

@@ -30,6 +30,7 @@ import zstandard  # noqa: E402
 
 from zfsplanner.core.compression.compressors import NATIVE  # noqa: E402
 from zfsplanner.core.datasets.measure import Source, measure_files  # noqa: E402
+from zfsplanner.core.versions import Version  # noqa: E402
 
 SIZE = 64 * 1024 * 1024
 RECORD = 128 * 1024
@@ -106,7 +107,7 @@ def run() -> list[dict[str, Any]]:
             alone = min(_compressor_alone(blocks, algorithm) for _ in range(2))
             start = time.perf_counter()
             doc = measure_files([Source("sample.bin", len(data), lambda: open(path, "rb"))], [algorithm], [RECORD],
-                                12, "2.3")
+                                12, Version.parse("2.3"))
             measured = time.perf_counter() - start
             py = _python_library(blocks, algorithm)
             mb = len(data) / 1e6

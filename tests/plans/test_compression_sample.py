@@ -10,6 +10,7 @@ from django.test import Client
 from tests.factories import PoolDesignFactory, design_document
 from zfsplanner.core.compression.measured import measure_compression
 from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.versions import Version
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services.samples import SampleUploadHandler, compressor_ratio
 
@@ -101,11 +102,23 @@ def test_the_page_has_a_form_per_filesystem_dataset(design, bob, web):
     assert 'name="algorithm" value="lz4"' in data and 'name="recordsize" value="1M"' in data
 
 
+def test_a_child_s_sample_form_starts_from_what_it_inherits(team, bob, web):
+    """The form is set up with the block size and compression in force: a child that sets neither
+    writes with its parent's recordsize=1M and compression=zstd, not 128K and the default."""
+    doc = design_document("tank")
+    doc["datasets"] = [{"name": "tank/media", "recordsize": "1M", "compression": "zstd"}, {"name": "tank/media/films"}]
+    pool = PoolDesignFactory(team=team, name="tank", document=doc)
+    html = web(bob).get(f"/designs/{pool.pk}/").content.decode()
+    films = html[html.index('data-dataset="tank/media/films"') :]
+    assert 'name="recordsize" value="1M"' in films
+    assert 'name="algorithm" value="zstd"' in films
+
+
 def test_a_viewer_measures_a_sample(design, bob, web):
     response = measure(web(bob), design)
     assert response.status_code == 200
     html = response.content.decode()
-    expected = measure_compression(text_sample(), "zstd", 131072, 12, "2.3")
+    expected = measure_compression(text_sample(), "zstd", 131072, 12, Version.parse("2.3"))
     assert html.lstrip().startswith('<div class="sample" id="measure-2"')
     assert f"{expected.compressratio:.2f}x" in html
     assert "psize-histogram" in html
@@ -115,7 +128,7 @@ def test_a_viewer_measures_a_sample(design, bob, web):
 
 def test_an_editor_gets_the_use_this_ratio_button(design, erin, web):
     html = measure(web(erin), design).content.decode()
-    expected = compressor_ratio(measure_compression(text_sample(), "zstd", 131072, 12, "2.3"))
+    expected = compressor_ratio(measure_compression(text_sample(), "zstd", 131072, 12, Version.parse("2.3")))
     assert 'class="use-ratio"' in html
     assert f'name="ratio" value="{expected}"' in html
 

@@ -20,7 +20,7 @@ from zfsplanner.core.datasets.measure import MeasureError, Source, measure_files
 from zfsplanner.core.geometry.ashift import ASHIFT_RANGE
 from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.units import UnitError, parse_zfs_size
-from zfsplanner.core.versions import default_version, unknown_version_message
+from zfsplanner.core.versions import Version, default_version, unknown_version_message
 from zfsplanner.uploads import lifecycle
 from zfsplanner.uploads.handler import spool
 
@@ -46,7 +46,7 @@ class Options:
     algorithms: tuple[str, ...]
     recordsizes: tuple[int, ...]
     ashift: int
-    openzfs_version: str
+    openzfs_version: Version  # read from the text given (its spelling kept: Version.name)
 
 
 def _split(value: Any) -> list[str]:
@@ -65,6 +65,7 @@ def parse_options(algorithms: Any = None, recordsize: Any = None, ashift: Any = 
     problem = unknown_version_message(v)
     if problem is not None:
         raise OptionError("openzfs_version", problem)
+    release = Version.parse(v)
     try:
         a = int(ashift) if ashift not in (None, "") else 12
     except (TypeError, ValueError) as exc:
@@ -79,11 +80,11 @@ def parse_options(algorithms: Any = None, recordsize: Any = None, ashift: Any = 
             raise OptionError("recordsize", str(exc)) from exc
     names = _split(algorithms) or list(DEFAULT_ALGORITHMS)
     try:
-        settings_for(names, sizes, v)
+        settings_for(names, sizes, release)
     except MeasureError as exc:
         field, _, message = str(exc).partition(": ")
         raise OptionError(field if field in ("algorithms", "recordsize") else "algorithms", message) from exc
-    return Options(tuple(names), tuple(dict.fromkeys(sizes)), a, v)
+    return Options(tuple(names), tuple(dict.fromkeys(sizes)), a, release)
 
 
 def measure_uploads(files: Sequence[UploadedFile], options: Options) -> dict[str, Any]:
@@ -130,7 +131,7 @@ def store_sample(owner: Any, upload: UploadedFile, options: Options) -> Compress
         algorithms=list(options.algorithms),
         recordsizes=list(options.recordsizes),
         ashift=options.ashift,
-        openzfs_version=options.openzfs_version,
+        openzfs_version=options.openzfs_version.name,
     )
     inline = sample.size <= inline_limit()
     lifecycle.keep(COMPRESSION_SAMPLES, sample, spooled, str(sample.uid), queue=not inline)
@@ -145,7 +146,7 @@ def measure(sample: CompressionSample) -> None:
     source = Source(sample.original_name, sample.size, lambda: sample.file.open("rb"))
     try:
         doc = measure_files(
-            [source], sample.algorithms, sample.recordsizes, sample.ashift, sample.openzfs_version,
+            [source], sample.algorithms, sample.recordsizes, sample.ashift, Version.parse(sample.openzfs_version),
             progress=progress.part,
         )
     except (MeasureError, OSError) as exc:

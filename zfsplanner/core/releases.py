@@ -85,7 +85,6 @@ def _offers() -> tuple[Offer, ...]:
 OFFERED: tuple[Offer, ...] = _offers()
 
 
-def offered_for(name: str) -> Offer:
-    """The offer that models like ``name`` (a series or a known release)."""
-    v = Version.parse(name)
+def offered_for(v: Version) -> Offer:
+    """The offer that models like ``v`` (a series' release or a known release)."""
     return next(o for o in OFFERED if o.first <= v <= o.last)

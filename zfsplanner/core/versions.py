@@ -7,9 +7,12 @@ the newest release of that series the planner knows, or, for the older series, t
 long-term-support distributions ship. :data:`RELEASES` are the releases a design may name.
 Compare versions as values, never as strings::
 
-    v = Version.parse("2.2")      # Version(2, 2, 2); a Design parses its own once: design.release
+    v = Version.parse("2.2")      # Version(2, 2, 2), named "2.2": where text comes in (a document, zfs version)
     if Version(2, 2) <= v: ...
     if supports(v, "draid"): ...
+
+Text becomes a :class:`Version` once, where it comes in (the design document's ``openzfs_version``,
+``zfs version`` output, a form or the command line); everything inside takes the ``Version``.
 
 :data:`FEATURES` is the one table of "since which release": every module that needs
 to know whether a version has a behaviour asks it, and ``docs/capacity.md`` prints it
@@ -21,7 +24,7 @@ read in the openzfs/zfs history. Which releases the pages offer (those whose fig
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, total_ordering
 
 _VERSION_RE = re.compile(r"^\s*(\d+)\.(\d+)(?:\.(\d+))?\s*$")
@@ -34,18 +37,27 @@ class VersionError(ValueError):
 @total_ordering
 @dataclass(frozen=True)
 class Version:
-    """An OpenZFS release: ``Version(2, 3, 2)``; ``Version(2, 2)`` is 2.2.0."""
+    """An OpenZFS release: ``Version(2, 3, 2)``; ``Version(2, 2)`` is 2.2.0.
+
+    ``written`` is the name the release was given, when it was given as text (``"2.2"``, the series
+    that stands for 2.2.2): what is printed and written back. Not part of the release's identity:
+    ``Version.parse("2.2") == Version(2, 2, 2)``."""
 
     major: int
     minor: int
     patch: int = 0
+    written: str = field(default="", compare=False, repr=False)
 
     @classmethod
-    def parse(cls, text: str | Version) -> Version:
-        """``"2.3"`` -> the release that stands for the series (:data:`SERIES`); ``"2.3.6"`` as written."""
-        if isinstance(text, Version):
-            return text
+    def parse(cls, text: str) -> Version:
+        """``"2.3"`` -> the release that stands for the series (:data:`SERIES`), named ``"2.3"``;
+        ``"2.3.6"`` as written. The one place text becomes a version."""
         return _parse(text)
+
+    @property
+    def name(self) -> str:
+        """The release as it was named (``"2.3"``, ``"2.3.2"``): for what is printed and written back."""
+        return self.written or str(self)
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -72,11 +84,11 @@ def _parse(text: str) -> Version:
         raise VersionError(f"{text!r} is not an OpenZFS version (e.g. 2.3 or 2.3.2)")
     major, minor = int(m.group(1)), int(m.group(2))
     if m.group(3) is not None:
-        return Version(major, minor, int(m.group(3)))
+        return Version(major, minor, int(m.group(3)), written=text.strip())
     series = f"{major}.{minor}"
     if series in SERIES:
-        return SERIES[series].release
-    return Version(major, minor, 0)
+        return SERIES[series].named
+    return Version(major, minor, 0, written=text.strip())
 
 
 @dataclass(frozen=True)
@@ -87,6 +99,11 @@ class Series:
     release: Version
     shipped_by: str
     newest: Version  # the newest release of the series the planner knows
+
+    @property
+    def named(self) -> Version:
+        """The series' release as a design naming the series has it: ``2.2.2`` named ``"2.2"``."""
+        return replace(self.release, written=self.name)
 
 
 # The releases of each series the planner knows: every tag of the openzfs/zfs history it was
@@ -166,12 +183,11 @@ class Feature:
         return reached(v, self.since, self.backport)
 
 
-def reached(version: str | Version, since: Version, backport: Version | None = None) -> bool:
-    """Has ``version`` the change that arrived in ``since`` (and in ``backport`` on that older series)?
+def reached(v: Version, since: Version, backport: Version | None = None) -> bool:
+    """Has ``v`` the change that arrived in ``since`` (and in ``backport`` on that older series)?
 
     The one comparison of releases: a backport counts only within its own series (2.2.4 has
     a change backported to 2.2.4, 2.1.9 does not)."""
-    v = Version.parse(version)
     if since <= v:
         return True
     return backport is not None and backport <= v and v.series == backport.series
@@ -420,9 +436,9 @@ FEATURES: dict[str, Feature] = {
 }
 
 
-def supports(version: str | Version, feature: str) -> bool:
+def supports(version: Version, feature: str) -> bool:
     """Does ``version`` have ``feature`` (a key of :data:`FEATURES`)?"""
-    return FEATURES[feature].in_version(Version.parse(version))
+    return FEATURES[feature].in_version(version)
 
 
 NEWEST_RELEASE: Version = RELEASES[-1]
@@ -442,4 +458,4 @@ def modelled_as(text: str) -> str:
     v = Version.parse(text)
     if v.series in SERIES:
         return v.series
-    return SERIES_NAMES[0] if v < Version.parse(SERIES_NAMES[0]) else SERIES_NAMES[-1]
+    return SERIES_NAMES[0] if v < SERIES[SERIES_NAMES[0]].release else SERIES_NAMES[-1]

@@ -19,6 +19,9 @@ from zfsplanner.core.geometry.metaslab import deflated, metaslab_shift
 from zfsplanner.core.geometry.partitioning import gpt_label_blocks, leaf_asize, linux_whole_disk_partition_bytes
 from zfsplanner.core.geometry.slop import SPA_MAX_SLOP, SPA_MIN_SLOP, slop_space
 from zfsplanner.core.units import GIB, MIB, TIB, zfs_nicenum
+from zfsplanner.core.versions import Version
+
+V = Version.parse  # a release as a document names it
 
 TB4 = 4_000_787_030_016  # a "4 TB" disk, 512-byte logical sectors
 TB3 = 3_000_592_982_016  # a "3 TB" disk
@@ -96,7 +99,7 @@ def test_it_reproduces_issue_1089_with_that_eras_rules(width, size, avail):
     shift = metaslab_shift(asize, legacy=True)
     pool_size = (asize >> shift) << shift
     dspace = deflated(pool_size, deflate_ratio(Layout.RAIDZ2, width, 12))
-    usable = dspace - slop_space(dspace, 0, "0.6.4")
+    usable = dspace - slop_space(dspace, 0, V("0.6.4"))
     assert (zfs_nicenum(pool_size), zfs_nicenum(usable)) == (size, avail)
 
 
@@ -160,10 +163,10 @@ def test_slop_is_clamped_between_128_mib_and_128_gib():
 
 
 def test_slop_rules_of_older_releases():
-    assert slop_space(100 * TIB, 0, "2.0.5") == 100 * TIB // 32  # no cap before 2.0.6
-    assert slop_space(100 * TIB, 16 * GIB, "2.0.6") == SPA_MAX_SLOP  # cap, but no embedded log
-    assert slop_space(100 * TIB, 0, "0.6.4") == 100 * TIB // 64
-    assert slop_space(1 * GIB, 0, "0.6.5") == 32 * MIB
+    assert slop_space(100 * TIB, 0, V("2.0.5")) == 100 * TIB // 32  # no cap before 2.0.6
+    assert slop_space(100 * TIB, 16 * GIB, V("2.0.6")) == SPA_MAX_SLOP  # cap, but no embedded log
+    assert slop_space(100 * TIB, 0, V("0.6.4")) == 100 * TIB // 64
+    assert slop_space(1 * GIB, 0, V("0.6.5")) == 32 * MIB
 
 
 def test_4kn_disks_lose_the_reserve_in_4k_blocks():
@@ -334,7 +337,7 @@ def test_special_embedded_log_lowers_slop_on_a_pool_below_the_cap():
     v24 = pool_capacity(design(data("mirror", 2, disk=small), special, openzfs_version="2.4"))
     sp24 = next(v for v in v24.vdevs if v.role == Role.SPECIAL)
     assert v24.elog_dspace_bytes == v23.elog_dspace_bytes + sp24.elog_dspace_bytes > v23.elog_dspace_bytes
-    assert v24.slop_bytes == slop_space(v24.normal_dspace_bytes, v24.elog_dspace_bytes, "2.4") < v23.slop_bytes
+    assert v24.slop_bytes == slop_space(v24.normal_dspace_bytes, v24.elog_dspace_bytes, V("2.4")) < v23.slop_bytes
     assert v24.zfs_avail_bytes - v23.zfs_avail_bytes == v23.slop_bytes - v24.slop_bytes
 
 

@@ -112,7 +112,7 @@ def test_mixed_ashift_special_is_added_with_its_own_ashift():
             {"role": "special", "layout": "mirror", "width": 2, "disk": OPTANE},
         ]
     )
-    assert written_ashift(d.vdevs[1], d.version) == 9
+    assert written_ashift(d.vdevs[1], d.release) == 9
     assert zpool_create_command(d) == (f"zpool create -o ashift=12 tank mirror {hdds(1, 2)} mirror {hdds(3, 4)}")
     # OpenZFS 2.3 (the default) refuses a different ashift on zpool add unless told it is intended
     assert zpool_add_commands(d) == [
@@ -460,7 +460,7 @@ def test_f_appears_exactly_when_the_replication_check_refuses(d):
     # special, dedup and log, as the command line does
     order = [g for role in (Role.DATA, Role.SPECIAL, Role.DEDUP, Role.LOG) for g in d.vdevs if g.role == role]
     vdevs = [v for g in order for v in top_level_vdevs(g)]
-    refusal = create_refusal(vdevs, d.version)
+    refusal = create_refusal(vdevs, d.release)
     words = shlex.split(zpool_create_command(d))
     assert ("-f" in words) == (refusal is not None)
     notes = comments(d)

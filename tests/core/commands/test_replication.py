@@ -31,6 +31,9 @@ from zfsplanner.core.commands.replication import (
     vdev_error_output,
 )
 from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.versions import Version
+
+V = Version.parse  # a release as a document names it
 
 TB14 = 14_000_519_643_136
 SSD = 960_197_124_096
@@ -56,83 +59,83 @@ def draid(p: int, n: int, size: int = TB14) -> TopLevelVdev:
 
 
 def test_raidz2_with_a_2_way_mirror_is_refused():
-    assert create_refusal([raidz(2, 6), mirror(2, SSD)], "2.3") == (
+    assert create_refusal([raidz(2, 6), mirror(2, SSD)], V("2.3")) == (
         "mismatched replication level: raidz and mirror vdevs with different redundancy, 2 vs. 1 (2-way) are present"
     )
 
 
 def test_raidz2_with_a_3_way_mirror_is_accepted():
-    assert create_refusal([raidz(2, 6), mirror(3, SSD)], "2.3") is None
+    assert create_refusal([raidz(2, 6), mirror(3, SSD)], V("2.3")) is None
 
 
 def test_the_mirror_may_come_first():
-    assert create_refusal([mirror(2), raidz(1, 5)], "2.3") is None
-    assert create_refusal([mirror(3), raidz(1, 5)], "2.3") == (
+    assert create_refusal([mirror(2), raidz(1, 5)], V("2.3")) is None
+    assert create_refusal([mirror(3), raidz(1, 5)], V("2.3")) == (
         "mismatched replication level: raidz and mirror vdevs with different redundancy, 1 vs. 2 (3-way) are present"
     )
 
 
 def test_2_way_and_3_way_mirrors_are_refused():
-    assert create_refusal([mirror(2), mirror(3)], "2.3") == (
+    assert create_refusal([mirror(2), mirror(3)], V("2.3")) == (
         "mismatched replication level: both 2-way and 3-way mirror vdevs are present"
     )
 
 
 def test_a_single_disk_next_to_a_mirror_is_refused():
-    assert create_refusal([mirror(2), disk()], "2.3") == (
+    assert create_refusal([mirror(2), disk()], V("2.3")) == (
         "mismatched replication level: both mirror and disk vdevs are present"
     )
-    assert create_refusal([disk(), disk(), disk()], "2.3") is None
+    assert create_refusal([disk(), disk(), disk()], V("2.3")) is None
 
 
 def test_raidz_next_to_draid_compares_parity_only():
-    assert create_refusal([raidz(2, 6), draid(2, 24)], "2.1") is None
-    assert create_refusal([raidz(2, 6), draid(1, 24)], "2.1") == (
+    assert create_refusal([raidz(2, 6), draid(2, 24)], V("2.1")) is None
+    assert create_refusal([raidz(2, 6), draid(1, 24)], V("2.1")) == (
         "mismatched replication level: raidz and draid vdevs with different redundancy, 2 vs. 1 are present"
     )
 
 
 def test_draid_next_to_a_mirror_follows_the_raidz_rule():
-    assert create_refusal([draid(2, 24), mirror(3)], "2.2") is None
-    assert create_refusal([draid(2, 24), mirror(2)], "2.2") == (
+    assert create_refusal([draid(2, 24), mirror(3)], V("2.2")) is None
+    assert create_refusal([draid(2, 24), mirror(2)], V("2.2")) == (
         "mismatched replication level: draid and mirror vdevs with different redundancy, 2 vs. 1 (2-way) are present"
     )
 
 
 def test_raidz_widths_must_match_before_2_1():
-    assert create_refusal([raidz(2, 6), raidz(2, 8)], "2.0") == (
+    assert create_refusal([raidz(2, 6), raidz(2, 8)], V("2.0")) == (
         "mismatched replication level: both 6-way and 8-way raidz vdevs are present"
     )
 
 
 def test_raidz_widths_may_differ_from_2_1():
     # is_raidz_draid() also matches raidz/raidz, which then compares parity only (commit b2255edc)
-    assert create_refusal([raidz(2, 6), raidz(2, 8)], "2.1") is None
+    assert create_refusal([raidz(2, 6), raidz(2, 8)], V("2.1")) is None
 
 
 def test_raidz_parity_message_depends_on_the_release():
-    assert create_refusal([raidz(1, 5), raidz(2, 5)], "0.8") == (
+    assert create_refusal([raidz(1, 5), raidz(2, 5)], V("0.8")) == (
         "mismatched replication level: both 1 and 2 device parity raidz vdevs are present"
     )
-    assert create_refusal([raidz(1, 5), raidz(2, 5)], "2.4") == (
+    assert create_refusal([raidz(1, 5), raidz(2, 5)], V("2.4")) == (
         "mismatched replication level: raidz and raidz vdevs with different redundancy, 1 vs. 2 are present"
     )
 
 
 def test_log_vdevs_are_skipped():
-    assert create_refusal([raidz(2, 6), mirror(2, SSD, log=True)], "2.3") is None
-    assert create_refusal([mirror(2), TopLevelVdev(DISK, (SSD,), is_log=True), mirror(2)], "2.3") is None
-    assert create_refusal([mirror(2, log=True)], "2.3") is None
+    assert create_refusal([raidz(2, 6), mirror(2, SSD, log=True)], V("2.3")) is None
+    assert create_refusal([mirror(2), TopLevelVdev(DISK, (SSD,), is_log=True), mirror(2)], V("2.3")) is None
+    assert create_refusal([mirror(2, log=True)], V("2.3")) is None
 
 
 def test_each_vdev_is_compared_with_the_one_before_it():
     # raidz2 (6) and raidz2 (8) never meet: each sits next to an accepted 3-way mirror
-    assert create_refusal([raidz(2, 6), mirror(3), raidz(2, 8)], "2.0") is None
-    assert create_refusal([raidz(2, 6), raidz(2, 8), mirror(3)], "2.0") is not None
+    assert create_refusal([raidz(2, 6), mirror(3), raidz(2, 8)], V("2.0")) is None
+    assert create_refusal([raidz(2, 6), raidz(2, 8), mirror(3)], V("2.0")) is not None
 
 
 def test_every_error_is_printed():
-    assert create_refusal([mirror(2), mirror(3), disk()], "2.3") == (
+    assert create_refusal([mirror(2), mirror(3), disk()], V("2.3")) == (
         "mismatched replication level: both 2-way and 3-way mirror vdevs are present\n"
         "mismatched replication level: both mirror and disk vdevs are present"
     )
@@ -140,24 +143,24 @@ def test_every_error_is_printed():
 
 def test_members_of_different_sizes_are_refused():
     v = TopLevelVdev(MIRROR, (TB14, 12_000_138_625_024))
-    assert create_refusal([v], "2.3") == "mirror contains devices of different sizes"
-    assert create_refusal([TopLevelVdev(RAIDZ, (TB14, TB14, TB14 - ZPOOL_FUZZ - 1), parity=1)], "2.3") == (
+    assert create_refusal([v], V("2.3")) == "mirror contains devices of different sizes"
+    assert create_refusal([TopLevelVdev(RAIDZ, (TB14, TB14, TB14 - ZPOOL_FUZZ - 1), parity=1)], V("2.3")) == (
         "raidz contains devices of different sizes"
     )
 
 
 def test_sizes_within_16_mib_are_accepted():
-    assert create_refusal([TopLevelVdev(MIRROR, (TB14, TB14 + ZPOOL_FUZZ))], "2.3") is None
+    assert create_refusal([TopLevelVdev(MIRROR, (TB14, TB14 + ZPOOL_FUZZ))], V("2.3")) is None
 
 
 def test_sizes_are_compared_with_the_member_before():
     # 10 MiB steps: no neighbour differs by more than 16 MiB, though first and last differ by 20 MiB
     step = 10 * 1024**2
-    assert create_refusal([TopLevelVdev(MIRROR, (TB14, TB14 + step, TB14 + 2 * step))], "2.3") is None
+    assert create_refusal([TopLevelVdev(MIRROR, (TB14, TB14 + step, TB14 + 2 * step))], V("2.3")) is None
 
 
 def test_a_size_error_and_a_level_error_are_both_printed():
-    assert create_refusal([raidz(2, 6), TopLevelVdev(MIRROR, (SSD, 2 * SSD))], "2.3") == (
+    assert create_refusal([raidz(2, 6), TopLevelVdev(MIRROR, (SSD, 2 * SSD))], V("2.3")) == (
         "mirror contains devices of different sizes\n"
         "mismatched replication level: raidz and mirror vdevs with different redundancy, 2 vs. 1 (2-way) are present"
     )
@@ -171,56 +174,57 @@ def test_the_full_output_has_zpools_header():
 
 
 def test_adding_a_2_way_mirror_to_a_raidz2_pool_is_refused():
-    assert add_refusal([raidz(2, 6)], [mirror(2, SSD)], "2.3") == (
+    assert add_refusal([raidz(2, 6)], [mirror(2, SSD)], V("2.3")) == (
         "mismatched replication level: pool and new vdev with different redundancy, raidz and mirror vdevs, "
         "2 vs. 1 (2-way)"
     )
-    assert add_refusal([raidz(2, 6)], [mirror(3, SSD)], "2.3") is None
+    assert add_refusal([raidz(2, 6)], [mirror(3, SSD)], V("2.3")) is None
 
 
 def test_add_compares_with_the_pools_last_non_log_vdev():
     pool = [mirror(2), mirror(2), mirror(2, SSD, log=True)]
-    assert add_refusal(pool, [disk()], "2.3") == "mismatched replication level: pool uses mirror and new vdev is disk"
-    assert add_refusal(pool, [mirror(3)], "2.3") == (
+    refusal = add_refusal(pool, [disk()], V("2.3"))
+    assert refusal == "mismatched replication level: pool uses mirror and new vdev is disk"
+    assert add_refusal(pool, [mirror(3)], V("2.3")) == (
         "mismatched replication level: pool uses 2-way mirror and new vdev uses 3-way mirror"
     )
 
 
 def test_add_raidz_parity_and_width():
-    assert add_refusal([raidz(1, 5)], [raidz(2, 5)], "2.3") == (
+    assert add_refusal([raidz(1, 5)], [raidz(2, 5)], V("2.3")) == (
         "mismatched replication level: pool uses 1 device parity and new vdev uses 2"
     )
-    assert add_refusal([raidz(2, 6)], [raidz(2, 8)], "2.3") == (
+    assert add_refusal([raidz(2, 6)], [raidz(2, 8)], V("2.3")) == (
         "mismatched replication level: pool uses 6-way raidz and new vdev uses 8-way raidz"
     )
 
 
 def test_add_compares_raidz_with_draid_by_parity_from_2_4():
-    assert add_refusal([raidz(2, 6)], [draid(2, 24)], "2.3") == (
+    assert add_refusal([raidz(2, 6)], [draid(2, 24)], V("2.3")) == (
         "mismatched replication level: pool uses raidz and new vdev is draid"
     )
-    assert add_refusal([raidz(2, 6)], [draid(2, 24)], "2.4") is None
-    assert add_refusal([raidz(2, 6)], [raidz(2, 8)], "2.4") is None
-    assert add_refusal([raidz(2, 6)], [draid(1, 24)], "2.4") == (
+    assert add_refusal([raidz(2, 6)], [draid(2, 24)], V("2.4")) is None
+    assert add_refusal([raidz(2, 6)], [raidz(2, 8)], V("2.4")) is None
+    assert add_refusal([raidz(2, 6)], [draid(1, 24)], V("2.4")) == (
         "mismatched replication level: pool and new vdev with different redundancy, raidz and draid vdevs, 2 vs. 1"
     )
 
 
 def test_add_to_an_inconsistent_pool_is_not_checked():
     forced = [raidz(2, 6), mirror(2, SSD)]  # created with -f
-    assert add_refusal(forced, [disk()], "2.3") is None
-    assert add_refusal(forced, [mirror(2), mirror(3)], "2.3") is None
+    assert add_refusal(forced, [disk()], V("2.3")) is None
+    assert add_refusal(forced, [mirror(2), mirror(3)], V("2.3")) is None
 
 
 def test_add_reports_a_new_spec_that_is_inconsistent_in_itself():
-    assert add_refusal([mirror(2)], [mirror(2), mirror(3)], "2.3") == (
+    assert add_refusal([mirror(2)], [mirror(2), mirror(3)], V("2.3")) == (
         "mismatched replication level: both 2-way and 3-way mirror vdevs are present"
     )
 
 
 def test_adding_only_logs_or_no_top_level_vdev_is_not_checked():
-    assert add_refusal([raidz(2, 6)], [mirror(2, SSD, log=True)], "2.3") is None
-    assert add_refusal([raidz(2, 6)], [], "2.3") is None
+    assert add_refusal([raidz(2, 6)], [mirror(2, SSD, log=True)], V("2.3")) is None
+    assert add_refusal([raidz(2, 6)], [], V("2.3")) is None
 
 
 # --------------------------------------------------------------------------- the other refusals
@@ -239,24 +243,25 @@ def group(layout: str, width: int, role: str = "data", **kw: object):
 
 def test_raidz_special_vdevs_need_2_4():
     special = group("raidz1", 3, "special")
-    assert class_topology_refusal(special, "2.3") == "invalid vdev specification: unsupported 'special' device: raidz"
-    assert class_topology_refusal(special, "2.4") is None
+    refusal = class_topology_refusal(special, V("2.3"))
+    assert refusal == "invalid vdev specification: unsupported 'special' device: raidz"
+    assert class_topology_refusal(special, V("2.4")) is None
     # construct_spec() names every non-log class 'special'
-    assert class_topology_refusal(group("draid1", 5, "dedup"), "2.2") == (
+    assert class_topology_refusal(group("draid1", 5, "dedup"), V("2.2")) == (
         "invalid vdev specification: unsupported 'special' device: draid"
     )
-    assert class_topology_refusal(group("mirror", 2, "special"), "2.3") is None
-    assert class_topology_refusal(group("raidz1", 3), "2.3") is None
+    assert class_topology_refusal(group("mirror", 2, "special"), V("2.3")) is None
+    assert class_topology_refusal(group("raidz1", 3), V("2.3")) is None
 
 
 def test_ashift_check_on_add_from_2_3_and_2_2_4():
     message = "cannot add to 'tank': adding devices with different physical sector sizes is not allowed"
-    assert ashift_refusal("tank", [12, 12], [9], "2.3") == message
-    assert ashift_refusal("tank", [12], [9], "2.2.4") == message
-    assert ashift_refusal("tank", [12], [9], "2.2") is None  # "2.2" is 2.2.2, before the check
-    assert ashift_refusal("tank", [12, 13], [9], "2.3") is None  # the pool's data vdevs already differ
-    assert ashift_refusal("tank", [12], [12], "2.3") is None
-    assert ashift_refusal("tank", [12], [], "2.3") is None  # cache devices only
+    assert ashift_refusal("tank", [12, 12], [9], V("2.3")) == message
+    assert ashift_refusal("tank", [12], [9], V("2.2.4")) == message
+    assert ashift_refusal("tank", [12], [9], V("2.2")) is None  # "2.2" is 2.2.2, before the check
+    assert ashift_refusal("tank", [12, 13], [9], V("2.3")) is None  # the pool's data vdevs already differ
+    assert ashift_refusal("tank", [12], [12], V("2.3")) is None
+    assert ashift_refusal("tank", [12], [], V("2.3")) is None  # cache devices only
 
 
 def test_top_level_vdevs_of_a_group():
@@ -267,10 +272,10 @@ def test_top_level_vdevs_of_a_group():
 
 
 def test_pair_refusal_of_two_groups():
-    assert pair_refusal(group("raidz2", 6), group("mirror", 2, "special"), "2.3") == (
+    assert pair_refusal(group("raidz2", 6), group("mirror", 2, "special"), V("2.3")) == (
         "mismatched replication level: raidz and mirror vdevs with different redundancy, 2 vs. 1 (2-way) are present"
     )
-    assert pair_refusal(group("raidz2", 6), group("mirror", 3, "special"), "2.3") is None
+    assert pair_refusal(group("raidz2", 6), group("mirror", 3, "special"), V("2.3")) is None
 
 
 # --------------------------------------------------------------------------- properties
@@ -281,7 +286,7 @@ LEVELS = st.builds(
     st.integers(2, 12),
     st.integers(1, 3),
 )
-VERSIONS = st.sampled_from(["0.8", "2.0", "2.1", "2.2", "2.3", "2.4"])
+VERSIONS = st.sampled_from(["0.8", "2.0", "2.1", "2.2", "2.3", "2.4"]).map(Version.parse)
 
 
 @given(LEVELS, LEVELS, VERSIONS)
@@ -408,12 +413,12 @@ CREATE_FORCED = [
 
 @pytest.mark.parametrize("args", CREATE_VALID)
 def test_openzfs_create_valid_args_need_no_f(args):
-    assert create_refusal(spec(args), "2.4") is None
+    assert create_refusal(spec(args), V("2.4")) is None
 
 
 @pytest.mark.parametrize("args", CREATE_FORCED)
 def test_openzfs_create_forced_args_need_f(args):
-    assert create_refusal(spec(args), "2.4") is not None
+    assert create_refusal(spec(args), V("2.4")) is not None
 
 
 POOLS = {
@@ -446,4 +451,4 @@ ADD_CASES = [
 
 @pytest.mark.parametrize(("pool", "add", "accepted"), ADD_CASES)
 def test_openzfs_add_warns_exactly_for_differing_redundancy(pool, add, accepted):
-    assert (add_refusal(spec(pool), spec(add), "2.4") is None) is accepted
+    assert (add_refusal(spec(pool), spec(add), V("2.4")) is None) is accepted

@@ -21,6 +21,9 @@ from zfsplanner.core.compression import compressors
 from zfsplanner.core.compression.compressors import NATIVE, zfs_compressed_size
 from zfsplanner.core.datasets.measure import Setting, measure_bytes
 from zfsplanner.core.datasets.metadata import indirect_block_psize
+from zfsplanner.core.versions import Version
+
+V = Version.parse  # a release as a document names it
 
 VECTOR_FILE = Path(__file__).resolve().parents[1] / "data" / "zfs_compressor_vectors.json"
 VECTORS = json.loads(VECTOR_FILE.read_text())["vectors"]
@@ -82,10 +85,11 @@ def test_zstd_early_abort_from_2_2_stores_what_lz4_and_zstd_1_both_refuse():
     # 2.2+ stores it uncompressed without trying zstd-19; 2.1 tries zstd-19 itself.
     block = make("noise", 131072, 3, fill=131072)
     budget = 131072 - 131072 // 8
-    assert zfs_compressed_size(block, "zstd-19", budget, "2.1") is None
-    assert zfs_compressed_size(block, "zstd-19", budget, "2.2") is None
+    assert zfs_compressed_size(block, "zstd-19", budget, V("2.1")) is None
+    assert zfs_compressed_size(block, "zstd-19", budget, V("2.2")) is None
     text = make("text", 131072, 3)
-    assert zfs_compressed_size(text, "zstd-19", budget, "2.2") == zfs_compressed_size(text, "zstd-19", budget, "2.1")
+    on_22 = zfs_compressed_size(text, "zstd-19", budget, V("2.2"))
+    assert on_22 == zfs_compressed_size(text, "zstd-19", budget, V("2.1"))
 
 
 def test_without_the_extension_lz4_and_zstd_are_approximate(monkeypatch):
@@ -95,7 +99,7 @@ def test_without_the_extension_lz4_and_zstd_are_approximate(monkeypatch):
     assert compressors.method("zle") == compressors.EXACT
     block = make("text", 131072, 1)
     assert zfs_compressed_size(block, "lz4", 114688) is not None
-    m = measure_bytes(block, Setting("lz4", "lz4", 131072), 12, "2.3")
+    m = measure_bytes(block, Setting("lz4", "lz4", 131072), 12, V("2.3"))
     assert m.document()["method"] == "approximate"
     # the Python zle gives the same sizes as OpenZFS's zle.c
     v = next(v for v in VECTORS if v["kind"] == "mixed" and v["size"] == 65536)
@@ -118,8 +122,8 @@ def test_du_counts_data_indirect_blocks_and_the_dnode():
     # 1 MiB of noise at 128K records, ashift 12: 8 records stored as they are, one L1 indirect
     # block holding 8 pointers, two copies of it (redundant_metadata=all), plus the dnode slot.
     data = make("noise", 1 << 20, 9)
-    t = measure_bytes(data, Setting("lz4", "lz4", 131072), 12, "2.3")
-    l1 = indirect_block_psize(8, 1, "2.3", 4096, 4096)
+    t = measure_bytes(data, Setting("lz4", "lz4", 131072), 12, V("2.3"))
+    l1 = indirect_block_psize(8, 1, V("2.3"), 4096, 4096)
     used = 8 * 131072 + 2 * ((l1 + 4095) // 4096 * 4096)
     assert t.stored_bytes == (((used + 256) >> 9) + 1) * 512
     doc = t.document()
@@ -130,7 +134,7 @@ def test_du_counts_data_indirect_blocks_and_the_dnode():
 @needs_native
 def test_a_small_text_file_is_one_compressed_block():
     data = make("text", 3000, 4)
-    doc = measure_bytes(data, Setting("lz4", "lz4", 131072), 9, "2.3").document()
+    doc = measure_bytes(data, Setting("lz4", "lz4", 131072), 9, V("2.3")).document()
     assert doc["data_blocks"] == 1 and doc["compressed_blocks"] == 1
     (psize, n), = doc["block_size_histogram"]
     assert n == 1 and psize % 512 == 0 and psize < 3072

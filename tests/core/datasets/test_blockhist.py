@@ -14,6 +14,7 @@ from zfsplanner.core.document.export import design_to_document
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.geometry.alloc import raidz_asize
+from zfsplanner.core.versions import Version
 
 DISK = {"size_bytes": 4_000_787_030_016, "logical_sector_bytes": 512, "physical_sector_bytes": 4096}
 
@@ -44,7 +45,7 @@ def test_each_measured_size_is_padded_on_its_own_on_raidz():
 
 def test_the_estimate_allocates_what_the_measurement_stored():
     data = make("mixed", 3 * 131072 + 5000, 11)
-    doc = measure_bytes(data, Setting("lz4", "lz4", 131072), 12, "2.3").document()
+    doc = measure_bytes(data, Setting("lz4", "lz4", 131072), 12, Version.parse("2.3")).document()
     d = design("stripe", 1, {"logical_bytes": len(data), "file_count": 1,
                              "block_size_histogram": doc["block_size_histogram"]})
     got = estimate(d).to_document()["datasets"][0]

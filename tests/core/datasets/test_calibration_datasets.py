@@ -24,6 +24,7 @@ from zfsplanner.core.capacity.zvol import zvol_volsize_to_reservation
 from zfsplanner.core.datasets.usage import dataset_usage
 from zfsplanner.core.design.types import Contents, Dataset, DatasetType, Layout
 from zfsplanner.core.units import parse_zfs_size
+from zfsplanner.core.versions import Version
 
 CALIBRATION = json.loads((Path(__file__).resolve().parents[1] / "data" / "openzfs-2.3.2.json").read_text())
 WRITTEN = CALIBRATION["written_datasets"]
@@ -54,7 +55,7 @@ def _files_usage(e: dict):
             files_per_directory=FILES_PER_DIRECTORY,
         ),
     )
-    return dataset_usage(ds, version="2.3.2", normal=RAIDZ1_5, spa_min_alloc=512, spa_gcd_alloc=512)
+    return dataset_usage(ds, version=Version.parse("2.3.2"), normal=RAIDZ1_5, spa_min_alloc=512, spa_gcd_alloc=512)
 
 
 def _zvol_usage(e: dict):
@@ -66,7 +67,7 @@ def _zvol_usage(e: dict):
         compression="off",
         contents=Contents(logical_bytes=e["volsize"]),
     )
-    return dataset_usage(ds, version="2.3.2", normal=RAIDZ1_5, spa_min_alloc=512, spa_gcd_alloc=512)
+    return dataset_usage(ds, version=Version.parse("2.3.2"), normal=RAIDZ1_5, spa_min_alloc=512, spa_gcd_alloc=512)
 
 
 def test_the_calibration_has_the_expected_entries():

@@ -22,6 +22,9 @@ from zfsplanner.core.datasets.metadata import RedundantMetadata
 from zfsplanner.core.datasets.usage import dataset_usage
 from zfsplanner.core.design.types import Contents, Dataset, Layout
 from zfsplanner.core.units import parse_zfs_size
+from zfsplanner.core.versions import Version
+
+V = Version.parse  # a release as a document names it
 
 SAMPLE = json.loads((Path(__file__).resolve().parents[1] / "data" / "openzfs-2.3.2-dirs-sample.json").read_text())
 RECORDS = SAMPLE["records"]
@@ -44,7 +47,7 @@ def _usage(r: dict, files: int):
         special_small_blocks=int(r["special_small_blocks"]),
         contents=Contents(file_count=files, files_per_directory=_per_dir(r)),
     )
-    return dataset_usage(ds, version="2.3.2", normal=DISK, special=DISK, spa_min_alloc=4096, spa_gcd_alloc=4096)
+    return dataset_usage(ds, version=V("2.3.2"), normal=DISK, special=DISK, spa_min_alloc=4096, spa_gcd_alloc=4096)
 
 
 def _growth(r: dict) -> tuple[int, int]:
@@ -108,5 +111,5 @@ def test_2048_empty_files_in_one_directory_are_a_fat_zap_of_16_leaves_over_4_kib
     assert used == special
     assert round(zap_leaves(2048)) == 16
     # before: 663,552 B, each leaf priced at one sector
-    leaves = [b for b in directory_blocks(2048, 1, RedundantMetadata.ALL, "2.3", 4096, 4096) if b.count == 16]
+    leaves = [b for b in directory_blocks(2048, 1, RedundantMetadata.ALL, V("2.3"), 4096, 4096) if b.count == 16]
     assert len(leaves) == 1 and leaves[0].psize == 2 * 4096 and leaves[0].dvas == 2

@@ -12,6 +12,9 @@ from zfsplanner.core.datasets.inputs import DatasetError
 from zfsplanner.core.datasets.usage import dataset_usage
 from zfsplanner.core.design.types import Compressibility, Contents, Dataset, DatasetType, Layout
 from zfsplanner.core.properties.resolve import default
+from zfsplanner.core.versions import Version
+
+V = Version.parse  # a release as a document names it
 
 K = 1024
 M = 1024 * K
@@ -29,8 +32,8 @@ def fs(hist=None, *, logical=None, files=None, profile=None, **kw) -> Dataset:
     )
 
 
-def usage(ds, normal=RAIDZ2_6, version="2.3", **kw):
-    return dataset_usage(ds, version=version, normal=normal, spa_min_alloc=4096, spa_gcd_alloc=4096, **kw)
+def usage(ds, normal=RAIDZ2_6, version="2.3", **kw):  # version: as a document names it
+    return dataset_usage(ds, version=V(version), normal=normal, spa_min_alloc=4096, spa_gcd_alloc=4096, **kw)
 
 
 def test_large_incompressible_files_cost_their_raidz_asize():
@@ -91,7 +94,7 @@ def test_default_compression_follows_the_version():
 
 
 def test_default_volblocksize_follows_the_version():
-    assert default("volblocksize", "2.1") == 8 * K and default("volblocksize", "2.2") == 16 * K
+    assert default("volblocksize", V("2.1")) == 8 * K and default("volblocksize", V("2.2")) == 16 * K
     vol = Dataset(name="tank/v", type=DatasetType.VOLUME, volsize=1 * M * 1024, contents=Contents(logical_bytes=M))
     assert usage(vol, version="2.1").block_size_bytes == 8 * K
     assert usage(vol, version="2.3").block_size_bytes == 16 * K
@@ -220,7 +223,7 @@ def test_no_contents_is_an_empty_dataset():
 
 def test_it_needs_a_normal_vdev():
     with pytest.raises(DatasetError):
-        dataset_usage(fs(), version="2.3", normal=[], spa_min_alloc=4096, spa_gcd_alloc=4096)
+        dataset_usage(fs(), version=V("2.3"), normal=[], spa_min_alloc=4096, spa_gcd_alloc=4096)
 
 
 def test_unknown_dnodesize_is_rejected():

@@ -21,23 +21,24 @@ from zfsplanner.core.datasets.directories import (
     zap_leaves,
 )
 from zfsplanner.core.datasets.metadata import RedundantMetadata
+from zfsplanner.core.versions import Version
 
 ALL = RedundantMetadata.ALL
 
 
 def test_small_directories_are_one_microzap_block():
-    blocks = directory_blocks(100, 1, ALL, "2.3", 4096, 4096)
+    blocks = directory_blocks(100, 1, ALL, Version.parse("2.3"), 4096, 4096)
     assert len(blocks) == 1 and blocks[0].dvas == 2 and blocks[0].psize == 4096
     # 1000 short names: 64,512 B of chunks in 3 sectors after lz4 (real pool, dirs sample)
-    assert directory_blocks(1000, 1, ALL, "2.3", 4096, 4096)[0].psize == 12288
+    assert directory_blocks(1000, 1, ALL, Version.parse("2.3"), 4096, 4096)[0].psize == 12288
 
 
 def test_a_directory_of_a_few_entries_is_embedded_in_its_block_pointer():
     # a 512 B microzap with one entry compresses to about 55 B (<= 112 B): zdb shows dsize 0
-    assert directory_blocks(1, 1, ALL, "2.3", 4096, 4096) == []
+    assert directory_blocks(1, 1, ALL, Version.parse("2.3"), 4096, 4096) == []
     # 20 entries: 1,536 B that lz4 cannot shrink by a whole 4 KiB sector, so stored as is
     # (2.3 budget); one sector per copy on the pool, as the root of the 20-directory case
-    assert directory_blocks(20, 1, ALL, "2.3", 4096, 4096)[0].psize == 1536
+    assert directory_blocks(20, 1, ALL, Version.parse("2.3"), 4096, 4096)[0].psize == 1536
 
 
 def test_fat_zap_leaves_double_in_steps():
@@ -97,14 +98,14 @@ def test_one_file_per_directory_builds_a_finite_tree():
 
 
 def test_big_directories_become_fatzaps_with_an_indirect_block():
-    blocks = directory_blocks(MZAP_MAX_ENTRIES + 1, 1, ALL, "2.3", 512, 512)
+    blocks = directory_blocks(MZAP_MAX_ENTRIES + 1, 1, ALL, Version.parse("2.3"), 512, 512)
     assert len(blocks) > 1
     assert sum(b.count for b in blocks) > 10
 
 
 def test_huge_directories_get_a_separate_pointer_table():
-    small = directory_blocks(100_000, 1, ALL, "2.3", 4096, 4096)
-    huge = directory_blocks(1_000_000, 1, ALL, "2.3", 4096, 4096)
+    small = directory_blocks(100_000, 1, ALL, Version.parse("2.3"), 4096, 4096)
+    huge = directory_blocks(1_000_000, 1, ALL, Version.parse("2.3"), 4096, 4096)
     assert len(huge) > len(small)
 
 

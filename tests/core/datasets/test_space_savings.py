@@ -13,6 +13,9 @@ from zfsplanner.core.document.export import design_to_document
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.geometry.slop import slop_space
+from zfsplanner.core.versions import Version
+
+V = Version.parse  # a release as a document names it
 
 MIB = 1024**2
 
@@ -65,14 +68,14 @@ def test_slop_follows_the_release():
     # spa_get_slop_space(): 2.0.3 (the 2.0 series) takes slop from dspace with the dedup saving;
     # 2.1.1+/2.0.6+ without it; 2.2 with the clones' saving; 2.3 from spa_rdspace alone
     normal, dedup, clone = 10**12, 10**9, 2 * 10**9
-    assert savings_slop_base(normal, dedup, 0, "2.0") == normal + dedup  # (no clones before 2.2)
-    assert savings_slop_base(normal, dedup, 0, "2.0.6") == normal
-    assert savings_slop_base(normal, dedup, clone, "2.2") == normal + clone
-    assert savings_slop_base(normal, dedup, clone, "2.3") == normal
+    assert savings_slop_base(normal, dedup, 0, V("2.0")) == normal + dedup  # (no clones before 2.2)
+    assert savings_slop_base(normal, dedup, 0, V("2.0.6")) == normal
+    assert savings_slop_base(normal, dedup, clone, V("2.2")) == normal + clone
+    assert savings_slop_base(normal, dedup, clone, V("2.3")) == normal
     base = estimate(parse_design(design("2.0")))
     e = estimate(parse_design(design("2.0", dedup=True, ratio=2.0)))
     assert e.pool.savings is not None
-    grown = slop_space(base.pool.normal_dspace_bytes + 64 * MIB, base.pool.embedded_log_dspace_bytes, "2.0")
+    grown = slop_space(base.pool.normal_dspace_bytes + 64 * MIB, base.pool.embedded_log_dspace_bytes, V("2.0"))
     assert e.pool.savings.slop_bytes == grown > base.pool.slop_bytes
     assert e.pool.usable_bytes == base.pool.usable_bytes + 64 * MIB - (grown - base.pool.slop_bytes)
     clone22 = estimate(parse_design(design("2.2", cloned=64 * MIB)))

@@ -18,6 +18,9 @@ from zfsplanner.core.datasets.usage import dataset_usage
 from zfsplanner.core.design.types import Compressibility, Contents, Dataset, DatasetType, Layout
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
+from zfsplanner.core.versions import Version
+
+V = Version.parse  # a release as a document names it
 
 K = 1024
 M = 1024 * K
@@ -37,7 +40,7 @@ def fs(hist, *, recordsize=128 * K, compression="off", profile=None, ssb=None, *
 
 
 def usage(ds, special=MIRROR3):
-    return dataset_usage(ds, version="2.3", normal=RAIDZ2_6, special=special, spa_min_alloc=4096, spa_gcd_alloc=4096)
+    return dataset_usage(ds, version=V("2.3"), normal=RAIDZ2_6, special=special, spa_min_alloc=4096, spa_gcd_alloc=4096)
 
 
 def test_thresholds_are_powers_of_two_from_the_sector_to_the_recordsize():
@@ -134,8 +137,8 @@ def test_zvols_keep_data_on_normal_before_2_4():
         name="tank/vol", type=DatasetType.VOLUME, volsize=1 << 30, volblocksize=16 * K, compression="off",
         contents=Contents(logical_bytes=1 << 30),
     )
-    old = dataset_usage(vol, version="2.3", normal=RAIDZ2_6, special=MIRROR3, spa_min_alloc=4096, spa_gcd_alloc=4096)
-    new = dataset_usage(vol, version="2.4", normal=RAIDZ2_6, special=MIRROR3, spa_min_alloc=4096, spa_gcd_alloc=4096)
+    old = dataset_usage(vol, version=V("2.3"), normal=RAIDZ2_6, special=MIRROR3, spa_min_alloc=4096, spa_gcd_alloc=4096)
+    new = dataset_usage(vol, version=V("2.4"), normal=RAIDZ2_6, special=MIRROR3, spa_min_alloc=4096, spa_gcd_alloc=4096)
     flat = special_curve(old, RAIDZ2_6, MIRROR3, thresholds(16 * K, 4096))
     assert len({p.special_allocated_bytes for p in flat}) == 1
     rising = special_curve(new, RAIDZ2_6, MIRROR3, thresholds(16 * K, 4096))

@@ -24,6 +24,7 @@ from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.geometry.ashift import automatic, resolve, vdev_ashift
 from zfsplanner.core.geometry.partitioning import linux_whole_disk_partition_bytes
 from zfsplanner.core.risk.registry import assess
+from zfsplanner.core.versions import Version
 
 TB = 4_000_787_030_016
 
@@ -225,7 +226,7 @@ def test_every_ashift_in_the_commands_is_the_one_the_capacity_used(doc):
     except InvalidDesign as exc:  # an ashift zpool would refuse is refused with the document, at its field
         assert exc.errors and all(path.endswith(".ashift") for path, _ in exc.errors), exc.errors
         return
-    choices = [resolve(g, d.version) for g in d.vdevs]
+    choices = [resolve(g, d.release) for g in d.vdevs]
     assert not any(c.fails for c in choices)
     cap = pool_capacity(d)
     written = command_ashifts(d)
@@ -236,7 +237,7 @@ def test_every_ashift_in_the_commands_is_the_one_the_capacity_used(doc):
         # the command writes the group's ashift, and the capacity uses what that request really gives
         assert n == choices[gi].written
         leaf = g.layout.value == "stripe" or g.role.value == "cache"
-        assert vdev.ashift == vdev_ashift(n, g.disks, top_is_leaf=leaf, version=d.version) == choices[gi].used
+        assert vdev.ashift == vdev_ashift(n, g.disks, top_is_leaf=leaf, version=d.release) == choices[gi].used
 
 
 @settings(max_examples=300, deadline=None)
@@ -244,9 +245,9 @@ def test_every_ashift_in_the_commands_is_the_one_the_capacity_used(doc):
 def test_writing_the_automatic_ashift_out_gives_the_same_vdev(doc):
     d = parse_design({**doc, "vdevs": [{k: v for k, v in g.items() if k != "ashift"} for g in doc["vdevs"]]})
     for g in d.vdevs:
-        auto, _ = automatic(g, d.version)
+        auto, _ = automatic(g, d.release)
         leaf = g.layout.value == "stripe" or g.role.value == "cache"
-        assert vdev_ashift(auto, g.disks, top_is_leaf=leaf, version=d.version) == auto
+        assert vdev_ashift(auto, g.disks, top_is_leaf=leaf, version=d.release) == auto
 
 
 def test_no_module_but_ashift_derives_an_ashift_from_sectors():
@@ -266,7 +267,7 @@ def test_no_module_but_ashift_derives_an_ashift_from_sectors():
 
 def test_vdev_ashift_takes_disk_objects():
     assert vdev_ashift(0, [Disk(size_bytes=TB, logical_sector_bytes=512, physical_sector_bytes=8192)],
-                       top_is_leaf=True, version="2.3") == 13
+                       top_is_leaf=True, version=Version.parse("2.3")) == 13
 
 
 def test_the_ashift_bounds_are_written_once():
@@ -305,7 +306,7 @@ def test_the_pool_ashift_applies_to_every_group_without_its_own():
         {"role": "special", "layout": "mirror", "width": 2, "disk": SSD_512},
         {"role": "log", "layout": "mirror", "width": 2, "disk": SSD_512, "ashift": 13},
     )
-    choices = [resolve(g, d.version) for g in d.vdevs]
+    choices = [resolve(g, d.release) for g in d.vdevs]
     assert [c.used for c in choices] == [12, 12, 13]
     assert [c.source for c in choices] == ["pool", "pool", "design"]
     # what zpool would have chosen alone is still said
@@ -324,7 +325,7 @@ def test_the_pool_ashift_applies_to_every_group_without_its_own():
 def test_without_a_pool_ashift_the_512_byte_ssd_special_gets_9_and_mixes():
     d = pool_design(None, group("raidz2", 6, disk(512, 4096)),
                     {"role": "special", "layout": "mirror", "width": 2, "disk": SSD_512})
-    assert [resolve(g, d.version).used for g in d.vdevs] == [12, 9]
+    assert [resolve(g, d.release).used for g in d.vdevs] == [12, 9]
     assert [r.subject for r in assess(d) if r.code == "mixed-ashift"] == ["vdevs[1]"]
 
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.oracles import writer
 from tests.oracles.writer_model import SETTABLE_PRINTED
 from zfsplanner.core.document.parse import parse_design
 from zfsplanner.core.estimate import estimate
 from zfsplanner.core.importers import import_pool
+from zfsplanner.core.properties.resolve import block_size, resolve
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SAMPLE = {r["pool"]: r for r in json.loads((DATA / "openzfs-2.3.2-json-sample.json").read_text())["records"]}
@@ -59,6 +62,26 @@ def test_an_imported_child_keeps_the_parent_s_values_in_force():
     imported = {ds["name"]: ds for ds in import_pool([("p", writer.outputs(d, estimate(d)))]).document["datasets"]}
     assert imported["tank/data/child"]["recordsize"] in ("1M", 1048576)
     assert imported["tank/data/child"]["compression"] == "zstd"
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_a_child_that_inherits_is_imported_back_to_the_same_design(form):
+    """``zfs get`` as text and as ``-j``: the child says "inherited from tank/data" for what it does not
+    set, so the importer gives the design the same values in force, dataset by dataset, and the same figures."""
+    d = design([{"name": "tank/data", "recordsize": "1M", "compression": "zstd", "copies": 2},
+                {"name": "tank/data/child"}], version="2.3.2")
+    est = estimate(d)
+    child = rows(writer.zfs_get_text(d, est))
+    assert child[("tank/data/child", "recordsize")] == ("1048576", "inherited from tank/data")
+    assert child[("tank/data/child", "compression")] == ("zstd", "inherited from tank/data")
+    back = parse_design(import_pool([("p", writer.outputs(d, est, status=form))]).document)
+    for ds in d.datasets:
+        (got,) = [b for b in back.datasets if b.name == ds.name]
+        for prop in ("recordsize", "compression", "copies", "sync", "special_small_blocks", "dedup"):
+            assert resolve(back, got, prop).value == resolve(d, ds, prop).value, (ds.name, prop)
+        assert block_size(back, got) == block_size(d, ds)
+    figures = {x.name: x.referenced_bytes for x in estimate(back).datasets}
+    assert figures == {x.name: x.referenced_bytes for x in est.datasets}
 
 
 def test_the_settable_rows_are_those_openzfs_2_3_2_prints():

@@ -10,6 +10,9 @@ import pytest
 
 from zfsplanner.core.design.types import Dataset, Design, Host
 from zfsplanner.core.measurement.validity import CODES, RunFacts, Setting, check, compression
+from zfsplanner.core.versions import Version
+
+V = Version.parse  # a release as a document names it
 
 GIB = 1024**3
 
@@ -19,7 +22,8 @@ def codes(facts: RunFacts, setting: Setting | None = None) -> list[str]:
 
 
 def design(version: str = "2.3", ram: int | None = 64 * GIB, datasets: tuple[Dataset, ...] = ()) -> Design:
-    return Design(name="tank", vdevs=(), datasets=datasets, openzfs_version=version, host=Host(ram_bytes=ram))
+    return Design(name="tank", vdevs=(), datasets=datasets, openzfs_version=V(version),
+                  host=Host(ram_bytes=ram))
 
 
 # A run that measured well: long, many I/Os, flushed, repeated, big file, random data.

@@ -11,6 +11,7 @@ from zfsplanner.core.design.planning import DEFAULT_SPECIAL_HEADROOM, read_plann
 from zfsplanner.core.design.types import Contents, Dataset, InvalidDesign, Layout
 from zfsplanner.core.document.export import design_to_document
 from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.versions import Version
 
 DISK = {"size_bytes": "4TB"}
 
@@ -70,7 +71,7 @@ def test_files_per_directory_is_read_validated_and_exported():
 def _meta(files: int, per_dir: int | None) -> int:
     ds = Dataset(name="tank/fs", compression="lz4",
                  contents=Contents(file_count=files, logical_bytes=files * 10_000, files_per_directory=per_dir))
-    u = dataset_usage(ds, version="2.3", normal=[AllocTarget.for_vdev(Layout.MIRROR, 2, 12)],
+    u = dataset_usage(ds, version=Version.parse("2.3"), normal=[AllocTarget.for_vdev(Layout.MIRROR, 2, 12)],
                       spa_min_alloc=4096, spa_gcd_alloc=4096)
     return u.metadata_allocated_bytes
 

@@ -13,6 +13,7 @@ from zfsplanner.core.geometry.metaslab import deflated
 from zfsplanner.core.geometry.partitioning import gpt_label_blocks, leaf_asize, linux_whole_disk_partition_bytes
 from zfsplanner.core.geometry.slop import SPA_MIN_SLOP, slop_space
 from zfsplanner.core.units import GIB, MIB, TIB
+from zfsplanner.core.versions import Version
 
 disk_sizes = st.integers(min_value=1 * GIB, max_value=30 * TIB)
 ashifts = st.integers(min_value=9, max_value=13)
@@ -87,7 +88,7 @@ def test_avail_plus_used_is_dspace_less_slop(v, version):
     cap = pool(v, openzfs_version=version)
     assume(cap.zfs_avail_bytes > 0)
     assert cap.zfs_avail_bytes + cap.initial_used_bytes == cap.normal_dspace_bytes - cap.slop_bytes
-    assert cap.slop_bytes == slop_space(cap.normal_dspace_bytes, cap.elog_dspace_bytes, version)
+    assert cap.slop_bytes == slop_space(cap.normal_dspace_bytes, cap.elog_dspace_bytes, Version.parse(version))
     assert min(cap.normal_dspace_bytes // 2, SPA_MIN_SLOP) <= cap.slop_bytes
     assert cap.slop_bytes <= max(cap.normal_dspace_bytes // 32, SPA_MIN_SLOP)
 

@@ -101,7 +101,7 @@ class PoolCapacity:
         return self.zfs_avail_bytes + self.initial_used_bytes
 
 
-def fast_class_space_in_avail(version: str | Version) -> bool:
+def fast_class_space_in_avail(version: Version) -> bool:
     """Does AVAIL count what the special and dedup classes hold (2.4.1 and 2.3.7 on)?
 
     ``spa_update_dspace()`` (``module/zfs/spa_misc.c``) adds
@@ -111,7 +111,7 @@ def fast_class_space_in_avail(version: str | Version) -> bool:
     return supports(version, "special_dalloc_in_avail")
 
 
-def avail_charge(used_bytes: int, fast_class_bytes: int, version: str | Version) -> int:
+def avail_charge(used_bytes: int, fast_class_bytes: int, version: Version) -> int:
     """What ``used_bytes`` of USED takes from AVAIL, ``fast_class_bytes`` of it (deflated, as
     USED charges it) allocated on the special or dedup class.
 

@@ -123,9 +123,9 @@ def _raidz_draid(a: ReplicationLevel, b: ReplicationLevel) -> bool:
     return a.type in (RAIDZ, DRAID) and b.type in (RAIDZ, DRAID)
 
 
-def compare_levels(last: ReplicationLevel, rep: ReplicationLevel, version: str | Version) -> str | None:
+def compare_levels(last: ReplicationLevel, rep: ReplicationLevel, version: Version) -> str | None:
     """What ``get_replication()`` prints when top-level vdev ``rep`` follows ``last`` on one command line."""
-    v = Version.parse(version)
+    v = version
     pair = _raidz_mirror(last, rep, v)
     if pair is not None:
         raidz, mirror = pair
@@ -157,7 +157,7 @@ def compare_levels(last: ReplicationLevel, rep: ReplicationLevel, version: str |
     return None
 
 
-def get_replication(vdevs: Iterable[TopLevelVdev], version: str | Version) -> tuple[ReplicationLevel | None, list[str]]:
+def get_replication(vdevs: Iterable[TopLevelVdev], version: Version) -> tuple[ReplicationLevel | None, list[str]]:
     """The replication level of a vdev list (its last non-log vdev), or None if inconsistent, and the errors.
 
     With ``fatal`` set (a new specification) zpool prints every error line returned here;
@@ -185,7 +185,7 @@ def get_replication(vdevs: Iterable[TopLevelVdev], version: str | Version) -> tu
     return (None if errors else rep), errors
 
 
-def create_refusal(vdevs: Sequence[TopLevelVdev], version: str | Version) -> str | None:
+def create_refusal(vdevs: Sequence[TopLevelVdev], version: Version) -> str | None:
     """The error lines ``zpool create`` prints for this specification without ``-f`` (None: it is accepted)."""
     if all(v.is_log for v in vdevs):
         return None
@@ -193,7 +193,7 @@ def create_refusal(vdevs: Sequence[TopLevelVdev], version: str | Version) -> str
     return "\n".join(errors) or None
 
 
-def add_refusal(pool: Sequence[TopLevelVdev], new: Sequence[TopLevelVdev], version: str | Version) -> str | None:
+def add_refusal(pool: Sequence[TopLevelVdev], new: Sequence[TopLevelVdev], version: Version) -> str | None:
     """The error lines ``zpool add`` prints for adding ``new`` to a pool of ``pool`` (``check_replication()``)."""
     current, _ = get_replication(pool, version)
     if current is None or not new or all(v.is_log for v in new):
@@ -201,7 +201,7 @@ def add_refusal(pool: Sequence[TopLevelVdev], new: Sequence[TopLevelVdev], versi
     level, errors = get_replication(new, version)
     if level is None:
         return "\n".join(errors)
-    return _compare_with_pool(current, level, Version.parse(version))
+    return _compare_with_pool(current, level, version)
 
 
 def _compare_with_pool(current: ReplicationLevel, new: ReplicationLevel, v: Version) -> str | None:
@@ -233,7 +233,7 @@ def _compare_with_pool(current: ReplicationLevel, new: ReplicationLevel, v: Vers
     return None
 
 
-def pair_refusal(first: VdevGroup, second: VdevGroup, version: str | Version) -> str | None:
+def pair_refusal(first: VdevGroup, second: VdevGroup, version: Version) -> str | None:
     """What ``zpool create`` prints when a vdev of ``second`` follows one of ``first`` (layouts only)."""
     a, b = top_level_vdevs(first)[0], top_level_vdevs(second)[0]
     level_a = ReplicationLevel(a.type, a.children, a.parity if a.type in (RAIDZ, DRAID) else 0)
@@ -241,7 +241,7 @@ def pair_refusal(first: VdevGroup, second: VdevGroup, version: str | Version) ->
     return compare_levels(level_a, level_b, version)
 
 
-def class_topology_refusal(group: VdevGroup, version: str | Version) -> str | None:
+def class_topology_refusal(group: VdevGroup, version: Version) -> str | None:
     """Before 2.4, ``zpool`` rejects a raidz/dRAID special or dedup vdev outright (``-f`` does not help)."""
     if group.role not in (Role.SPECIAL, Role.DEDUP) or group.layout in (Layout.STRIPE, Layout.MIRROR):
         return None
@@ -251,7 +251,7 @@ def class_topology_refusal(group: VdevGroup, version: str | Version) -> str | No
 
 
 def ashift_refusal(
-    pool_name: str, pool_data_ashifts: Iterable[int], new_ashifts: Iterable[int], version: str | Version
+    pool_name: str, pool_data_ashifts: Iterable[int], new_ashifts: Iterable[int], version: Version
 ) -> str | None:
     """From 2.3, what ``zpool add`` prints when a new top-level vdev's ashift differs from the pool's.
 

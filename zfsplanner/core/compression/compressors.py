@@ -34,7 +34,7 @@ from types import ModuleType
 import lz4.block
 import zstandard
 
-from ..versions import Version, default_version, supports
+from ..versions import NEWEST_RELEASE, Version, supports
 
 try:  # the C extension; absent until `make native` has run
     from . import _zfscomp as _native
@@ -146,11 +146,11 @@ def _zle_python(block: bytes, d_len: int, n: int = ZLE_N) -> int | None:
     return _fits(dst, size, d_len) if src == size else None
 
 
-def zfs_compressed_size(block: bytes, algorithm: str, d_len: int, version: str | Version | None = None) -> int | None:
+def zfs_compressed_size(block: bytes, algorithm: str, d_len: int, version: Version | None = None) -> int | None:
     """Bytes ZFS records for ``block`` compressed with ``algorithm`` within ``d_len``; None if it stores
     the block as it is. ``version``: the OpenZFS release (zstd's early abort is 2.2+); none given, the
-    planner's default (:func:`~zfsplanner.core.versions.default_version`)."""
-    version = version or default_version()
+    newest release the planner knows (:data:`~zfsplanner.core.versions.NEWEST_RELEASE`)."""
+    version = version or NEWEST_RELEASE
     lsize = len(block)
     d_len = min(d_len, lsize)
     fam, level = family_and_level(algorithm)

@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..units import roundup
+from ..versions import Version
 from .compressors import CompressorError, zfs_compressed_size
 from .rules import (
     SPA_MINBLOCKSIZE,
@@ -56,7 +57,9 @@ class MeasuredCompression:
     psize_histogram: tuple[tuple[int, int], ...]
 
 
-def measure_compression(data: bytes, algorithm: str, recordsize: int, ashift: int, version: str) -> MeasuredCompression:
+def measure_compression(
+    data: bytes, algorithm: str, recordsize: int, ashift: int, version: Version
+) -> MeasuredCompression:
     """Compress ``data`` as one file written to a dataset with ``recordsize`` and
     ``compression=algorithm`` on a pool whose allocation unit is ``2**ashift``.
 
@@ -97,7 +100,7 @@ def measure_compression(data: bytes, algorithm: str, recordsize: int, ashift: in
         algorithm=algo,
         recordsize=recordsize,
         ashift=ashift,
-        version=version,
+        version=version.name,
         sample_bytes=size,
         blocks=len(chunks),
         logical_bytes=logical,

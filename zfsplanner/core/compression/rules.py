@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from ..properties.resolve import default
 from ..units import ceil_div, roundup
-from ..versions import Version, VersionError, supports
+from ..versions import Version, supports
 
 SPA_MINBLOCKSIZE = 512
 BPE_PAYLOAD_SIZE = 112  # include/sys/spa.h: payload of an embedded block pointer
@@ -48,16 +48,13 @@ class StoredBlock:
 # --------------------------------------------------------------------------- versions
 
 
-def default_compression(version: str) -> str:
+def default_compression(version: Version) -> str:
     """The ``compression`` a dataset gets when nobody sets it: :func:`properties.default`
     (``off`` up to 2.1, ``on`` from 2.2.0, PR #13078)."""
-    try:
-        return str(default("compression", version))
-    except VersionError as exc:
-        raise CompressionError(str(exc)) from exc
+    return str(default("compression", version))
 
 
-def resolve_algorithm(setting: str | None, version: str) -> str:
+def resolve_algorithm(setting: str | None, version: Version) -> str:
     """The algorithm actually used, spelled with its level: ``off``, ``lz4``, ``gzip-6``,
     ``zstd-3``, ``zstd-fast-1``, ``zle``, ``lzjb``.
 
@@ -104,7 +101,7 @@ def algorithm_family(algorithm: str) -> str:
 # --------------------------------------------------------------------------- ZFS rules
 
 
-def compression_budget(lsize: int, algorithm: str, version: str | Version, min_alloc: int, gcd_alloc: int) -> int:
+def compression_budget(lsize: int, algorithm: str, version: Version, min_alloc: int, gcd_alloc: int) -> int:
     """Largest compressor output ZFS accepts for an ``lsize`` block.
 
     Up to 2.2, ``zio_compress_data()`` gives the compressor ``lsize - lsize/8`` (it must
@@ -123,7 +120,7 @@ def compression_budget(lsize: int, algorithm: str, version: str | Version, min_a
     return d_len
 
 
-def roundup_alloc_size(size: int, version: str | Version, min_alloc: int, gcd_alloc: int) -> int:
+def roundup_alloc_size(size: int, version: Version, min_alloc: int, gcd_alloc: int) -> int:
     """Stored size of a compressed block: a whole number of allocation units.
 
     2.2+: ``zio_roundup_alloc_size()``: sizes above ``spa_min_alloc`` round up to
@@ -131,7 +128,7 @@ def roundup_alloc_size(size: int, version: str | Version, min_alloc: int, gcd_al
     ``spa_min_alloc`` (``zio_write_compress``); with one ashift and no dRAID the
     three are the same sector.
     """
-    if Version.parse(version) < Version(2, 2):
+    if version < Version(2, 2):
         return roundup(size, min_alloc)
     if size > min_alloc:
         return roundup(size, gcd_alloc)
@@ -143,7 +140,7 @@ def stored_block(
     compressed: int | None,
     *,
     algorithm: str,
-    version: str | Version,
+    version: Version,
     min_alloc: int,
     gcd_alloc: int,
     all_zero: bool = False,

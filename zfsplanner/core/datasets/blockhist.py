@@ -68,7 +68,7 @@ def allocate(
     blocks: float,
     block_size: int,
     copies: int,
-    version: str | Version,
+    version: Version,
     min_alloc: int,
     gcd_alloc: int,
 ) -> Allocation:

@@ -46,6 +46,7 @@ from math import exp, lgamma, log
 from ..capacity.pool import PoolCapacity
 from ..compression.compressors import zfs_compressed_size
 from ..design.types import Contents, Design, Role
+from ..geometry.alloc import SPA_OLD_MAXBLOCKSIZE
 from ..units import ceil_div, roundup
 
 DDT_ZAP_LEAF_SHIFT = 15  # ddt_zap_default_bs
@@ -59,7 +60,7 @@ BLKPTR_SHIFT = 7  # 128-byte block pointers
 DNODE_BLKPTRS = 3  # dn_nblkptr of an object with no bonus buffer
 LEAF_SIZE_STEP = 16  # entries between the leaf sizes the on-disk estimate compresses
 MOS_COPIES = 3  # spa_max_replication(): the MOS's copies, metadata included
-LOG_BLOCK = 128 * 1024  # SPA_OLD_MAXBLOCKSIZE, the log object's block size (ddt_log_create)
+LOG_BLOCK = SPA_OLD_MAXBLOCKSIZE  # the log object's block size (ddt_log_create)
 LOG_RECORD_BYTES = 120  # P2ALIGN(8 + 40 + 72, 8)
 
 

@@ -177,7 +177,7 @@ def directory_blocks(
     entries: int,
     copies: int,
     redundant: RedundantMetadata,
-    version: str | Version,
+    version: Version,
     min_alloc: int,
     gcd_alloc: int,
     *,

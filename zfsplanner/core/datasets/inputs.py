@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..compression.profiles import PROFILES
 from ..compression.rules import CompressionError, resolve_algorithm
 from ..design.types import Dataset
-from ..versions import default_version
+from ..versions import NEWEST_RELEASE
 from .directories import FILES_PER_DIRECTORY
 from .metadata import RedundantMetadata
 
@@ -96,7 +96,7 @@ def compressed_fraction(ds: Dataset, algorithm: str, notes: list[str]) -> tuple[
     if comp.ratio is not None:
         if comp.algorithm and algorithm != "off":
             try:
-                measured_with = resolve_algorithm(comp.algorithm, default_version())
+                measured_with = resolve_algorithm(comp.algorithm, NEWEST_RELEASE)
             except CompressionError:
                 measured_with = comp.algorithm
             if measured_with != algorithm:

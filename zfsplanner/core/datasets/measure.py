@@ -140,7 +140,7 @@ def parse_recordsizes(values: Iterable[int]) -> list[int]:
     return list(dict.fromkeys(out))
 
 
-def settings_for(algorithms: Sequence[str], recordsizes: Sequence[int], version: str) -> list[Setting]:
+def settings_for(algorithms: Sequence[str], recordsizes: Sequence[int], version: Version) -> list[Setting]:
     """Every (algorithm, recordsize) pair, algorithms resolved as ZFS does (``zstd`` -> ``zstd-3``)."""
     if not algorithms:
         raise MeasureError("algorithms: give at least one (e.g. lz4,zstd,gzip-9)")
@@ -193,10 +193,9 @@ def _read_exactly(read: Callable[[int], bytes], n: int) -> bytes:
 class Meter:
     """Feeds one file's blocks through one setting; :meth:`finish` gives its :class:`Tally`."""
 
-    def __init__(self, setting: Setting, ashift: int, version: str, *, logical_bytes: int) -> None:
+    def __init__(self, setting: Setting, ashift: int, version: Version, *, logical_bytes: int) -> None:
         self.unit = 1 << ashift
         self.version = version
-        self.vt = Version.parse(version)
         self.tally = Tally(setting, ashift, files=1, logical_bytes=logical_bytes)
         self.nblocks = 0
 
@@ -211,7 +210,7 @@ class Meter:
         comp = None
         if algo != "off" and not zero:
             budget = compression_budget(lsize, algo, self.version, unit, unit)
-            comp = zfs_compressed_size(block, algo, budget, self.vt)
+            comp = zfs_compressed_size(block, algo, budget, self.version)
         sb = stored_block(
             lsize, comp, algorithm=algo, version=self.version, min_alloc=unit, gcd_alloc=unit, all_zero=zero
         )
@@ -238,7 +237,7 @@ class Meter:
 
 
 def measure_blocks(
-    blocks: Iterable[bytes], setting: Setting, ashift: int, version: str, *, logical_bytes: int
+    blocks: Iterable[bytes], setting: Setting, ashift: int, version: Version, *, logical_bytes: int
 ) -> Tally:
     """One file's blocks under one setting (the caller gives the blocks of that recordsize)."""
     meter = Meter(setting, ashift, version, logical_bytes=logical_bytes)
@@ -247,7 +246,7 @@ def measure_blocks(
     return meter.finish()
 
 
-def measure_bytes(data: bytes, setting: Setting, ashift: int, version: str) -> Tally:
+def measure_bytes(data: bytes, setting: Setting, ashift: int, version: Version) -> Tally:
     pos = 0
 
     def read(n: int) -> bytes:
@@ -278,7 +277,7 @@ def measure_files(
     algorithms: Sequence[str],
     recordsizes: Sequence[int],
     ashift: int,
-    version: str,
+    version: Version,
     *,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, object]:
@@ -311,7 +310,7 @@ def measure_files(
         files_out.append({"path": src.name, "size_bytes": src.size, "results": [t.document() for t in results]})
     return {
         "format": "zfsplanner.compression/1",
-        "openzfs_version": version,
+        "openzfs_version": version.name,
         "ashift": ashift,
         "files": files_out,
         "total": {"files": len(sources), "results": [totals[s].document() for s in settings]},
@@ -319,7 +318,9 @@ def measure_files(
     }
 
 
-def _measure_source(src: Source, recordsize: int, group: Sequence[Setting], ashift: int, version: str) -> list[Tally]:
+def _measure_source(
+    src: Source, recordsize: int, group: Sequence[Setting], ashift: int, version: Version
+) -> list[Tally]:
     """Read the file once at ``recordsize`` and run every algorithm of ``group`` on each block."""
     meters = [Meter(s, ashift, version, logical_bytes=src.size) for s in group]
     try:

@@ -138,7 +138,7 @@ class MetaBlock:
     count: float
 
 
-def metadata_block_psize(compressed: int, lsize: int, version: str | Version, min_alloc: int, gcd_alloc: int) -> int:
+def metadata_block_psize(compressed: int, lsize: int, version: Version, min_alloc: int, gcd_alloc: int) -> int:
     """Physical size of a metadata block whose lz4 output is ``compressed`` bytes."""
     sb = stored_block(
         lsize, compressed, algorithm="lz4", version=version, min_alloc=min_alloc, gcd_alloc=gcd_alloc, embeddable=False
@@ -147,7 +147,7 @@ def metadata_block_psize(compressed: int, lsize: int, version: str | Version, mi
 
 
 @lru_cache(maxsize=16384)
-def indirect_block_psize(filled: int, child_dvas: int, version: str | Version, min_alloc: int, gcd_alloc: int) -> int:
+def indirect_block_psize(filled: int, child_dvas: int, version: Version, min_alloc: int, gcd_alloc: int) -> int:
     """Physical size of a 128 KiB indirect block holding ``filled`` block pointers.
 
     Estimate: lz4 codes the empty slots at one byte per 255 and each filled block
@@ -186,7 +186,7 @@ def object_indirects(
     data_dvas: int,
     copies: int,
     redundant: RedundantMetadata,
-    version: str | Version,
+    version: Version,
     min_alloc: int,
     gcd_alloc: int,
     *,
@@ -213,7 +213,7 @@ def object_indirects(
 
 
 @lru_cache(maxsize=4096)
-def dnode_block_psize(dnodes: int, dnodesize: int, version: str | Version, min_alloc: int, gcd_alloc: int) -> int:
+def dnode_block_psize(dnodes: int, dnodesize: int, version: Version, min_alloc: int, gcd_alloc: int) -> int:
     """Physical size of a 16 KiB dnode block holding ``dnodes`` allocated dnodes.
 
     Estimate: :data:`DNODE_COMPRESSED` (56 B) per dnode after lz4 (the block pointer's
@@ -236,7 +236,7 @@ def dnode_blocks(
     dnodesize: int,
     copies: int,
     redundant: RedundantMetadata,
-    version: str | Version,
+    version: Version,
     min_alloc: int,
     gcd_alloc: int,
     *,
@@ -273,7 +273,7 @@ def meta_dnode_indirects(
     dnode_block_total: int,
     copies: int,
     redundant: RedundantMetadata,
-    version: str | Version,
+    version: Version,
     min_alloc: int,
     gcd_alloc: int,
 ) -> list[MetaBlock]:
@@ -303,7 +303,7 @@ def empty_dataset_blocks(
     volume: bool,
     copies: int,
     redundant: RedundantMetadata,
-    version: str | Version,
+    version: Version,
     min_alloc: int,
     gcd_alloc: int,
     *,

@@ -108,7 +108,7 @@ def dataset_savings(design: Design, ds: Dataset, usage: DatasetUsage, notes: lis
     return DatasetSavings(0, 0, clone_saved, alloc_saved)
 
 
-def savings_slop_base(normal_dspace: int, dedup_saved: int, clone_saved: int, version: str | Version) -> int:
+def savings_slop_base(normal_dspace: int, dedup_saved: int, clone_saved: int, version: Version) -> int:
     """The space ``spa_get_slop_space()`` (``module/zfs/spa_misc.c``) takes slop from: the normal
     class's ``spa_rdspace`` from 2.3; ``spa_get_dspace() - spa_dedup_dspace`` (the clones' savings in)
     from 2.1.1 and 2.0.6; ``spa_get_dspace()`` (both savings in) before."""

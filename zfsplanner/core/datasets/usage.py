@@ -153,7 +153,7 @@ def _indirects(
     data_dvas: int,
     copies: int,
     redundant: RedundantMetadata,
-    version: str | Version,
+    version: Version,
     min_alloc: int,
     gcd_alloc: int,
 ) -> tuple[MetaBlock, ...]:
@@ -163,7 +163,7 @@ def _indirects(
 def dataset_usage(
     ds: Dataset,
     *,
-    version: str,
+    version: Version,
     normal: Sequence[AllocTarget],
     special: Sequence[AllocTarget] = (),
     spa_min_alloc: int,
@@ -183,7 +183,7 @@ def dataset_usage(
     if not normal:
         raise DatasetError("the pool needs at least one normal-class vdev")
     notes: list[str] = []
-    release = Version.parse(version)  # the rules compare the release; the notes print the text
+    release = version
     # zvols accept special_small_blocks from 2.4 (zfsprops: the property table)
     zvol_ssb = DatasetType.VOLUME in PROPERTIES["special_small_blocks"].types_for(release)
     volume = ds.type == DatasetType.VOLUME
@@ -199,9 +199,9 @@ def dataset_usage(
     ssb = ds.special_small_blocks or 0
     if ssb and special and not zvol_ssb:
         if volume:
-            notes.append(f"special_small_blocks applies to zvols only from OpenZFS 2.4 (design says {version})")
+            notes.append(f"special_small_blocks applies to zvols only from OpenZFS 2.4 (design says {version.name})")
         elif ssb > SPECIAL_SMALL_MAX_BEFORE_2_4 or not is_power_of_two(ssb) or ssb < SPA_MINBLOCKSIZE:
-            notes.append(f"OpenZFS {version} accepts special_small_blocks only as a power of two from 512 to 1M")
+            notes.append(f"OpenZFS {version.name} accepts special_small_blocks only as a power of two from 512 to 1M")
     small_ok = bool(special) and ssb > 0 and (not volume or zvol_ssb)
     if ssb and small_ok and ssb >= bs:
         notes.append("special_small_blocks >= block size: every data block qualifies for the special class")

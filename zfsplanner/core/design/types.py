@@ -7,10 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import StrEnum
-from functools import cached_property
 from typing import Any
 
-from ..versions import KNOWN_NAMES, Version, supports
+from ..versions import KNOWN_NAMES, SERIES, Version, supports
 
 FORMAT = "zfsplanner.design/1"
 
@@ -62,6 +61,7 @@ OPENZFS_VERSIONS = KNOWN_NAMES  # a series ("2.4", modelled as one release: vers
 # not versions.default_version(), which new plans start from, so that a document written without
 # a version keeps its figures when the planner learns a newer release.
 DEFAULT_OPENZFS_VERSION = "2.3"
+DEFAULT_RELEASE = SERIES[DEFAULT_OPENZFS_VERSION].named
 COMPRESSION_VALUES = (
     ("on", "off", "lz4", "lzjb", "zle", "gzip", "zstd", "zstd-fast")
     + tuple(f"gzip-{i}" for i in range(1, 10))
@@ -245,7 +245,8 @@ class Design:
     name: str
     vdevs: tuple[VdevGroup, ...]
     datasets: tuple[Dataset, ...] = ()
-    openzfs_version: str | None = None
+    # the release the document names (None: it names none); Version.written keeps its spelling ("2.3")
+    openzfs_version: Version | None = None
     disk_partitioning: Partitioning | None = None
     description: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -261,15 +262,15 @@ class Design:
             object.__setattr__(self, "vdevs", tuple(replace(g, pool_ashift=self.ashift) for g in self.vdevs))
 
     @property
+    def release(self) -> Version:
+        """The release the design is modelled as (a series stands for one release): what every
+        rule compares."""
+        return self.openzfs_version or DEFAULT_RELEASE
+
+    @property
     def version(self) -> str:
         """The release as the document names it (``"2.3"``, ``"2.3.2"``): for what is printed."""
-        return self.openzfs_version or DEFAULT_OPENZFS_VERSION
-
-    @cached_property
-    def release(self) -> Version:
-        """The release the design is modelled as (a series stands for one release), parsed once
-        per design: what every rule compares."""
-        return Version.parse(self.version)
+        return self.release.name
 
     @property
     def fast_dedup(self) -> bool:

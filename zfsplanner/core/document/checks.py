@@ -19,7 +19,7 @@ from typing import Any
 
 from ..design.planning import planning_errors
 from ..design.types import (
-    DEFAULT_OPENZFS_VERSION,
+    DEFAULT_RELEASE,
     POOL_NAME_RE,
     RESERVED_POOL_NAMES,
     Dataset,
@@ -28,7 +28,7 @@ from ..design.types import (
     VdevGroup,
 )
 from ..geometry.vdev_shape import shape_errors
-from ..versions import supports, unknown_version_message
+from ..versions import Version, supports, unknown_version_message
 from .limits import MAX_BYTES
 
 # pool features that change accounting, with the release that brings each
@@ -54,14 +54,14 @@ def dataset_pool_problem(name: str, pool: str | None) -> str | None:
     return None
 
 
-def feature_problem(key: str, on: Any, version: str | None) -> str | None:
+def feature_problem(key: str, on: Any, version: Version | None) -> str | None:
     """Why ``features.<key>`` cannot be ``on`` on the release ``version`` (None when it can)."""
     if key not in POOL_FEATURES:
         return f"{key!r} is not a pool feature the planner models (one of {', '.join(POOL_FEATURES)})"
     if not isinstance(on, bool):
         return f"must be true or false (got {on!r})"
-    if on and not supports(version or DEFAULT_OPENZFS_VERSION, POOL_FEATURES[key]):
-        return f"{key} needs OpenZFS 2.3 or later (the design says {version})"
+    if on and not supports(version or DEFAULT_RELEASE, POOL_FEATURES[key]):
+        return f"{key} needs OpenZFS 2.3 or later (the design says {version.name if version else None})"
     return None
 
 
@@ -124,7 +124,7 @@ def design_errors(design: Design) -> Errors:
     if problem is not None:
         errors.append(("name", problem))
     if design.openzfs_version is not None:
-        problem = unknown_version_message(design.openzfs_version)
+        problem = unknown_version_message(design.openzfs_version.name)
         if problem is not None:
             errors.append(("openzfs_version", problem))
     errors += _vdev_set_errors(design.vdevs)

@@ -101,7 +101,7 @@ def design_to_document(design: Design) -> dict[str, Any]:
     """The design as a ``zfsplanner.design/1`` document (sizes in bytes or ZFS spelling)."""
     out: dict[str, Any] = {"format": FORMAT, "name": design.name}
     put_optional(out, "description", design.description)
-    put_optional(out, "openzfs_version", design.openzfs_version)
+    put_optional(out, "openzfs_version", design.openzfs_version.name if design.openzfs_version else None)
     put_optional(out, "disk_partitioning", design.disk_partitioning)
     put_optional(out, "ashift", design.ashift)
     if design.features is not None:
@@ -127,4 +127,4 @@ def host_to_document(host: Host) -> dict[str, Any]:
 
 def with_defaults_resolved(design: Design) -> Design:
     """The design with version and partitioning filled in (for display)."""
-    return replace(design, openzfs_version=design.version, disk_partitioning=design.partitioning)
+    return replace(design, openzfs_version=design.release, disk_partitioning=design.partitioning)

@@ -15,7 +15,7 @@ from ..design.types import (
     VdevGroup,
 )
 from ..geometry.ashift import ASHIFT_MAX, ASHIFT_MIN
-from ..versions import unknown_version_message
+from ..versions import Version, unknown_version_message
 from .checks import (
     NO_DATA_VDEV,
     feature_problem,
@@ -63,6 +63,8 @@ def parse_design(doc: Any) -> Design:
     problem = unknown_version_message(version) if version is not None else None
     if problem is not None:
         r.err("openzfs_version", problem)
+    # where the document's text becomes a Version (it keeps the spelling: "2.3" is written back as "2.3")
+    release = Version.parse(version) if version is not None and problem is None else None
     partitioning = r.choice(d, "disk_partitioning", "", Partitioning)
     pool_ashift = r.integer(d, "ashift", "", lo=ASHIFT_MIN, hi=ASHIFT_MAX)
     vdevs: list[VdevGroup] = []
@@ -97,7 +99,7 @@ def parse_design(doc: Any) -> Design:
         for path, message in repeated_name_errors(read):
             r.err(path, message)
     description = r.string(d, "description", "")
-    features = _read_features(r, d.get("features"), version)
+    features = _read_features(r, d.get("features"), release)
     host = read_host(r, d.get("host"))
     for path, message in planning_errors(d, len(raw_vdevs) if isinstance(raw_vdevs, list) else 0):
         r.err(path, message)
@@ -108,7 +110,7 @@ def parse_design(doc: Any) -> Design:
         name=name,
         vdevs=tuple(vdevs),
         datasets=tuple(datasets),
-        openzfs_version=version,
+        openzfs_version=release,
         disk_partitioning=partitioning,
         description=description,
         extra=extra(d, DESIGN_KEYS),
@@ -128,7 +130,7 @@ def validate_design(design: Design) -> Design:
     return parse_design(design_to_document(design))
 
 
-def _read_features(r: Reader, value: Any, version: str | None) -> dict[str, bool] | None:
+def _read_features(r: Reader, value: Any, version: Version | None) -> dict[str, bool] | None:
     """``features``: ``{"fast_dedup": true}``; each a known feature, true or false, on a release
     that has it when true."""
     if value is None:

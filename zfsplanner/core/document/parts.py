@@ -138,6 +138,8 @@ def read_vdev(r: Reader, value: Any, path: str) -> VdevGroup | None:
     partitioning = r.choice(d, "disk_partitioning", path, Partitioning)
     reserved = r.integer(d, "reserved_per_disk_bytes", path, lo=0)
     expanded_from = r.integer(d, "expanded_from_width", path, lo=1)
+    # the design format's first form of the data written before an expansion (a contract): still read, for
+    # the expansion report alone; beside the datasets' shares it is refused (parse._written_before_errors)
     written_before = r.integer(d, "logical_bytes_written_before", path, lo=0)
     price = r.price(d, "price_per_disk", path)
 

@@ -79,7 +79,7 @@ def _usages(design: Design, pool: PoolCapacity, datasets: Sequence[Dataset]) -> 
         try:
             usage = dataset_usage(
                 with_inherited(design, ds),  # recordsize, compression... as the parents set them
-                version=design.version,
+                version=design.release,
                 normal=normal,
                 special=special,
                 spa_min_alloc=pool.spa_min_alloc,

@@ -149,7 +149,7 @@ def _add_vdev(design: Design) -> tuple[Design, int, list[tuple[int, Decimal | No
 
 
 def _widen(design: Design, by: int) -> tuple[Design, int, list[tuple[int, Decimal | None]]] | None:
-    if not supports(design.version, "raidz_expansion"):
+    if not supports(design.release, "raidz_expansion"):
         return None
     groups = list(design.vdevs)
     parts: list[tuple[int, Decimal | None]] = []
@@ -282,7 +282,7 @@ def _add_vdev_option(m: Moment, growth: GrowthSettings, estimator: Estimator) ->
     shape = f"{g.layout.value} of {g.width} × {format_si(g.disks[0].size_bytes)}"
     result = _result(changed, estimator)
     new = [v for v in result.estimate.vdevs if v.group_index == gi and v.role == Role.DATA.value][-1]
-    if supports(m.design.version, "free_fraction_allocation"):
+    if supports(m.design.release, "free_fraction_allocation"):
         spread = "new writes go mostly to it until the vdevs are equally full (2.4 balances free space)"
     else:
         spread = "before OpenZFS 2.4 new writes favour the faster vdevs, not the emptier one, so the imbalance lasts"
@@ -342,7 +342,7 @@ def _widen_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> Gr
             "copies until those snapshots are destroyed",
         ),
     ]
-    rewrite = "zfs rewrite (2.3.4 and later)" if supports(m.design.version, "zfs_rewrite") else "send and receive"
+    rewrite = "zfs rewrite (2.3.4 and later)" if supports(m.design.release, "zfs_rewrite") else "send and receive"
     notes = [
         f"zpool attach {growth.widen_by} {plural} to each raidz vdev (RAIDZ expansion, OpenZFS 2.3.0), one at a time.",
         f"zfs list USED of the data before a rewrite: {format_si(used)}; after rewriting it with {rewrite}: "

@@ -102,7 +102,7 @@ def _physical(disk: Disk, *, assume: bool = True) -> int:
     return max(ilog2(disk.physical_sector), ASHIFT_MIN)
 
 
-def max_auto_ashift(version: str | Version) -> int:
+def max_auto_ashift(version: Version) -> int:
     """``zfs_vdev_max_auto_ashift``: 16 before 2.1.6 / 2.2.0, then 14 (man ``zfs.4``)."""
     return MAX_AUTO_ASHIFT if supports(version, "max_auto_ashift_14") else MAX_AUTO_ASHIFT_OLD
 
@@ -140,7 +140,7 @@ def _first_open(ashift: int, logical: int, physical: int, is_top: bool, version:
     return ashift
 
 
-def vdev_ashift(requested: int, disks: Sequence[Disk], *, top_is_leaf: bool, version: str | Version) -> int:
+def vdev_ashift(requested: int, disks: Sequence[Disk], *, top_is_leaf: bool, version: Version) -> int:
     """The ashift the kernel gives a new vdev over ``disks`` when ``requested`` (0: none) is passed.
 
     ``top_is_leaf``: the vdev is a single disk (a stripe member, or a cache device);
@@ -148,7 +148,7 @@ def vdev_ashift(requested: int, disks: Sequence[Disk], *, top_is_leaf: bool, ver
     the design leaves out counts as 4 KiB for the automatic choice and as its logical
     sector when an ashift is requested.
     """
-    v = Version.parse(version)
+    v = version
     assume = requested == 0
 
     def physical_ashift(d: Disk) -> int:
@@ -190,9 +190,9 @@ def _label(disk: Disk) -> str:
     return disk.model or f"{disk.physical_sector} B-sector disk"
 
 
-def automatic(group: VdevGroup, version: str | Version) -> tuple[int, str]:
+def automatic(group: VdevGroup, version: Version) -> tuple[int, str]:
     """The ashift ``zpool create`` picks without ``-o ashift``, and where it comes from."""
-    v = Version.parse(version)
+    v = version
     used = vdev_ashift(0, group.disks, top_is_leaf=_is_leaf_vdev(group), version=v)
     best = max(group.disks, key=lambda d: d.physical_sector)
     label = _label(best)
@@ -208,9 +208,9 @@ def automatic(group: VdevGroup, version: str | Version) -> tuple[int, str]:
     )
 
 
-def resolve(group: VdevGroup, version: str | Version) -> AshiftChoice:
+def resolve(group: VdevGroup, version: Version) -> AshiftChoice:
     """Everything about one group's ashift on ``version``."""
-    v = Version.parse(version)
+    v = version
     leaf = _is_leaf_vdev(group)
     auto, auto_source = automatic(group, v)
     notes: list[str] = []
@@ -259,12 +259,12 @@ def resolve(group: VdevGroup, version: str | Version) -> AshiftChoice:
     )
 
 
-def group_ashift(group: VdevGroup, version: str | Version) -> int:
+def group_ashift(group: VdevGroup, version: Version) -> int:
     """The ashift the group's vdevs really get (:attr:`AshiftChoice.used`)."""
     return resolve(group, version).used
 
 
-def written_ashift(group: VdevGroup, version: str | Version) -> int:
+def written_ashift(group: VdevGroup, version: Version) -> int:
     """The ``-o ashift=`` value the generated commands pass for the group."""
     return resolve(group, version).written
 

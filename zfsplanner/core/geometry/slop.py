@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..design.types import DEFAULT_OPENZFS_VERSION
+from ..design.types import DEFAULT_RELEASE
 from ..units import GIB, MIB
 from ..versions import Version, supports
 from .partitioning import SPA_MINDEVSIZE
@@ -13,7 +13,7 @@ SPA_MIN_SLOP = 128 * MIB
 SPA_MAX_SLOP = 128 * GIB
 
 
-def slop_space(dspace: int, elog_dspace: int = 0, version: str | Version = DEFAULT_OPENZFS_VERSION) -> int:
+def slop_space(dspace: int, elog_dspace: int = 0, version: Version = DEFAULT_RELEASE) -> int:
     """Space ``zfs`` keeps back from AVAIL (``spa_get_slop_space()``, ``module/zfs/spa_misc.c``).
 
     * 2.1 and later: ``min(dspace/32, 128 GiB)``, less the embedded-log metaslabs (at
@@ -27,7 +27,7 @@ def slop_space(dspace: int, elog_dspace: int = 0, version: str | Version = DEFAU
     ``dspace`` is the normal class's deflated space of an empty pool (no dedup or block
     cloning savings).
     """
-    v = Version.parse(version)
+    v = version
     if v <= Version(0, 6, 4):
         return max(dspace >> 6, SPA_MINDEVSIZE >> 1)
     if v < Version(0, 7):

@@ -146,7 +146,7 @@ def _document(b: Builder, tops: list[TopVdev], datasets: list[dict[str, Any]],
     design_partitioning = data_parts[0] if data_parts else Partitioning.LINUX_WHOLE_DISK
     notes = list(b.notes)  # this document's: each ashift tried makes one
     doc: dict[str, Any] = {"format": "zfsplanner.design/1", "name": b.name}
-    doc["openzfs_version"] = b.release
+    doc["openzfs_version"] = b.release.name
     doc["disk_partitioning"] = design_partitioning.value
     doc["vdevs"] = [_vdev_document(t, n, design_partitioning) for t, n in _group(tops)]
     doc["datasets"] = copy.deepcopy(datasets)

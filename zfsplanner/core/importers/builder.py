@@ -9,7 +9,7 @@ from typing import Any
 
 from ..design.types import OPENZFS_VERSIONS, Layout, Partitioning
 from ..geometry.ashift import ASHIFT_RANGE
-from ..versions import Version, default_version, modelled_as
+from ..versions import NEWEST_RELEASE, Version, modelled_as
 from . import devices, lsblk, zpool_list, zpool_status
 from .common import Size, parse_size
 from .datasets import dataset_from, root_matters
@@ -46,7 +46,7 @@ class Builder:
             if vp.pool in (None, self.name):
                 self.vdev_ashifts.update(vp.ashifts())
         self.version = self._version()  # what the outputs say (None: nothing); the design's release:
-        self.release = self.version or default_version()
+        self.release = self.version or NEWEST_RELEASE
         self.by_kernel_name = {b.name: b for b in found.blocks}
         self.list_rows = self._list_rows()
 
@@ -80,7 +80,8 @@ class Builder:
         return pools[0]
 
     # ---- version
-    def _version(self) -> str | None:
+    def _version(self) -> Version | None:
+        """The release ``zfs version`` (or the pool's features) name: where the outputs' text becomes a version."""
         found = None
         for n, text in self.found.versions:
             m = re.match(r"^zfs-(kmod-)?([0-9]+)\.([0-9]+)(\.[0-9]+)?", text)
@@ -102,15 +103,15 @@ class Builder:
         if found is None:
             self.notes.append(
                 f"OpenZFS version not given (add `zfs version` or `zpool get all`): the newest release the "
-                f"planner knows, {default_version()}, is used"
+                f"planner knows, {NEWEST_RELEASE}, is used"
             )
             return None
         if found not in OPENZFS_VERSIONS:
             chosen = modelled_as(found)
             self.notes.append(f"OpenZFS {found} (from {source}) is modelled with the {chosen} rules")
-            return chosen
+            return Version.parse(chosen)
         self.notes.append(f"OpenZFS {found}, from {source}")
-        return found
+        return Version.parse(found)
 
     # ---- zpool list -v rows by name
     def _list_rows(self) -> dict[tuple[str, str], zpool_list.ListRow]:
@@ -132,7 +133,7 @@ class Builder:
     def _leaves_print_physical_sizes(self) -> bool:
         """Whether this pool's leaves print their physical size as SIZE (OpenZFS 2.2, and 2.1.6+): for the
         rows whose own figures cannot tell (:func:`~.zpool_list.size_is_physical`)."""
-        if self.version is not None and Version.parse(self.version) >= Version(2, 2):
+        if self.version is not None and self.version >= Version(2, 2):
             return True
         return any(r.depth is not None and r.depth >= 2 and r.size is not None for lst in self.lists for r in lst.vdevs)
 
@@ -391,7 +392,7 @@ class Builder:
             out = self._fit_pool(out, unknown_pool, version)
         return out
 
-    def _fit_pool(self, tops: list[TopVdev], indexes: list[int], version: str) -> list[TopVdev]:
+    def _fit_pool(self, tops: list[TopVdev], indexes: list[int], version: Version) -> list[TopVdev]:
         """Fit the data vdevs' unknown members to the pool's SIZE when they are all alike; the rest is asked."""
         pool_size = self._reported_pool_size()
         indexes = [i for i in indexes if tops[i].role == "data"]

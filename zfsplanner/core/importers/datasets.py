@@ -15,6 +15,7 @@ from typing import Any
 from ..design.types import DatasetType
 from ..properties.resolve import default
 from ..units import format_zfs_size, parse_zfs_size
+from ..versions import Version
 from .common import parse_ratio, parse_size
 
 ROOT_DATA_THRESHOLD = 64 * 1024**2
@@ -34,7 +35,7 @@ def dataset_from(
     values: Mapping[str, str],
     sources: Mapping[str, str | None],
     notes: list[str],
-    version: str,
+    version: Version,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The design's dataset object and what the pool reported for it."""
     doc: dict[str, Any] = {"name": name, "type": dtype}

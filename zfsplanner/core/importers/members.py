@@ -20,6 +20,7 @@ from ..geometry.partitioning import (
     gpt_label_blocks,
     linux_whole_disk_partition_bytes,
 )
+from ..versions import Version
 from .common import Size
 
 
@@ -132,7 +133,7 @@ def disk_size_for_partition(partition_bytes: int, logical_sector: int = 512) -> 
     return size
 
 
-def _vdev_size(member_bytes: int, top: TopVdev, partitioning: Partitioning, version: str) -> int:
+def _vdev_size(member_bytes: int, top: TopVdev, partitioning: Partitioning, version: Version) -> int:
     """The model's SIZE of one top-level vdev whose members all have ``member_bytes``."""
     disk = Disk(size_bytes=member_bytes)
     group = VdevGroup(
@@ -151,7 +152,7 @@ def _vdev_size(member_bytes: int, top: TopVdev, partitioning: Partitioning, vers
     return pool_capacity(design).vdevs[0].zpool_size_bytes
 
 
-def vdev_size_of(top: TopVdev, partitioning: Partitioning, version: str) -> Callable[[int], int]:
+def vdev_size_of(top: TopVdev, partitioning: Partitioning, version: Version) -> Callable[[int], int]:
     def size_of(member: int) -> int:
         return _vdev_size(member, top, partitioning, version)
 

@@ -23,7 +23,7 @@ from ..compression.rules import CompressionError, default_compression, resolve_a
 from ..design.types import Design, Host
 from ..properties.resolve import value as property_value
 from ..units import format_zfs_size
-from ..versions import Version, VersionError, supports
+from ..versions import NEWEST_RELEASE, Version, supports
 
 # A test shorter than two transaction groups can end before ZFS wrote one: zfs_txg_timeout
 # is 5 s by default (man zfs(4)), so 10 s is the least that measures a txg being written.
@@ -108,9 +108,9 @@ def check(facts: RunFacts, setting: Setting) -> tuple[Finding, ...]:
 # --------------------------------------------------------------------------- what the setting says
 
 
-def version(setting: Setting) -> str | None:
-    """The design's OpenZFS release series, or None without a design."""
-    return setting.design.version if setting.design is not None else None
+def release(setting: Setting) -> Version | None:
+    """The design's OpenZFS release, or None without a design."""
+    return setting.design.release if setting.design is not None else None
 
 
 def _dataset_property(setting: Setting, prop: str) -> object | None:
@@ -129,30 +129,25 @@ def _dataset_property(setting: Setting, prop: str) -> object | None:
 def compression(setting: Setting) -> tuple[bool | None, str]:
     """(is compression on, in words why): the run's recorded compression, else the target dataset's,
     else the design version's default; (None, …) when nothing says."""
-    v = version(setting)
+    v = release(setting)
     recorded = setting.compression or _dataset_property(setting, "compression")
     try:
         if recorded:
-            algorithm = resolve_algorithm(str(recorded), v or "2.2")
+            algorithm = resolve_algorithm(str(recorded), v or NEWEST_RELEASE)  # a value given: no default
             return algorithm != "off", f"the dataset's compression is {recorded}"
         if v is not None:
             default = default_compression(v)
             on = resolve_algorithm(default, v) != "off"
-            return on, f"compression is {default} by default on OpenZFS {v} and nothing recorded sets it"
-    except (CompressionError, VersionError):
+            return on, f"compression is {default} by default on OpenZFS {v.name} and nothing recorded sets it"
+    except CompressionError:
         return None, "the dataset's compression is not recorded"
     return None, "the dataset's compression is not recorded (on by default since OpenZFS 2.2)"
 
 
 def direct_io_honoured(setting: Setting) -> bool | None:
     """Does the design's OpenZFS bypass the ARC for O_DIRECT (``direct_io``, 2.3 and later)?"""
-    v = version(setting)
-    if v is None:
-        return None
-    try:
-        return supports(Version.parse(v), "direct_io")
-    except VersionError:
-        return None
+    v = release(setting)
+    return None if v is None else supports(v, "direct_io")
 
 
 # --------------------------------------------------------------------------- the rules
@@ -254,10 +249,11 @@ def _buffered(facts: RunFacts, setting: Setting) -> str | None:
     'openzfs/zfs a10e552b99 "Adding Direct IO Support" (PR #10018), first released in zfs-2.3.0',
 )
 def _direct_ignored(facts: RunFacts, setting: Setting) -> str | None:
-    if not facts.direct or facts.raw_device or direct_io_honoured(setting) is not False:
+    v = release(setting)
+    if not facts.direct or facts.raw_device or v is None or direct_io_honoured(setting):
         return None
     return (
-        f"The run asked for direct I/O, but the design's OpenZFS {version(setting)} accepts O_DIRECT and "
+        f"The run asked for direct I/O, but the design's OpenZFS {v.name} accepts O_DIRECT and "
         "ignores it: Direct I/O arrived in OpenZFS 2.3. Reads and writes went through the ARC as "
         "buffered I/O does."
     )

@@ -57,7 +57,7 @@ class Resolved:
     source: str  # "local", "inherited from <name>", "default"
 
 
-def default(prop: str, version: str | Version, dataset_type: DatasetType = DatasetType.FILESYSTEM) -> Any:
+def default(prop: str, version: Version, dataset_type: DatasetType = DatasetType.FILESYSTEM) -> Any:
     """The value a dataset has when neither it nor an ancestor sets ``prop``."""
     if prop == "recordsize":
         return DEFAULT_RECORDSIZE
@@ -165,7 +165,7 @@ def dedup_on(design: Design, ds: Dataset) -> bool:
     return not (isinstance(setting, str) and setting.lower() == "off")
 
 
-def block_size_of(ds: Dataset, version: str | Version) -> int:
+def block_size_of(ds: Dataset, version: Version) -> int:
     """The block size in force of a dataset that carries what it inherits (:func:`with_inherited`):
     ``volblocksize`` for a volume, ``recordsize`` for a filesystem, else the release's default of
     that property (``zfs_prop.c``; ``ZVOL_DEFAULT_BLOCKSIZE`` in ``include/sys/zvol.h``)."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ..design.types import COMPRESSION_VALUES, DatasetType
 from ..units import MIB, UnitError, format_zfs_size, is_power_of_two, parse_zfs_size
-from ..versions import Version, VersionError, reached
+from ..versions import Version, reached
 
 FS = frozenset({DatasetType.FILESYSTEM})
 VOL = frozenset({DatasetType.VOLUME})
@@ -230,7 +230,7 @@ def _check_special_small_blocks(n: int, version: Version) -> None:
         raise InvalidProperty("special_small_blocks must be between zero and 16M")
 
 
-def property_option(name: str, value: object, dtype: DatasetType, version: str | Version) -> str:
+def property_option(name: str, value: object, dtype: DatasetType, version: Version) -> str:
     """``name=value`` as ``zfs create -o`` takes it, or :class:`InvalidProperty` saying why not.
 
     JSON ``true``/``false`` become ``on``/``off``; sizes are written in ZFS units.
@@ -238,7 +238,7 @@ def property_option(name: str, value: object, dtype: DatasetType, version: str |
     prop = PROPERTIES.get(name)
     if prop is None:
         raise InvalidProperty(f"{name!r} is not a ZFS dataset property the planner knows")
-    v = _version(version)
+    v = version
     if prop.property_since is not None and not prop.property_since.has(v):
         raise InvalidProperty(f"{name} needs OpenZFS {prop.property_since} (the design targets {v.series})")
     if dtype not in prop.types_for(v):
@@ -274,13 +274,6 @@ def property_option(name: str, value: object, dtype: DatasetType, version: str |
 _KEY_URIS = ("file:///", "https://", "http://")
 
 
-def _version(version: str | Version) -> Version:
-    try:
-        return Version.parse(version)
-    except VersionError as exc:
-        raise InvalidProperty(str(exc)) from exc
-
-
 @dataclass(frozen=True)
 class EncryptionOptions:
     """The encryption options one dataset gets, whether it ends up encrypted, and what was left out."""
@@ -291,7 +284,7 @@ class EncryptionOptions:
 
 
 def encryption_options(
-    given: Mapping[str, object], parent_encrypted: bool, dtype: DatasetType, version: str | Version
+    given: Mapping[str, object], parent_encrypted: bool, dtype: DatasetType, version: Version
 ) -> EncryptionOptions:
     """The encryption properties of one dataset, complete as ``zfs create`` needs them, or none at all.
 

@@ -12,7 +12,7 @@ from ..geometry.ashift import DEFAULT_POOL_ASHIFT, group_ashift, group_physical_
 from ..naming import element_label, sentence_case
 from ..properties.resolve import block_size
 from ..units import KIB, format_iec, format_zfs_size, zfs_nicenum
-from ..versions import SERIES_NAMES, supports
+from ..versions import SERIES, SERIES_NAMES, supports
 from .common import (
     agree,
     dataset_path,
@@ -193,10 +193,10 @@ def fix_refused(design: Design, part: Part) -> Fixed | None:
             f"Make it a {group.parity + 1}-way mirror (survives {group.parity} failures, as before)",
         )
     if group.is_draid:  # dRAID before 2.1: the first release that has it
-        first = next((name for name in SERIES_NAMES if supports(name, "draid")), None)
+        first = next((name for name in SERIES_NAMES if supports(SERIES[name].release, "draid")), None)
         if first is None:
             return None
-        return Fixed(replace(design, openzfs_version=first), f"Target OpenZFS {first}")
+        return Fixed(replace(design, openzfs_version=SERIES[first].named), f"Target OpenZFS {first}")
     return None
 
 

@@ -62,8 +62,8 @@ def rule_ashift_below_physical(spec: RiskSpec, design: Design, figures: RiskFigu
             detail = (
                 f"{sentence_case(vdev_name(design, i))} {agree(design, i, 'has', 'have')} disks with {physical}-byte "
                 f"physical sectors, above the largest sector zpool aligns to by itself on OpenZFS {design.version} "
-                f"(zfs_vdev_max_auto_ashift={max_auto_ashift(design.version)}, "
-                f"{1 << max_auto_ashift(design.version)} B). Without -o ashift, zpool ignores the physical sector "
+                f"(zfs_vdev_max_auto_ashift={max_auto_ashift(design.release)}, "
+                f"{1 << max_auto_ashift(design.release)} B). Without -o ashift, zpool ignores the physical sector "
                 f"and gives the vdev ashift {choice.used} ({1 << choice.used} B) from the logical sector; the "
                 f"generated commands write -o ashift={choice.written}, the same choice." + rmw
             )

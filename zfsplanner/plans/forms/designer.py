@@ -28,7 +28,7 @@ from zfsplanner.core.document.export import dataset_to_document
 from zfsplanner.core.document.parts import read_dataset
 from zfsplanner.core.geometry.ashift import DEFAULT_POOL_ASHIFT
 from zfsplanner.core.units import format_disk_size, format_zfs_size, parse_disk_size
-from zfsplanner.core.versions import supports
+from zfsplanner.core.versions import Version, supports
 
 from ..choices import DEFAULT_OPENZFS_VERSION as NEWEST_OPENZFS_VERSION
 from ..choices import DatasetType, Sync, offer_versions, openzfs_version_choices
@@ -85,7 +85,7 @@ class PoolForm(forms.Form):
         version = self.data.get(self.add_prefix("openzfs_version")) or self.initial.get("openzfs_version")
         version = str(version or DEFAULT_OPENZFS_VERSION)
         try:
-            default = "on" if supports(version, POOL_FEATURES["fast_dedup"]) else "off"
+            default = "on" if supports(Version.parse(version), POOL_FEATURES["fast_dedup"]) else "off"
         except ValueError:  # a version the form refuses anyway
             return
         self.fields["fast_dedup"].choices = [("", f"{default} (default of {version})"), *FAST_DEDUP]
@@ -101,7 +101,7 @@ class PoolForm(forms.Form):
             design,
             name=d["name"].strip(),
             description=d["description"].strip() or None,
-            openzfs_version=d["openzfs_version"],
+            openzfs_version=Version.parse(d["openzfs_version"]),
             disk_partitioning=Partitioning(d["disk_partitioning"]) if d["disk_partitioning"] else None,
             ashift=d["ashift"],
             features=features or None,
@@ -113,7 +113,7 @@ class PoolForm(forms.Form):
         return {
             "name": design.name,
             "description": design.description or "",
-            "openzfs_version": design.openzfs_version,
+            "openzfs_version": design.openzfs_version.name if design.openzfs_version else None,
             "disk_partitioning": design.disk_partitioning.value if design.disk_partitioning else "",
             "ashift": design.ashift,
             "fast_dedup": "" if fast is None else "on" if fast else "off",
@@ -303,6 +303,6 @@ class NewDesignForm(forms.Form):
         return Design(
             name=self.cleaned_data["name"].strip(),
             vdevs=(first_group,),
-            openzfs_version=self.cleaned_data["openzfs_version"],
+            openzfs_version=Version.parse(self.cleaned_data["openzfs_version"]),
             ashift=DEFAULT_POOL_ASHIFT,  # as an expert creates a pool: every vdev 4K-aligned, one ashift
         )

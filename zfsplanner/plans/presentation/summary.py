@@ -194,7 +194,7 @@ def summarize(
     top = headline(estimate)
     return DesignSummary(
         name=design.name,
-        version=design.openzfs_version or "",
+        version=design.openzfs_version.name if design.openzfs_version else "",
         usable=Size(top.usable_bytes, unit),
         raw=Size(top.raw_bytes, unit),
         zpool_size=Size(top.zpool_size_bytes, unit),

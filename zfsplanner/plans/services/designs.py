@@ -288,7 +288,7 @@ def as_stored(spec: Design) -> Design:
     """The design as a revision keeps it: its OpenZFS release written out (a later default does
     not change a saved design) and an empty description left out. Its document is what
     ``PoolDesign.document_view()`` gives back from the rows."""
-    return replace(spec, openzfs_version=spec.version, description=spec.description or None)
+    return replace(spec, openzfs_version=spec.release, description=spec.description or None)
 
 
 def saved_unchanged(user: Any, doc: Mapping[str, Any], newest: int = 20) -> PoolDesign | None:
@@ -453,7 +453,7 @@ def design_ashift(design: PoolDesign) -> int:
     except InvalidDesign:
         return DEFAULT_POOL_ASHIFT
     data = [g for g in spec.vdevs if g.role == Role.DATA]
-    return written_ashift(data[0], spec.version) if data else DEFAULT_POOL_ASHIFT
+    return written_ashift(data[0], spec.release) if data else DEFAULT_POOL_ASHIFT
 
 
 def apply_measured_ratio(

@@ -20,6 +20,7 @@ from typing import Any
 
 from zfsplanner.core.design.types import Dataset, Design, Partitioning, VdevGroup
 from zfsplanner.core.naming import element_label, sentence_case
+from zfsplanner.core.versions import Version
 
 SECTIONS = ("vdevs", "datasets")
 
@@ -114,7 +115,7 @@ def set_pool(
     *,
     name: str,
     description: str | None,
-    openzfs_version: str,
+    openzfs_version: Version,
     disk_partitioning: Partitioning | None,
     ashift: int | None,
     features: Mapping[str, bool] | None,

@@ -21,6 +21,7 @@ from django.http import HttpRequest
 from zfsplanner.core.compression.measured import MeasuredCompression, compressed_size, measure_compression
 from zfsplanner.core.compression.rules import CompressionError, resolve_algorithm
 from zfsplanner.core.units import UnitError, format_iec, format_zfs_size, is_power_of_two, parse_zfs_size
+from zfsplanner.core.versions import Version
 
 SAMPLE_FIELD = "file"
 MIN_RECORDSIZE = 512
@@ -74,7 +75,7 @@ def too_big_message() -> str:
 def check_algorithm(value: str, version: str) -> str:
     """The algorithm as ZFS resolves it (``zstd`` -> ``zstd-3``); ``ValueError`` if unknown or not measurable."""
     try:
-        algorithm = resolve_algorithm(value.strip() or None, version)
+        algorithm = resolve_algorithm(value.strip() or None, Version.parse(version))
         if algorithm != "off":
             compressed_size(b"zfsplanner sample", algorithm)
     except CompressionError as exc:
@@ -94,7 +95,7 @@ def check_recordsize(value: Any) -> int:
 
 
 def measure_sample(data: bytes, algorithm: str, recordsize: int, ashift: int, version: str) -> dict[str, Any]:
-    return measurement_document(measure_compression(data, algorithm, recordsize, ashift, version))
+    return measurement_document(measure_compression(data, algorithm, recordsize, ashift, Version.parse(version)))
 
 
 def compressor_ratio(m: MeasuredCompression) -> float:

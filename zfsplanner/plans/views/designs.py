@@ -27,10 +27,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from zfsplanner.accounts.models import Team, request_unit
 from zfsplanner.accounts.services import TeamError, create_team, personal_team, personal_team_name
-from zfsplanner.core.compression.rules import default_compression
 from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.estimate import Estimate
-from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
+from zfsplanner.core.properties.resolve import block_size, resolve
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_iec, format_zfs_size
 from zfsplanner.web.htmx import htmx_partial
 from zfsplanner.web.page_cache import PAGE_CACHE_SECONDS, render_cached
@@ -275,14 +274,21 @@ def _until_next_expiry(context: dict[str, Any]) -> int:
 def _sample_items(design: PoolDesign) -> list[dict[str, Any]]:
     """One "measure on a sample" form per filesystem dataset, set up with its compression and recordsize."""
     ashift = design_ashift(design)
+    try:
+        spec: Design | None = design.to_spec()
+    except InvalidDesign:
+        spec = None
+    in_force = {d.name: d for d in spec.datasets} if spec is not None else {}
     items = []
     for index, ds in enumerate(design.datasets.all()):
         if ds.type != DatasetType.FILESYSTEM:
             continue
+        core_ds = in_force.get(ds.name)
         initial = {
             "dataset": ds.name,
-            "algorithm": ds.compression or default_compression(design.openzfs_version),
-            "recordsize": format_zfs_size(ds.recordsize or DEFAULT_RECORDSIZE),
+            # what the dataset writes with: set, inherited from a parent, or the release's default
+            "algorithm": resolve(spec, core_ds, "compression").value if spec and core_ds else ds.compression,
+            "recordsize": format_zfs_size(block_size(spec, core_ds)) if spec and core_ds else None,
             "ashift": ashift,
             "openzfs_version": design.openzfs_version,
         }

@@ -29,7 +29,7 @@ def _auto_ashift_help(spec: Design, index: int | None, pool_ashift: int | None) 
     """What the blank ashift of an existing group means, and what zpool would choose from its sectors."""
     if index is None or not 0 <= index < len(spec.vdevs):
         return ""
-    auto, source = automatic(spec.vdevs[index], spec.version)
+    auto, source = automatic(spec.vdevs[index], spec.release)
     alone = f"zpool alone would choose {auto} here ({source})."
     if pool_ashift is None:
         return f"Blank: auto, {alone[0].lower()}{alone[1:]}"
