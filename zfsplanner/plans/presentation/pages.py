@@ -18,6 +18,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from zfsplanner.core.design.types import InvalidDesign
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT
 
 from ..models import PoolDesign
@@ -140,8 +141,11 @@ def data_field_url(design: PoolDesign) -> str:
     """The designer with the "Data to store" field of the first dataset that has none open and in view
     (a design without datasets: the new dataset form's), for the figures that need it."""
     base = reverse("plans:designer", args=[design.pk])
-    datasets = design.to_document().get("datasets") or []
+    try:
+        datasets = design.to_spec().datasets
+    except InvalidDesign:  # a stored design that no longer reads: the new dataset form, as with none
+        datasets = ()
     for i, ds in enumerate(datasets):
-        if not ((ds or {}).get("contents") or {}).get("logical_bytes"):
+        if ds.contents is None or not ds.contents.logical_bytes:
             return f"{base}?edit=datasets-{i}#id_d{i}-logical_size"
     return f"{base}?add=datasets#id_dnew-logical_size"

@@ -50,17 +50,20 @@ def posted_revision(request: HttpRequest) -> int | None:
         return None
 
 
-def _vdev_items(doc: dict[str, Any], summary: DesignSummary | None) -> list[Any]:
-    """One row per vdev group: what the estimate says of it (its edit form loads when opened)."""
+def _vdev_items(spec: Design | None, summary: DesignSummary | None) -> list[Any]:
+    """One row per vdev group: what the estimate says of it (its edit form loads when opened). A stored
+    design that no longer reads has no rows: it is changed in the JSON editor."""
     lines = {v.index: v for v in summary.vdevs} if summary else {}
-    return [{"index": i, "line": lines.get(i), "role": g.get("role")} for i, g in enumerate(doc.get("vdevs") or [])]
+    groups = spec.vdevs if spec is not None else ()
+    return [{"index": i, "line": lines.get(i), "role": g.role.value} for i, g in enumerate(groups)]
 
 
-def _dataset_items(doc: dict[str, Any], summary: DesignSummary | None) -> list[Any]:
+def _dataset_items(spec: Design | None, summary: DesignSummary | None) -> list[Any]:
     lines = {d.name: d for d in summary.datasets} if summary else {}
+    datasets = spec.datasets if spec is not None else ()
     return [
-        {"index": i, "line": lines.get(str(ds.get("name"))), "name": ds.get("name"), "type": ds.get("type")}
-        for i, ds in enumerate(doc.get("datasets") or [])
+        {"index": i, "line": lines.get(ds.name), "name": ds.name, "type": ds.type.value}
+        for i, ds in enumerate(datasets)
     ]
 
 
@@ -78,8 +81,8 @@ def designer_context(request: HttpRequest, design: PoolDesign, **override: Any) 
         "can_undo": undo,
         "can_redo": redo,
         "pool_form": PoolForm(initial=PoolForm.initial_from(stored)) if stored is not None else PoolForm(),
-        "vdev_items": _vdev_items(doc, summary),
-        "dataset_items": _dataset_items(doc, summary),
+        "vdev_items": _vdev_items(stored, summary),
+        "dataset_items": _dataset_items(stored, summary),
         "filter_form": CatalogFilterForm(),
         "json_form": DesignDocumentForm(
             user=request.user, with_team=False, initial={"document": pretty_json(doc), "revision": design.revision}
