@@ -2,7 +2,7 @@
 
 The view module ``views.quick`` serves ``/plan/`` and its chart, JSON and save; the home page
 (``views.designs.home``) shows the same page to a visitor who is not logged in. Both render it
-through :func:`quick_plan_page`. The form's parameters become a document once and that document
+through ``views.responses.quick_plan_page``. The form's parameters become a document once and that document
 a ``Design`` once (:func:`computed`); the answer and the page read the ``Design`` and the estimate
 by attribute. The estimate is the one ``POST /api/estimate/`` gives
 (``estimate_with_catalog(validate_document(doc))``), cached per document and catalog state; the
@@ -18,19 +18,14 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.urls import reverse
 
-from zfsplanner.accounts.models import request_unit
 from zfsplanner.core.commands.create import all_commands, command_lines
 from zfsplanner.core.design.types import Design, InvalidDesign
 from zfsplanner.core.estimate import Estimate
 from zfsplanner.core.units import DEFAULT_SIZE_UNIT, format_size
-from zfsplanner.web.page_cache import render_cached
 
-from ..forms.quick import QuickPlanForm, canonical_query, catalog_price, field_errors, form_data
-from ..forms.vdevs import switched_layout
+from ..forms.quick import QuickPlanForm, canonical_query, catalog_price, field_errors
 from ..services.designs import validate_document
 from ..services.disk_inputs import estimate_with_catalog
 from ..services.estimates import ESTIMATE_CACHE_SECONDS, planning_stamp
@@ -120,11 +115,7 @@ def answer(form: QuickPlanForm) -> QuickAnswer:
     return QuickAnswer(spec, estimate, commands, summary)
 
 
-def _wants_partial(request: HttpRequest) -> bool:
-    return bool(getattr(request, "htmx", False)) and not request.htmx.boosted
-
-
-def _valid(form: QuickPlanForm) -> bool:
+def valid_plan(form: QuickPlanForm) -> bool:
     """Whether the form describes a pool the core accepts; if not, the problems are on its fields.
 
     A valid document's estimate is computed (or found in the cache) here, so the answer that
@@ -142,30 +133,7 @@ def _valid(form: QuickPlanForm) -> bool:
 
 def answer_or_errors(form: QuickPlanForm) -> QuickAnswer | None:
     """The answer, or None with the problems added to the form's fields."""
-    return answer(form) if _valid(form) else None
-
-
-def quick_plan_page(request: HttpRequest) -> HttpResponse:
-    """The planner's page for the query string (the whole page, or the ``update`` partial for htmx):
-    what ``/plan/`` shows, and ``/`` to a visitor who is not logged in."""
-    data = form_data(request.GET, unit=request_unit(request))
-    reshaped = switched_layout(data, request.GET.get(SHOWN_LAYOUT), width="disks", count="vdevs")
-    form = QuickPlanForm(data)
-    template = f"{TEMPLATE}#update" if _wants_partial(request) else TEMPLATE
-    if reshaped and _wants_partial(request):  # the partial sends the two fields it changed
-        for name in ("disks", "vdevs"):
-            form.fields[name].widget.attrs["hx-swap-oob"] = "true"
-    if not _valid(form):
-        context = page_context(form, None, data, reshaped=reshaped)
-        response = render(request, template, context, status=UNPROCESSABLE)
-    else:  # rendered once per parameter set: a repeated request is served from the page cache
-        key = (canonical_query(data), planning_stamp(), reshaped)
-        response = render_cached(
-            request, template, key, lambda: page_context(form, answer(form), data, reshaped=reshaped)
-        )
-    if _wants_partial(request):
-        response["HX-Replace-Url"] = f"{reverse('plans:quick-plan')}?{canonical_query(data)}"
-    return response
+    return answer(form) if valid_plan(form) else None
 
 
 def page_context(

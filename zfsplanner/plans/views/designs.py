@@ -59,7 +59,6 @@ from ..presentation.pages import (
     pretty_json,
     timeline_chart_for,
 )
-from ..presentation.quick import quick_plan_page
 from ..services.designs import (
     apply_measured_ratio,
     design_ashift,
@@ -71,7 +70,7 @@ from ..services.designs import (
 from ..services.editing import error_text
 from ..services.estimates import estimate_or_error, planning_stamp
 from ..services.samples import SampleUploadHandler, install_sample_handler, measure_sample
-from .responses import chart_response, download_response
+from .responses import chart_response, download_response, quick_plan_page
 
 logger = logging.getLogger(__name__)
 NEW_DESIGN_TEMPLATE = {

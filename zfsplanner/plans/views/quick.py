@@ -32,9 +32,10 @@ from zfsplanner.web.throttling import page_throttled
 
 from ..forms.quick import FIELDS, QuickPlanForm, canonical_query, form_data
 from ..presentation.pages import pretty_json
-from ..presentation.quick import UNPROCESSABLE, answer_or_errors, page_context, quick_plan_page
+from ..presentation.quick import UNPROCESSABLE, answer_or_errors, page_context
 from ..presentation.summary import breakdown_chart
 from ..services.designs import save_design_document, saved_unchanged
+from .responses import quick_plan_page
 
 
 @transaction.non_atomic_requests  # reads only
