@@ -3,7 +3,7 @@ compression makes of each (:func:`..compression.rules.stored_block`), and their 
 added up by allocated size.
 
 The tally of a file-size histogram depends on the histogram and on how blocks are stored
-(:class:`BlockRules`), not on the vdevs they land on, so it is made once per distinct pair and kept
+(:class:`BlockRules`), not on the vdevs they land on, so it is made once per pair and kept
 (:func:`file_tally`): a design estimated again (each designer update, each of the advisor's layouts,
 the growth timeline's options) does not walk its histogram again.
 """
@@ -22,6 +22,7 @@ from ..compression.rules import (
     estimated_compressed_size,
     stored_block,
 )
+from ..memo import by_identity
 from ..units import roundup
 from ..versions import Version
 from .metadata import SA_NBLKPTR, MetaBlock, RedundantMetadata, object_indirects
@@ -129,14 +130,15 @@ class Tally:
             self.meta_psize += mb.psize * mb.count * scale
 
 
-def file_tally(buckets: Sequence[tuple[int, float]], rules: BlockRules) -> Tally:
+def file_tally(buckets: tuple[tuple[int, float], ...], rules: BlockRules) -> Tally:
     """The blocks of files in (size, count) ``buckets``: a file no larger than the block size is
     one block of ``roundup(size, 512)``; a larger one is whole blocks, the last one full-size too,
-    plus its indirect blocks. A new tally each call (the caller adds to it)."""
-    return _file_tally(tuple(buckets), rules).copy()
+    plus its indirect blocks. A new tally each call (the caller adds to it); the work is done once
+    per ``buckets`` tuple (:func:`.inputs.file_buckets` gives the same tuple for the same files)."""
+    return _file_tally(buckets, rules).copy()
 
 
-@lru_cache(maxsize=FILE_TALLIES_KEPT)
+@by_identity(kept=FILE_TALLIES_KEPT)
 def _file_tally(buckets: tuple[tuple[int, float], ...], rules: BlockRules) -> Tally:
     t = Tally(rules)
     bs, copies = rules.block_size, rules.copies

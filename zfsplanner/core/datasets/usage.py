@@ -20,8 +20,8 @@ Histograms are handled per bucket, never per file, and ``asize`` is computed onc
 distinct (vdev geometry, psize).
 
 The steps have their own modules: :mod:`zfsplanner.core.datasets.inputs` (defaults, files and
-compressed fraction), :mod:`zfsplanner.core.datasets.blocks` (steps 1 and 2, added up; a histogram's
-once per distinct histogram and compression), :mod:`zfsplanner.core.capacity.placement` (vdev targets and the cost of a DVA),
+compressed fraction), :mod:`zfsplanner.core.datasets.blocks` (steps 1 and 2 added up, a histogram's
+once), :mod:`zfsplanner.core.capacity.placement` (vdev targets and the cost of a DVA),
 :mod:`zfsplanner.core.capacity.zvol` (a zvol's refreservation); this one runs the pipeline.
 """
 
