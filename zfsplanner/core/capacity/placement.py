@@ -116,14 +116,15 @@ class Totals:
 def place(demand: dict[int, float], groups: list[tuple[Geometry, float]]) -> Totals:
     """Cost of ``demand`` (psize -> number of DVAs) spread over ``groups``."""
     tot = Totals()
+    spread = [(g, share, g.nominal) for g, share in groups]
     for psize, dvas in demand.items():
         if dvas <= 0 or psize <= 0:
             continue
-        for g, share in groups:
+        for g, share, nominal in spread:
             asize, used, sectors = dva_cost(g, psize)
             w = dvas * share
             tot.raw += asize * w
             tot.used += used * w
             tot.data_sectors += sectors * w
-            tot.nominal_weighted += asize * w * g.nominal
+            tot.nominal_weighted += asize * w * nominal
     return tot

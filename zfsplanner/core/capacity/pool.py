@@ -9,15 +9,16 @@ deflated space less slop (:mod:`zfsplanner.core.geometry.slop`) less the metadat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from math import gcd
 
-from ..design.types import Design, Layout, Role
+from ..design.types import Design, Layout, Role, VdevGroup
 from ..geometry.alloc import block_asize, deflate_ratio
 from ..geometry.metaslab import deflated
-from ..geometry.removal import removal_blockers, removal_context
+from ..geometry.removal import RemovalBlocker, removal_blockers, removal_context
 from ..geometry.slop import slop_space
-from ..geometry.vdev_shape import ALLOCATING_ROLES, fault_tolerance, group_shape
+from ..geometry.vdev_shape import ALLOCATING_ROLES, VdevShape, fault_tolerance, group_shape
 from ..versions import Version, supports
 
 # Blocks a freshly created pool has written by the time ``zfs list`` first runs:
@@ -139,21 +140,16 @@ def initial_root_used(ashift: int, layout: Layout, width: int, draid_data: int |
     return sum(n * deflated(block_asize(layout, width, ashift, p, draid_data), ratio) for p, n in blocks)
 
 
-def pool_capacity(design: Design) -> PoolCapacity:
-    """Compute SIZE, AVAIL and every intermediate figure for ``design`` (raises ``InvalidDesign``)."""
-    version_s = design.version
-    shapes = [group_shape(design, gi, g) for gi, g in enumerate(design.vdevs)]
-    removal = removal_context(design, [s.ashift for s in shapes])
-
-    vdevs: list[VdevCapacity] = []
-    index = 0
-    for gi, (group, shape) in enumerate(zip(design.vdevs, shapes, strict=True)):
-        blockers = removal_blockers(group, removal)
-        vdev_notes = shape.notes + tuple(f"not removable: {r}" for r in blockers)
-        proto = VdevCapacity(
+def _group_vdevs(
+    gi: int, first: int, group: VdevGroup, shape: VdevShape, blockers: Sequence[RemovalBlocker]
+) -> list[VdevCapacity]:
+    """The ``count`` vdevs of one group, numbered from ``first``: all alike but their index."""
+    vdev_notes = shape.notes + tuple(f"not removable: {r}" for r in blockers)
+    return [
+        VdevCapacity(
+            index=first + i,
             role=group.role,
             group_index=gi,
-            index=index,
             layout=group.layout,
             width=group.width,
             parity=group.parity,
@@ -179,8 +175,21 @@ def pool_capacity(design: Design) -> PoolCapacity:
             original_width=shape.original_width,
             notes=vdev_notes,
         )
-        vdevs.append(proto)
-        vdevs.extend(replace(proto, index=index + i) for i in range(1, group.count))
+        for i in range(group.count)
+    ]
+
+
+def pool_capacity(design: Design) -> PoolCapacity:
+    """Compute SIZE, AVAIL and every intermediate figure for ``design`` (raises ``InvalidDesign``)."""
+    version_s = design.version
+    shapes = [group_shape(design, gi, g) for gi, g in enumerate(design.vdevs)]
+    removal = removal_context(design, [s.ashift for s in shapes])
+
+    vdevs: list[VdevCapacity] = []
+    index = 0
+    for gi, (group, shape) in enumerate(zip(design.vdevs, shapes, strict=True)):
+        blockers = removal_blockers(group, removal)
+        vdevs.extend(_group_vdevs(gi, index, group, shape, blockers))
         index += group.count
 
     def total(attr: str, *roles: Role) -> int:

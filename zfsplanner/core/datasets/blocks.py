@@ -51,13 +51,23 @@ class BlockRules:
 
     def store(self, lsize: int, content: int) -> StoredBlock:
         """One logical block of ``lsize`` bytes holding ``content`` bytes of data (the rest zeros)."""
-        common = {"version": self.release, "min_alloc": self.min_alloc, "gcd_alloc": self.gcd_alloc}
+        release, min_alloc, gcd_alloc = self.release, self.min_alloc, self.gcd_alloc
         if self.algorithm == "off":
-            return stored_block(lsize, None, algorithm="off", **common)
+            return stored_block(lsize, None, algorithm="off", version=release, min_alloc=min_alloc, gcd_alloc=gcd_alloc)
         if self.all_zero or content == 0:
-            return stored_block(lsize, None, algorithm=self.algorithm, all_zero=True, **common)
+            return stored_block(
+                lsize,
+                None,
+                algorithm=self.algorithm,
+                version=release,
+                min_alloc=min_alloc,
+                gcd_alloc=gcd_alloc,
+                all_zero=True,
+            )
         comp = estimated_compressed_size(content, lsize - content, self.fraction, self.algorithm)
-        return stored_block(lsize, comp, algorithm=self.algorithm, **common)
+        return stored_block(
+            lsize, comp, algorithm=self.algorithm, version=release, min_alloc=min_alloc, gcd_alloc=gcd_alloc
+        )
 
 
 @lru_cache(maxsize=8192)
