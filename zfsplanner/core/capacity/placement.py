@@ -92,11 +92,29 @@ def group_targets(targets: Sequence[AllocTarget], written_before: float = 0.0) -
     return [(g, s / total) for g, s in acc.items()]
 
 
-@lru_cache(maxsize=65536)
-def dva_cost(g: Geometry, psize: int) -> tuple[int, int, int]:
-    """(asize, deflated charge, data-sector bytes) of one DVA of ``psize`` on ``g``."""
-    asize = block_asize(g.layout, g.width, g.ashift, psize, g.draid_data)
-    return asize, deflate(asize, g.ratio), roundup(psize, 1 << g.ashift)
+DvaCosts = dict[int, tuple[int, int, int]]
+PSIZES_KEPT = 4096  # per geometry: every psize of whole sectors up to 16 MiB at ashift 12
+
+
+@lru_cache(maxsize=1024)
+def dva_costs(g: Geometry) -> DvaCosts:
+    """The costs of DVAs on ``g`` worked out so far, by psize (:func:`dva_cost` fills it): a loop over
+    many block sizes looks the geometry up once."""
+    return {}
+
+
+def dva_cost(g: Geometry, psize: int, known: DvaCosts | None = None) -> tuple[int, int, int]:
+    """(asize, deflated charge, data-sector bytes) of one DVA of ``psize`` on ``g``; ``known`` is
+    :func:`dva_costs` of ``g`` when the caller has it."""
+    if known is None:
+        known = dva_costs(g)
+    cost = known.get(psize)
+    if cost is None:
+        if len(known) >= PSIZES_KEPT:
+            known.clear()
+        asize = block_asize(g.layout, g.width, g.ashift, psize, g.draid_data)
+        cost = known[psize] = (asize, deflate(asize, g.ratio), roundup(psize, 1 << g.ashift))
+    return cost
 
 
 @dataclass
@@ -116,12 +134,12 @@ class Totals:
 def place(demand: dict[int, float], groups: list[tuple[Geometry, float]]) -> Totals:
     """Cost of ``demand`` (psize -> number of DVAs) spread over ``groups``."""
     tot = Totals()
-    spread = [(g, share, g.nominal) for g, share in groups]
+    spread = [(g, share, g.nominal, dva_costs(g)) for g, share in groups]
     for psize, dvas in demand.items():
         if dvas <= 0 or psize <= 0:
             continue
-        for g, share, nominal in spread:
-            asize, used, sectors = dva_cost(g, psize)
+        for g, share, nominal, known in spread:
+            asize, used, sectors = dva_cost(g, psize, known)
             w = dvas * share
             tot.raw += asize * w
             tot.used += used * w
