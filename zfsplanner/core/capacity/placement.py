@@ -76,20 +76,20 @@ def group_targets(targets: Sequence[AllocTarget], written_before: float = 0.0) -
     its creation (``vdev_set_deflate_ratio()``) and never changed by the expansion.
     """
     before = min(max(written_before, 0.0), 1.0)
-    acc: dict[Geometry, float] = defaultdict(float)
+    acc: dict[tuple[Layout, int, int, int | None, int], float] = defaultdict(float)  # Geometry's fields
     for t in targets:
         share = max(t.share, 0.0)
         if t.original_width is not None and t.original_width != t.width and before > 0:
-            acc[Geometry(t.layout, t.original_width, t.ashift, t.draid_data, t.deflate_ratio)] += share * before
+            acc[(t.layout, t.original_width, t.ashift, t.draid_data, t.deflate_ratio)] += share * before
             share *= 1 - before
             if share <= 0:
                 continue
-        acc[Geometry(t.layout, t.width, t.ashift, t.draid_data, t.deflate_ratio)] += share
+        acc[(t.layout, t.width, t.ashift, t.draid_data, t.deflate_ratio)] += share
     total = sum(acc.values())
     if total <= 0:
         n = len(acc)
-        return [(g, 1.0 / n) for g in acc]
-    return [(g, s / total) for g, s in acc.items()]
+        return [(Geometry(*g), 1.0 / n) for g in acc]
+    return [(Geometry(*g), s / total) for g, s in acc.items()]
 
 
 DvaCosts = dict[int, tuple[int, int, int]]
