@@ -145,6 +145,7 @@ def _group_vdevs(
 ) -> list[VdevCapacity]:
     """The ``count`` vdevs of one group, numbered from ``first``: all alike but their index."""
     vdev_notes = shape.notes + tuple(f"not removable: {r}" for r in blockers)
+    tolerance = fault_tolerance(group)
     return [
         VdevCapacity(
             index=first + i,
@@ -169,7 +170,7 @@ def _group_vdevs(
             embedded_log=shape.embedded_log,
             elog_size_bytes=shape.elog_size,
             elog_dspace_bytes=shape.elog_dspace,
-            fault_tolerance=fault_tolerance(group),
+            fault_tolerance=tolerance,
             removable=not blockers,
             min_alloc=shape.min_alloc,
             original_width=shape.original_width,
