@@ -1,10 +1,14 @@
-"""Remembering a pure function of a design's parts, which cannot be hashed (their ``extra`` is a dict).
+"""Doing the work for identical parts of a design once: remembering a pure function of a part, which
+cannot be hashed (its ``extra`` is a dict), and copying a figure for parts alike but for one field.
 
 The parts of a :class:`.design.types.Design` are frozen, so a figure computed from one of them holds
 for as long as that object lives: :func:`by_identity` keeps each result with the object it was
 computed from, by identity, and keeps the object alive with it so that no other object can take its
 identity. One estimate asks for the ashift of the same vdev group from several places (the capacity,
 the removal rules, three risk rules); it is worked out once.
+
+:func:`copy_with` copies a frozen figure with some fields changed, without building it field by field
+again: a group of 58 vdevs has 58 figures alike but for their index.
 """
 
 from __future__ import annotations
@@ -13,9 +17,10 @@ from collections.abc import Callable, Hashable
 from functools import wraps
 from typing import TypeVar
 
-__all__ = ["by_identity"]
+__all__ = ["by_identity", "copy_with"]
 
 Part = TypeVar("Part")
+Figure = TypeVar("Figure")
 Key = TypeVar("Key", bound=Hashable)
 Result = TypeVar("Result")
 
@@ -41,3 +46,13 @@ def by_identity(kept: int) -> Callable[[Callable[[Part, Key], Result]], Callable
         return remembered
 
     return decorate
+
+
+def copy_with(figure: Figure, **changes: object) -> Figure:
+    """A copy of the frozen dataclass ``figure`` with ``changes``, its fields copied as they are (its
+    ``__init__`` and ``__post_init__`` are not run again: for a figure that has neither checks nor
+    derived fields)."""
+    copy: Figure = object.__new__(type(figure))
+    copy.__dict__.update(figure.__dict__)
+    copy.__dict__.update(changes)
+    return copy

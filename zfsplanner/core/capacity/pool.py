@@ -19,6 +19,7 @@ from ..geometry.metaslab import deflated
 from ..geometry.removal import RemovalBlocker, removal_blockers, removal_context
 from ..geometry.slop import slop_space
 from ..geometry.vdev_shape import ALLOCATING_ROLES, VdevShape, fault_tolerance, group_shape
+from ..memo import copy_with
 from ..versions import Version, supports
 
 # Blocks a freshly created pool has written by the time ``zfs list`` first runs:
@@ -145,39 +146,36 @@ def _group_vdevs(
 ) -> list[VdevCapacity]:
     """The ``count`` vdevs of one group, numbered from ``first``: all alike but their index."""
     vdev_notes = shape.notes + tuple(f"not removable: {r}" for r in blockers)
-    tolerance = fault_tolerance(group)
-    return [
-        VdevCapacity(
-            index=first + i,
-            role=group.role,
-            group_index=gi,
-            layout=group.layout,
-            width=group.width,
-            parity=group.parity,
-            ashift=shape.ashift,
-            ashift_source=shape.ashift_source,
-            draid_data=shape.draid_data,
-            draid_spares=shape.draid_spares,
-            draid_groups=shape.draid_groups,
-            raw_bytes=shape.raw_bytes,
-            leaf_asize=shape.leaf_asize,
-            asize=shape.asize,
-            ms_shift=shape.ms_shift,
-            ms_count=shape.ms_count,
-            zpool_size_bytes=shape.size,
-            deflate_ratio=shape.ratio,
-            dspace_bytes=shape.class_dspace,
-            embedded_log=shape.embedded_log,
-            elog_size_bytes=shape.elog_size,
-            elog_dspace_bytes=shape.elog_dspace,
-            fault_tolerance=tolerance,
-            removable=not blockers,
-            min_alloc=shape.min_alloc,
-            original_width=shape.original_width,
-            notes=vdev_notes,
-        )
-        for i in range(group.count)
-    ]
+    one = VdevCapacity(
+        index=first,
+        role=group.role,
+        group_index=gi,
+        layout=group.layout,
+        width=group.width,
+        parity=group.parity,
+        ashift=shape.ashift,
+        ashift_source=shape.ashift_source,
+        draid_data=shape.draid_data,
+        draid_spares=shape.draid_spares,
+        draid_groups=shape.draid_groups,
+        raw_bytes=shape.raw_bytes,
+        leaf_asize=shape.leaf_asize,
+        asize=shape.asize,
+        ms_shift=shape.ms_shift,
+        ms_count=shape.ms_count,
+        zpool_size_bytes=shape.size,
+        deflate_ratio=shape.ratio,
+        dspace_bytes=shape.class_dspace,
+        embedded_log=shape.embedded_log,
+        elog_size_bytes=shape.elog_size,
+        elog_dspace_bytes=shape.elog_dspace,
+        fault_tolerance=fault_tolerance(group),
+        removable=not blockers,
+        min_alloc=shape.min_alloc,
+        original_width=shape.original_width,
+        notes=vdev_notes,
+    )
+    return [one, *(copy_with(one, index=first + i) for i in range(1, group.count))]
 
 
 def pool_capacity(design: Design) -> PoolCapacity:

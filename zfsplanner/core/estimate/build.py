@@ -24,6 +24,7 @@ from ..datasets.usage import DatasetUsage, dataset_usage
 from ..design.planning import PlanningInputs, read_planning
 from ..design.types import Dataset, Design, InvalidDesign, Layout, Role
 from ..document.parse import parse_design
+from ..memo import copy_with
 from ..planning.mdraid import MdRaidRow, md_raid_comparison
 from ..planning.sections import planning_sections
 from ..properties.resolve import with_inherited
@@ -59,12 +60,27 @@ def display(n: int) -> Display:
 def _targets(vdevs: Sequence[VdevCapacity], role: Role) -> list[AllocTarget]:
     chosen = [v for v in vdevs if v.role == role]
     total = sum(v.dspace_bytes for v in chosen) or 1
-    return [
-        AllocTarget(
-            v.layout, v.width, v.ashift, v.draid_data, v.deflate_ratio, v.dspace_bytes / total, v.original_width
+    targets: list[AllocTarget] = []
+    for i, v in enumerate(chosen):
+        if i and v.group_index == chosen[i - 1].group_index:  # the vdevs of a group are alike (pool_capacity)
+            targets.append(targets[-1])
+            continue
+        targets.append(
+            AllocTarget(
+                v.layout, v.width, v.ashift, v.draid_data, v.deflate_ratio, v.dspace_bytes / total, v.original_width
+            )
         )
-        for v in chosen
-    ]
+    return targets
+
+
+def _vdevs(vdevs: Sequence[VdevCapacity]) -> tuple[VdevFigures, ...]:
+    out: list[VdevFigures] = []
+    for v in vdevs:
+        if out and v.group_index == out[-1].group_index:  # alike but for the index (pool_capacity)
+            out.append(copy_with(out[-1], index=v.index))
+        else:
+            out.append(_vdev(v))
+    return tuple(out)
 
 
 def dataset_usages(design: Design, pool: PoolCapacity) -> list[DatasetUsage]:
@@ -350,7 +366,7 @@ def _estimate(design: Design, inputs: PlanningInputs | None) -> Estimate:
             notes=tuple(pool.notes),
             savings=_savings(saved),
         ),
-        vdevs=tuple(_vdev(v) for v in pool.vdevs),
+        vdevs=_vdevs(pool.vdevs),
         datasets=tuple(_dataset(u, curve) for u, curve in zip(usages, planning.curves, strict=True)),
         risks=tuple(assess(design, figures)),
         efficiency=tuple(_efficiency(pool)),
