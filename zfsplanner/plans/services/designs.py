@@ -201,7 +201,7 @@ def save_design_document(
         created_by=user,
     )
     if instance is not None:
-        instance.refresh_from_db()
+        instance.refresh_from_db(from_queryset=PoolDesign.objects.select_related("team"))  # pages show the team
         instance.remember_saved(spec, document)
         return instance
     return design
