@@ -114,7 +114,7 @@ class Tally:
         other.data_demand = defaultdict(float, self.data_demand)
         other.hist = defaultdict(float, self.hist)
         other.meta_demand = defaultdict(float, self.meta_demand)
-        other._stored = dict(self._stored)
+        other._stored = self._stored  # the same rules store a block the same way
         return other
 
     def stored(self, lsize: int, content: int) -> StoredBlock:
