@@ -59,3 +59,13 @@ def test_estimate_report_and_csv_are_unchanged(name, path):
             continue
         assert golden.exists(), f"no golden file {golden.name}: run with ZFSPLANNER_UPDATE_GOLDEN=1 once"
         assert text == golden.read_text(), f"{name}: {suffix} differs from {golden.relative_to(ROOT)}"
+
+
+@pytest.mark.parametrize(("name", "path"), DESIGNS, ids=[n for n, _ in DESIGNS])
+def test_the_same_design_estimated_again_gives_the_same_figures(name, path):
+    """What one estimate keeps for the next (the blocks of a histogram, a group's ashift) is not changed
+    by using it."""
+    design = parse_design(json.loads(path.read_text()))
+    first = estimate(design).to_document()
+    assert estimate(design).to_document() == first
+    assert estimate(parse_design(json.loads(path.read_text()))).to_document() == first

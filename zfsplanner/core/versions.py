@@ -436,6 +436,7 @@ FEATURES: dict[str, Feature] = {
 }
 
 
+@lru_cache(maxsize=1024)  # asked by every rule of every estimate; FEATURES never changes
 def supports(version: Version, feature: str) -> bool:
     """Does ``version`` have ``feature`` (a key of :data:`FEATURES`)?"""
     return FEATURES[feature].in_version(version)

@@ -14,6 +14,7 @@ from zfsplanner.core.design.types import Dataset, InvalidDesign, Role
 from zfsplanner.core.document.checks import design_errors
 from zfsplanner.core.document.export import design_to_document
 from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.versions import Version
 
 
 def document(**top: Any) -> dict[str, Any]:
@@ -43,7 +44,9 @@ TINY = replace(GOOD.vdevs[0].disks[0], size_bytes=32 * 1024**2, size_text=None)
         pytest.param(replace(GOOD, datasets=(Dataset("tank/a"), Dataset("tank/a"))), id="a name twice"),
         pytest.param(replace(GOOD, datasets=(Dataset("other/a"),)), id="a dataset outside the pool"),
         pytest.param(replace(GOOD, vdevs=(replace(GOOD.vdevs[0], role=Role.SPECIAL),)), id="no data vdev"),
-        pytest.param(replace(GOOD, openzfs_version="2.2", features={"fast_dedup": True}), id="feature too new"),
+        pytest.param(
+            replace(GOOD, openzfs_version=Version.parse("2.2"), features={"fast_dedup": True}), id="feature too new"
+        ),
         pytest.param(replace(GOOD, extra={"reliability": {"rebuild_bytes_per_s": {"vdevs[3]": 1}}}), id="planning"),
         pytest.param(replace(GOOD, vdevs=(replace(GOOD.vdevs[0], disks=(TINY,) * 6),)), id="a member too small"),
     ],

@@ -375,3 +375,40 @@ def test_what_the_estimate_would_refuse_is_refused_with_the_document(fields, fie
     with pytest.raises(InvalidDesign) as refused:
         parse_design(document)
     assert [(path, words in message) for path, message in refused.value.errors] == [(field, True)]
+
+
+class _Walked(list):  # type: ignore[type-arg]
+    """A list the scan visits item by item: its one-pass sizing takes plain lists only."""
+
+
+def _walked(value: Any) -> Any:
+    if isinstance(value, list):
+        return _Walked(_walked(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _walked(v) for k, v in value.items()}
+    return value
+
+
+histogram_like = st.lists(
+    st.lists(st.integers(min_value=-(2**70), max_value=2**70) | st.booleans() | st.floats(), max_size=3)
+    | st.integers(min_value=0, max_value=2**66),
+    max_size=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(histogram_like)
+def test_lists_of_integers_are_sized_as_if_each_item_were_visited(histogram):
+    document: Any = {"datasets": [{"contents": {"file_size_histogram": histogram}}]}
+    for _ in range(limits.MAX_DEPTH):  # at every depth, up to and beyond the nesting limit
+        for max_bytes in (limits.MAX_DOCUMENT_BYTES, 200):
+            fast = limits.scan_document(document, max_bytes=max_bytes)
+            walked = limits.scan_document(_walked(document), max_bytes=max_bytes)
+            assert (fast.errors, fast.steps, fast.size) == (walked.errors, walked.steps, walked.size)
+        document = [document]
+
+
+def test_a_count_beyond_2_64_in_a_histogram_is_named_by_its_path():
+    hist = [[4096, 10], [8192, 2**65], [16384, 1]]
+    errors = limits.scan_document({"datasets": [{"contents": {"file_size_histogram": hist}}]}).errors
+    assert [path for path, _ in errors] == ["datasets[0].contents.file_size_histogram[1][1]"]

@@ -76,27 +76,45 @@ def group_targets(targets: Sequence[AllocTarget], written_before: float = 0.0) -
     its creation (``vdev_set_deflate_ratio()``) and never changed by the expansion.
     """
     before = min(max(written_before, 0.0), 1.0)
-    acc: dict[Geometry, float] = defaultdict(float)
+    acc: dict[tuple[Layout, int, int, int | None, int], float] = defaultdict(float)  # Geometry's fields
     for t in targets:
         share = max(t.share, 0.0)
         if t.original_width is not None and t.original_width != t.width and before > 0:
-            acc[Geometry(t.layout, t.original_width, t.ashift, t.draid_data, t.deflate_ratio)] += share * before
+            acc[(t.layout, t.original_width, t.ashift, t.draid_data, t.deflate_ratio)] += share * before
             share *= 1 - before
             if share <= 0:
                 continue
-        acc[Geometry(t.layout, t.width, t.ashift, t.draid_data, t.deflate_ratio)] += share
+        acc[(t.layout, t.width, t.ashift, t.draid_data, t.deflate_ratio)] += share
     total = sum(acc.values())
     if total <= 0:
         n = len(acc)
-        return [(g, 1.0 / n) for g in acc]
-    return [(g, s / total) for g, s in acc.items()]
+        return [(Geometry(*g), 1.0 / n) for g in acc]
+    return [(Geometry(*g), s / total) for g, s in acc.items()]
 
 
-@lru_cache(maxsize=65536)
-def dva_cost(g: Geometry, psize: int) -> tuple[int, int, int]:
-    """(asize, deflated charge, data-sector bytes) of one DVA of ``psize`` on ``g``."""
-    asize = block_asize(g.layout, g.width, g.ashift, psize, g.draid_data)
-    return asize, deflate(asize, g.ratio), roundup(psize, 1 << g.ashift)
+DvaCosts = dict[int, tuple[int, int, int]]
+PSIZES_KEPT = 4096  # per geometry: every psize of whole sectors up to 16 MiB at ashift 12
+
+
+@lru_cache(maxsize=1024)
+def dva_costs(g: Geometry) -> DvaCosts:
+    """The costs of DVAs on ``g`` worked out so far, by psize (:func:`dva_cost` fills it): a loop over
+    many block sizes looks the geometry up once."""
+    return {}
+
+
+def dva_cost(g: Geometry, psize: int, known: DvaCosts | None = None) -> tuple[int, int, int]:
+    """(asize, deflated charge, data-sector bytes) of one DVA of ``psize`` on ``g``; ``known`` is
+    :func:`dva_costs` of ``g`` when the caller has it."""
+    if known is None:
+        known = dva_costs(g)
+    cost = known.get(psize)
+    if cost is None:
+        if len(known) >= PSIZES_KEPT:
+            known.clear()
+        asize = block_asize(g.layout, g.width, g.ashift, psize, g.draid_data)
+        cost = known[psize] = (asize, deflate(asize, g.ratio), roundup(psize, 1 << g.ashift))
+    return cost
 
 
 @dataclass
@@ -116,14 +134,15 @@ class Totals:
 def place(demand: dict[int, float], groups: list[tuple[Geometry, float]]) -> Totals:
     """Cost of ``demand`` (psize -> number of DVAs) spread over ``groups``."""
     tot = Totals()
+    spread = [(g, share, g.nominal, dva_costs(g)) for g, share in groups]
     for psize, dvas in demand.items():
         if dvas <= 0 or psize <= 0:
             continue
-        for g, share in groups:
-            asize, used, sectors = dva_cost(g, psize)
+        for g, share, nominal, known in spread:
+            asize, used, sectors = dva_cost(g, psize, known)
             w = dvas * share
             tot.raw += asize * w
             tot.used += used * w
             tot.data_sectors += sectors * w
-            tot.nominal_weighted += asize * w * g.nominal
+            tot.nominal_weighted += asize * w * nominal
     return tot

@@ -9,15 +9,17 @@ deflated space less slop (:mod:`zfsplanner.core.geometry.slop`) less the metadat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from math import gcd
 
-from ..design.types import Design, Layout, Role
+from ..design.types import Design, Layout, Role, VdevGroup
 from ..geometry.alloc import block_asize, deflate_ratio
 from ..geometry.metaslab import deflated
-from ..geometry.removal import removal_blockers, removal_context
+from ..geometry.removal import RemovalBlocker, removal_blockers, removal_context
 from ..geometry.slop import slop_space
-from ..geometry.vdev_shape import ALLOCATING_ROLES, fault_tolerance, group_shape
+from ..geometry.vdev_shape import ALLOCATING_ROLES, VdevShape, fault_tolerance, group_shape
+from ..memo import copy_with
 from ..versions import Version, supports
 
 # Blocks a freshly created pool has written by the time ``zfs list`` first runs:
@@ -139,6 +141,43 @@ def initial_root_used(ashift: int, layout: Layout, width: int, draid_data: int |
     return sum(n * deflated(block_asize(layout, width, ashift, p, draid_data), ratio) for p, n in blocks)
 
 
+def _group_vdevs(
+    gi: int, first: int, group: VdevGroup, shape: VdevShape, blockers: Sequence[RemovalBlocker]
+) -> list[VdevCapacity]:
+    """The ``count`` vdevs of one group, numbered from ``first``: all alike but their index."""
+    vdev_notes = shape.notes + tuple(f"not removable: {r}" for r in blockers)
+    one = VdevCapacity(
+        index=first,
+        role=group.role,
+        group_index=gi,
+        layout=group.layout,
+        width=group.width,
+        parity=group.parity,
+        ashift=shape.ashift,
+        ashift_source=shape.ashift_source,
+        draid_data=shape.draid_data,
+        draid_spares=shape.draid_spares,
+        draid_groups=shape.draid_groups,
+        raw_bytes=shape.raw_bytes,
+        leaf_asize=shape.leaf_asize,
+        asize=shape.asize,
+        ms_shift=shape.ms_shift,
+        ms_count=shape.ms_count,
+        zpool_size_bytes=shape.size,
+        deflate_ratio=shape.ratio,
+        dspace_bytes=shape.class_dspace,
+        embedded_log=shape.embedded_log,
+        elog_size_bytes=shape.elog_size,
+        elog_dspace_bytes=shape.elog_dspace,
+        fault_tolerance=fault_tolerance(group),
+        removable=not blockers,
+        min_alloc=shape.min_alloc,
+        original_width=shape.original_width,
+        notes=vdev_notes,
+    )
+    return [one, *(copy_with(one, index=first + i) for i in range(1, group.count))]
+
+
 def pool_capacity(design: Design) -> PoolCapacity:
     """Compute SIZE, AVAIL and every intermediate figure for ``design`` (raises ``InvalidDesign``)."""
     version_s = design.version
@@ -149,38 +188,7 @@ def pool_capacity(design: Design) -> PoolCapacity:
     index = 0
     for gi, (group, shape) in enumerate(zip(design.vdevs, shapes, strict=True)):
         blockers = removal_blockers(group, removal)
-        vdev_notes = shape.notes + tuple(f"not removable: {r}" for r in blockers)
-        proto = VdevCapacity(
-            role=group.role,
-            group_index=gi,
-            index=index,
-            layout=group.layout,
-            width=group.width,
-            parity=group.parity,
-            ashift=shape.ashift,
-            ashift_source=shape.ashift_source,
-            draid_data=shape.draid_data,
-            draid_spares=shape.draid_spares,
-            draid_groups=shape.draid_groups,
-            raw_bytes=shape.raw_bytes,
-            leaf_asize=shape.leaf_asize,
-            asize=shape.asize,
-            ms_shift=shape.ms_shift,
-            ms_count=shape.ms_count,
-            zpool_size_bytes=shape.size,
-            deflate_ratio=shape.ratio,
-            dspace_bytes=shape.class_dspace,
-            embedded_log=shape.embedded_log,
-            elog_size_bytes=shape.elog_size,
-            elog_dspace_bytes=shape.elog_dspace,
-            fault_tolerance=fault_tolerance(group),
-            removable=not blockers,
-            min_alloc=shape.min_alloc,
-            original_width=shape.original_width,
-            notes=vdev_notes,
-        )
-        vdevs.append(proto)
-        vdevs.extend(replace(proto, index=index + i) for i in range(1, group.count))
+        vdevs.extend(_group_vdevs(gi, index, group, shape, blockers))
         index += group.count
 
     def total(attr: str, *roles: Role) -> int:

@@ -18,6 +18,7 @@ BPE_PAYLOAD_SIZE = 112  # include/sys/spa.h: payload of an embedded block pointe
 LZ4_HEADER = 4  # module/zfs/lz4_zfs.c: big-endian compressed length before the LZ4 block
 ZSTD_HEADER = 8  # module/zstd/zfs_zstd.c: zfs_zstdhdr_t (c_len, version/level)
 ZSTD_MAGIC = 4  # ZFS writes magicless zstd frames (ZSTD_f_zstd1_magicless)
+ALLOC_ROUNDUP_SINCE = Version(2, 2)  # zio_roundup_alloc_size() (roundup_alloc_size below)
 
 
 class CompressionError(ValueError):
@@ -128,7 +129,7 @@ def roundup_alloc_size(size: int, version: Version, min_alloc: int, gcd_alloc: i
     ``spa_min_alloc`` (``zio_write_compress``); with one ashift and no dRAID the
     three are the same sector.
     """
-    if version < Version(2, 2):
+    if version < ALLOC_ROUNDUP_SINCE:
         return roundup(size, min_alloc)
     if size > min_alloc:
         return roundup(size, gcd_alloc)

@@ -6,6 +6,8 @@ Step 1-2 of the dataset pipeline (:mod:`zfsplanner.core.datasets.usage`).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..compression.profiles import PROFILES
 from ..compression.rules import CompressionError, resolve_algorithm
 from ..design.types import Dataset
@@ -49,15 +51,25 @@ def redundant_metadata_of(ds: Dataset) -> RedundantMetadata:
         raise DatasetError(f"{ds.name}: redundant_metadata {value!r} is not all, most, some or none") from exc
 
 
-def file_buckets(ds: Dataset, notes: list[str]) -> tuple[list[tuple[int, float]], bool]:
+def file_buckets(ds: Dataset, notes: list[str]) -> tuple[tuple[tuple[int, float], ...], bool]:
     """(size, count) buckets of files, and whether the contents are one unnamed stream
     of large files (no file count given)."""
     c = ds.contents
     if c is None:
-        return [], False
-    logical = c.logical_bytes
-    if c.file_size_histogram:
-        hist = [(s, float(n)) for s, n in c.file_size_histogram if n > 0]
+        return (), False
+    buckets, stream, said = _buckets(c.file_size_histogram, c.logical_bytes, c.file_count)
+    notes.extend(said)
+    return buckets, stream
+
+
+# The same buckets, the same tuple: what is computed from them is kept by the tuple's identity (blocks.py).
+@lru_cache(maxsize=64)
+def _buckets(
+    histogram: tuple[tuple[int, int], ...] | None, logical: int | None, file_count: int | None
+) -> tuple[tuple[tuple[int, float], ...], bool, tuple[str, ...]]:
+    notes: list[str] = []
+    if histogram:
+        hist = [(s, float(n)) for s, n in histogram if n > 0]
         total = sum(s * n for s, n in hist)
         files = sum(n for _, n in hist)
         if logical is not None and total > 0 and abs(total - logical) > 0.01 * logical:
@@ -67,24 +79,24 @@ def file_buckets(ds: Dataset, notes: list[str]) -> tuple[list[tuple[int, float]]
                 f"file_size_histogram adds up to {total:.0f} bytes, not logical_bytes {logical}: "
                 f"counts scaled by {scale:.3f}"
             )
-        elif logical is None and c.file_count and files and abs(files - c.file_count) > 0.01 * c.file_count:
-            scale = c.file_count / files
+        elif logical is None and file_count and files and abs(files - file_count) > 0.01 * file_count:
+            scale = file_count / files
             hist = [(s, n * scale) for s, n in hist]
-            notes.append(f"file_size_histogram has {files:.0f} files, not file_count {c.file_count}: counts scaled")
-        return hist, False
-    if c.file_count:
+            notes.append(f"file_size_histogram has {files:.0f} files, not file_count {file_count}: counts scaled")
+        return tuple(hist), False, tuple(notes)
+    if file_count:
         if not logical:
-            return [(0, float(c.file_count))], False
-        q, r = divmod(logical, c.file_count)
-        buckets = [(q, float(c.file_count - r))]
+            return ((0, float(file_count)),), False, ()
+        q, r = divmod(logical, file_count)
+        buckets = [(q, float(file_count - r))]
         if r:
             buckets.append((q + 1, float(r)))
-        notes.append(f"no file_size_histogram: {c.file_count} files of about {q} bytes assumed")
-        return buckets, False
+        notes.append(f"no file_size_histogram: {file_count} files of about {q} bytes assumed")
+        return tuple(buckets), False, tuple(notes)
     if logical:
         notes.append("no file count: contents treated as large files of whole records")
-        return [(logical, 1.0)], True
-    return [], False
+        return ((logical, 1.0),), True, tuple(notes)
+    return (), False, ()
 
 
 def compressed_fraction(ds: Dataset, algorithm: str, notes: list[str]) -> tuple[float, bool]:

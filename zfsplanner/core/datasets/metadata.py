@@ -299,6 +299,7 @@ def meta_dnode_indirects(
     return out
 
 
+@lru_cache(maxsize=4096)  # twice per dataset of every estimate, from a few distinct arguments
 def empty_dataset_blocks(
     volume: bool,
     copies: int,
@@ -308,7 +309,7 @@ def empty_dataset_blocks(
     gcd_alloc: int,
     *,
     dnode_block_total: int = EMPTY_FILESYSTEM_DNODE_BLOCKS,
-) -> list[MetaBlock]:
+) -> tuple[MetaBlock, ...]:
     """Metadata of a freshly created dataset (before any contents are written).
 
     For a filesystem, ``dnode_block_total`` sizes the meta-dnode's indirect blocks: the
@@ -325,4 +326,4 @@ def empty_dataset_blocks(
     for s in sizes:
         psize = metadata_block_psize(s, max(s * 2, DNODE_BLOCK_SIZE), version, min_alloc, gcd_alloc)
         out.append(MetaBlock(MetaKind.DNODE, psize, dvas, 1))
-    return out
+    return tuple(out)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ..capacity.placement import AllocTarget, Geometry, dva_cost, group_targets
+from ..capacity.placement import AllocTarget, Geometry, dva_cost, dva_costs, group_targets
 from ..design.types import Layout
 from ..geometry.metaslab import metaslab_shift
 from ..geometry.partitioning import leaf_asize, linux_whole_disk_partition_bytes
@@ -58,10 +58,11 @@ def thresholds(block_size: int, alloc_unit: int) -> list[int]:
 def _class_cost(demand: Sequence[tuple[int, float]], groups: list[tuple[Geometry, float]]) -> list[float]:
     """Raw allocated bytes of each (psize, DVAs) entry spread over ``groups``."""
     out = []
+    spread = [(g, share, dva_costs(g)) for g, share in groups]
     for psize, dvas in demand:
         cost = 0.0
-        for g, share in groups:
-            cost += dva_cost(g, psize)[0] * share
+        for g, share, known in spread:
+            cost += dva_cost(g, psize, known)[0] * share
         out.append(cost * dvas)
     return out
 

@@ -20,7 +20,8 @@ Histograms are handled per bucket, never per file, and ``asize`` is computed onc
 distinct (vdev geometry, psize).
 
 The steps have their own modules: :mod:`zfsplanner.core.datasets.inputs` (defaults, files and
-compressed fraction), :mod:`zfsplanner.core.capacity.placement` (vdev targets and the cost of a DVA),
+compressed fraction), :mod:`zfsplanner.core.datasets.blocks` (steps 1 and 2 added up, a histogram's
+once), :mod:`zfsplanner.core.capacity.placement` (vdev targets and the cost of a DVA),
 :mod:`zfsplanner.core.capacity.zvol` (a zvol's refreservation); this one runs the pipeline.
 """
 
@@ -29,7 +30,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..capacity.placement import AllocTarget, Totals, group_targets, place
 from ..capacity.zvol import (
@@ -37,20 +37,17 @@ from ..capacity.zvol import (
 )
 from ..compression.rules import (
     SPA_MINBLOCKSIZE,
-    BlockKind,
     CompressionError,
-    StoredBlock,
     compressratio,
-    estimated_compressed_size,
     resolve_algorithm,
-    stored_block,
 )
 from ..design.types import Dataset, DatasetType
 from ..properties.resolve import block_size_of
 from ..properties.zfsprops import PROPERTIES
-from ..units import MIB, ceil_div, is_power_of_two, roundup
+from ..units import MIB, ceil_div, is_power_of_two
 from ..versions import Version
 from . import blockhist
+from .blocks import BlockRules, Tally, file_tally, indirects
 from .directories import directory_blocks, directory_tree
 from .inputs import (
     DatasetError,
@@ -65,13 +62,9 @@ from .metadata import (
     EMPTY_FILESYSTEM_DNODE_BLOCKS,
     EMPTY_FILESYSTEM_OBJECTS,
     LEGACY_DNODE_SIZE,
-    SA_NBLKPTR,
-    MetaBlock,
-    RedundantMetadata,
     dnode_block_count,
     dnode_blocks,
     empty_dataset_blocks,
-    object_indirects,
 )
 
 __all__ = ["SPECIAL_SMALL_MAX_BEFORE_2_4", "SPECIAL_SMALL_RESERVE_PCT", "DatasetUsage", "dataset_usage"]
@@ -146,20 +139,6 @@ class DatasetUsage:
     special_used_bytes: int = 0
 
 
-@lru_cache(maxsize=8192)
-def _indirects(
-    nblocks: int,
-    nblkptr: int,
-    data_dvas: int,
-    copies: int,
-    redundant: RedundantMetadata,
-    version: Version,
-    min_alloc: int,
-    gcd_alloc: int,
-) -> tuple[MetaBlock, ...]:
-    return tuple(object_indirects(nblocks, nblkptr, data_dvas, copies, redundant, version, min_alloc, gcd_alloc))
-
-
 def dataset_usage(
     ds: Dataset,
     *,
@@ -206,111 +185,39 @@ def dataset_usage(
     if ssb and small_ok and ssb >= bs:
         notes.append("special_small_blocks >= block size: every data block qualifies for the special class")
 
-    def store(lsize: int, content: int) -> StoredBlock:
-        if algorithm == "off":
-            return stored_block(
-                lsize, None, algorithm="off", version=release, min_alloc=spa_min_alloc, gcd_alloc=spa_gcd_alloc
-            )
-        if all_zero or content == 0:
-            return stored_block(
-                lsize,
-                None,
-                algorithm=algorithm,
-                version=release,
-                min_alloc=spa_min_alloc,
-                gcd_alloc=spa_gcd_alloc,
-                all_zero=True,
-            )
-        comp = estimated_compressed_size(content, lsize - content, fraction, algorithm)
-        return stored_block(
-            lsize, comp, algorithm=algorithm, version=release, min_alloc=spa_min_alloc, gcd_alloc=spa_gcd_alloc
-        )
-
-    block_cache: dict[tuple[int, int], StoredBlock] = {}
-
-    def stored(lsize: int, content: int) -> StoredBlock:
-        key = (lsize, content)
-        sb = block_cache.get(key)
-        if sb is None:
-            sb = block_cache[key] = store(lsize, content)
-        return sb
-
-    data_demand: dict[int, float] = defaultdict(float)  # alloc psize -> DVAs
-    blocks_total = 0.0
-    logical_data = 0.0  # lsize of non-hole blocks
-    physical_data = 0.0  # psize of non-hole blocks
-    content_bytes = 0
-    nfiles = 0.0
-    hist: dict[int, float] = defaultdict(float)
-
-    def add_blocks(sb: StoredBlock, count: float) -> None:
-        nonlocal blocks_total, logical_data, physical_data
-        if sb.kind == BlockKind.HOLE:
-            return
-        blocks_total += count
-        logical_data += sb.lsize * count
-        physical_data += sb.psize * count
-        hist[sb.alloc_psize] += count
-        if sb.alloc_psize:
-            data_demand[sb.alloc_psize] += count * copies
-
-    meta_demand: dict[int, float] = defaultdict(float)  # metadata psize -> DVAs
-    meta_psize = 0.0
-
-    def add_meta(blocks: Sequence[MetaBlock], scale: float) -> None:
-        nonlocal meta_psize
-        for mb in blocks:
-            meta_demand[mb.psize] += mb.count * mb.dvas * scale
-            meta_psize += mb.psize * mb.count * scale
-
+    rules = BlockRules(bs, copies, redundant, algorithm, fraction, all_zero, release, spa_min_alloc, spa_gcd_alloc)
     refreservation: int | None = None
     dnode_block_total = EMPTY_FILESYSTEM_DNODE_BLOCKS
     if volume:
+        t = Tally(rules)
         written = ds.contents.logical_bytes if ds.contents and ds.contents.logical_bytes else 0
         if ds.volsize is not None and written > ds.volsize:
             notes.append(f"contents ({written} B) exceed volsize ({ds.volsize} B): capped at volsize")
             written = ds.volsize
-        content_bytes = written
+        t.content_bytes = written
         nblocks = ceil_div(written, bs)
         if nblocks:
             full, tail = divmod(written, bs)
-            add_blocks(stored(bs, bs), full)
+            t.add_blocks(t.stored(bs, bs), full)
             if tail:
-                add_blocks(stored(bs, tail), 1)
-            add_meta(
-                _indirects(nblocks, DN_MAX_NBLKPTR, copies, copies, redundant, release, spa_min_alloc, spa_gcd_alloc),
+                t.add_blocks(t.stored(bs, tail), 1)
+            t.add_meta(
+                indirects(nblocks, DN_MAX_NBLKPTR, copies, copies, redundant, release, spa_min_alloc, spa_gcd_alloc),
                 1.0,
             )
         if ds.volsize is not None and not ds.extra.get("sparse", False):
             refreservation = zvol_volsize_to_reservation(ds.volsize, bs, copies, [*normal, *special])
     else:
         buckets, stream = file_buckets(ds, notes)
-        for size, count in buckets:
-            if count <= 0:
-                continue
-            nfiles += count
-            content_bytes += int(size * count)
-            if size == 0:
-                continue
-            if size <= bs:
-                add_blocks(stored(roundup(size, SPA_MINBLOCKSIZE), size), count)
-                continue
-            full, tail = divmod(size, bs)
-            nblocks = full + (1 if tail else 0)
-            add_blocks(stored(bs, bs), full * count)
-            if tail:
-                add_blocks(stored(bs, tail), count)
-            add_meta(
-                _indirects(nblocks, SA_NBLKPTR, copies, copies, redundant, release, spa_min_alloc, spa_gcd_alloc), count
-            )
+        t = file_tally(buckets, rules)
         if stream:
-            nfiles = 1.0
-        files = int(round(nfiles))
+            t.nfiles = 1.0
+        files = int(round(t.nfiles))
         if files:
             tree, dirs = directory_tree(files, files_per_directory_of(ds))
             objects = EMPTY_FILESYSTEM_OBJECTS + files + dirs - 1  # the root directory is already there
             dnode_block_total = max(dnode_block_count(objects, dnodesize), EMPTY_FILESYSTEM_DNODE_BLOCKS)
-            add_meta(
+            t.add_meta(
                 dnode_blocks(
                     objects,
                     dnodesize,
@@ -324,7 +231,7 @@ def dataset_usage(
                 1.0,
             )
             for entries, count in tree:
-                add_meta(
+                t.add_meta(
                     directory_blocks(
                         entries, copies, redundant, release, spa_min_alloc, spa_gcd_alloc, weight=float(count)
                     ),
@@ -337,19 +244,19 @@ def dataset_usage(
         raise DatasetError(f"{ds.name}: {exc}") from exc
     if measured is not None and algorithm != "off":
         # a measured per-block size histogram replaces the single ratio (blockhist.py)
-        alloc = blockhist.allocate(measured, blocks_total, bs, copies, release, spa_min_alloc, spa_gcd_alloc)
-        if not blocks_total:
-            logical_data = alloc.blocks * bs
-            content_bytes = content_bytes or int(logical_data)
-        data_demand = defaultdict(float, alloc.demand)
-        hist = defaultdict(float, alloc.stored)
-        physical_data = alloc.physical_bytes
-        blocks_total = alloc.blocks
+        alloc = blockhist.allocate(measured, t.blocks_total, bs, copies, release, spa_min_alloc, spa_gcd_alloc)
+        if not t.blocks_total:
+            t.logical_data = alloc.blocks * bs
+            t.content_bytes = t.content_bytes or int(t.logical_data)
+        t.data_demand = defaultdict(float, alloc.demand)
+        t.hist = defaultdict(float, alloc.stored)
+        t.physical_data = alloc.physical_bytes
+        t.blocks_total = alloc.blocks
         notes.append(f"data blocks allocated as measured: {len(measured)} block sizes (block_size_histogram)")
 
     # The empty dataset's blocks; its meta-dnode indirect blocks are rewritten fuller as
     # dnode blocks are added (the count of the empty dataset for its own USED).
-    add_meta(
+    t.add_meta(
         empty_dataset_blocks(
             volume, copies, redundant, release, spa_min_alloc, spa_gcd_alloc, dnode_block_total=dnode_block_total
         ),
@@ -362,14 +269,14 @@ def dataset_usage(
 
     # On a RAIDZ vdev widened by zpool attach, what was written before keeps its old cost
     written_before = ds.contents.logical_bytes_written_before if ds.contents is not None else None
-    before = min(written_before / content_bytes, 1.0) if written_before and content_bytes else 0.0
+    before = min(written_before / t.content_bytes, 1.0) if written_before and t.content_bytes else 0.0
     normal_groups = group_targets(normal, before)
     special_groups = group_targets(special, before) if special else []
 
     # Split data blocks into special-eligible small blocks and the rest.
     small_demand: dict[int, float] = {}
     big_demand: dict[int, float] = {}
-    for psize, dvas in data_demand.items():
+    for psize, dvas in t.data_demand.items():
         if small_ok and psize <= ssb:
             small_demand[psize] = dvas
         else:
@@ -381,7 +288,7 @@ def dataset_usage(
     data_tot = Totals()
     data_tot.add(normal_tot)
     if special_groups:
-        meta_on_special = place(meta_demand, special_groups)
+        meta_on_special = place(t.meta_demand, special_groups)
         small_on_special = place(small_demand, special_groups)
         cap = special_usable_bytes
         f_meta = f_small = 1.0
@@ -400,7 +307,7 @@ def dataset_usage(
         meta_tot.add(meta_on_special, f_meta)
         special_tot.add(meta_on_special, f_meta)
         if f_meta < 1.0:
-            spill = place(meta_demand, normal_groups)
+            spill = place(t.meta_demand, normal_groups)
             meta_tot.add(spill, 1 - f_meta)
             normal_tot.add(spill, 1 - f_meta)
         data_tot.add(small_on_special, f_small)
@@ -411,7 +318,7 @@ def dataset_usage(
             normal_tot.add(spill, 1 - f_small)
         base_tot = place(base_demand, special_groups)
     else:
-        m = place(meta_demand, normal_groups)
+        m = place(t.meta_demand, normal_groups)
         s = place(small_demand, normal_groups)
         meta_tot.add(m)
         normal_tot.add(m)
@@ -428,18 +335,18 @@ def dataset_usage(
         if raw
         else sum(g.nominal * s for g, s in normal_groups)
     )
-    logicalused = logical_data + meta_psize
-    if referenced < (1 - NOTABLE_SHORTFALL) * (physical_data + meta_psize):
+    logicalused = t.logical_data + t.meta_psize
+    if referenced < (1 - NOTABLE_SHORTFALL) * (t.physical_data + t.meta_psize):
         notes.append(USED_BELOW_WRITTEN)
     return DatasetUsage(
         name=ds.name,
-        logical_bytes=content_bytes,
+        logical_bytes=t.content_bytes,
         logicalused_bytes=int(round(logicalused)),
-        compressratio=compressratio(int(round(logicalused)), int(round(physical_data + meta_psize))),
+        compressratio=compressratio(int(round(logicalused)), int(round(t.physical_data + t.meta_psize))),
         block_size_bytes=bs,
         compression=algorithm,
         copies=copies,
-        data_blocks=int(round(blocks_total)),
+        data_blocks=int(round(t.blocks_total)),
         data_allocated_bytes=int(round(data_tot.raw)),
         metadata_allocated_bytes=int(round(meta_tot.raw)),
         special_allocated_bytes=int(round(special_tot.raw)),
@@ -450,12 +357,12 @@ def dataset_usage(
         refreservation_bytes=refreservation,
         raidz_overhead_fraction=overhead,
         nominal_parity_fraction=nominal,
-        psize_histogram=tuple(sorted((p, int(round(n))) for p, n in hist.items())),
+        psize_histogram=tuple(sorted((p, int(round(n))) for p, n in t.hist.items())),
         notes=tuple(notes),
-        data_dvas=tuple(sorted(data_demand.items())),
-        metadata_dvas=tuple(sorted(meta_demand.items())),
+        data_dvas=tuple(sorted(t.data_demand.items())),
+        metadata_dvas=tuple(sorted(t.meta_demand.items())),
         small_blocks_allowed=not volume or zvol_ssb,
-        metadata_psize_bytes=int(round(meta_psize)),
+        metadata_psize_bytes=int(round(t.meta_psize)),
         data_referenced_bytes=int(round(data_tot.used)),
         special_used_bytes=int(round(special_tot.used)),
     )

@@ -273,6 +273,12 @@ def read_histogram(
     n_err = len(r.errors)
     pairs = []
     for i, pair in enumerate(value):
+        if type(pair) is list and len(pair) == 2:  # the usual [int, int], checked without the general test
+            size, count = pair
+            if type(size) is int and type(count) is int and size >= 0 and count >= 0:
+                if max_count is None or count <= max_count:
+                    pairs.append((size, count))
+                    continue
         ok = (
             isinstance(pair, list | tuple)
             and len(pair) == 2

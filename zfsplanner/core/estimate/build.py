@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
-from ..capacity.efficiency import efficiency_table
+from ..capacity.efficiency import EfficiencyRow, efficiency_table
 from ..capacity.expansion import expansion_report
 from ..capacity.placement import AllocTarget
 from ..capacity.pool import PoolCapacity, VdevCapacity, avail_charge, pool_capacity
@@ -21,9 +22,10 @@ from ..datasets.savings import SpaceSavings, space_savings
 from ..datasets.special import CurvePoint
 from ..datasets.usage import DatasetUsage, dataset_usage
 from ..design.planning import PlanningInputs, read_planning
-from ..design.types import Dataset, Design, InvalidDesign, Role
+from ..design.types import Dataset, Design, InvalidDesign, Layout, Role
 from ..document.parse import parse_design
-from ..planning.mdraid import md_raid_comparison
+from ..memo import copy_with
+from ..planning.mdraid import MdRaidRow, md_raid_comparison
 from ..planning.sections import planning_sections
 from ..properties.resolve import with_inherited
 from ..risk.registry import DatasetFigure, RiskFigures, assess
@@ -58,21 +60,40 @@ def display(n: int) -> Display:
 def _targets(vdevs: Sequence[VdevCapacity], role: Role) -> list[AllocTarget]:
     chosen = [v for v in vdevs if v.role == role]
     total = sum(v.dspace_bytes for v in chosen) or 1
-    return [
-        AllocTarget(
-            v.layout, v.width, v.ashift, v.draid_data, v.deflate_ratio, v.dspace_bytes / total, v.original_width
+    targets: list[AllocTarget] = []
+    for i, v in enumerate(chosen):
+        if i and v.group_index == chosen[i - 1].group_index:  # the vdevs of a group are alike (pool_capacity)
+            targets.append(targets[-1])
+            continue
+        targets.append(
+            AllocTarget(
+                v.layout, v.width, v.ashift, v.draid_data, v.deflate_ratio, v.dspace_bytes / total, v.original_width
+            )
         )
-        for v in chosen
-    ]
+    return targets
+
+
+def _vdevs(vdevs: Sequence[VdevCapacity]) -> tuple[VdevFigures, ...]:
+    out: list[VdevFigures] = []
+    for v in vdevs:
+        if out and v.group_index == out[-1].group_index:  # alike but for the index (pool_capacity)
+            out.append(copy_with(out[-1], index=v.index))
+        else:
+            out.append(_vdev(v))
+    return tuple(out)
 
 
 def dataset_usages(design: Design, pool: PoolCapacity) -> list[DatasetUsage]:
-    return _usages(design, pool, design.datasets)
+    return _usages(design, pool, design.datasets, _targets(pool.vdevs, Role.DATA), _targets(pool.vdevs, Role.SPECIAL))
 
 
-def _usages(design: Design, pool: PoolCapacity, datasets: Sequence[Dataset]) -> list[DatasetUsage]:
-    normal = _targets(pool.vdevs, Role.DATA)
-    special = _targets(pool.vdevs, Role.SPECIAL)
+def _usages(
+    design: Design,
+    pool: PoolCapacity,
+    datasets: Sequence[Dataset],
+    normal: Sequence[AllocTarget],
+    special: Sequence[AllocTarget],
+) -> list[DatasetUsage]:
     usages: list[DatasetUsage] = []
     on_special = 0
     for i, ds in enumerate(datasets):
@@ -118,8 +139,9 @@ def expansion_datasets(design: Design, pool: PoolCapacity, usages: Sequence[Data
     ]
     if not chosen:
         return []
-    old = _usages(design, pool, [_written_before_all(ds, True) for ds, _ in chosen])
-    new = _usages(design, pool, [_written_before_all(ds, False) for ds, _ in chosen])
+    normal, special = _targets(pool.vdevs, Role.DATA), _targets(pool.vdevs, Role.SPECIAL)
+    old = _usages(design, pool, [_written_before_all(ds, True) for ds, _ in chosen], normal, special)
+    new = _usages(design, pool, [_written_before_all(ds, False) for ds, _ in chosen], normal, special)
     out = []
     for (ds, u), o, n in zip(chosen, old, new, strict=True):
         before = min(ds.contents.logical_bytes_written_before or 0, u.logical_bytes) if ds.contents else 0
@@ -204,7 +226,7 @@ def _efficiency(pool: PoolCapacity) -> list[EfficiencyGroup]:
         if key in seen:
             continue
         seen.add(key)
-        rows = efficiency_table(v.layout, v.width, v.ashift, v.draid_data)
+        rows = _efficiency_rows(v.layout, v.width, v.ashift, v.draid_data)
         out.append(
             EfficiencyGroup(
                 group_index=v.group_index,
@@ -213,10 +235,20 @@ def _efficiency(pool: PoolCapacity) -> list[EfficiencyGroup]:
                 width=v.width,
                 ashift=v.ashift,
                 draid_data=v.draid_data,
-                rows=tuple(rows),
+                rows=rows,
             )
         )
     return out
+
+
+@lru_cache(maxsize=256)
+def _efficiency_rows(layout: Layout, width: int, ashift: int, draid_data: int | None) -> tuple[EfficiencyRow, ...]:
+    return tuple(efficiency_table(layout, width, ashift, draid_data))
+
+
+@lru_cache(maxsize=256)
+def _md_raid_rows(disks: tuple[int, ...], reserved_per_disk_bytes: int) -> tuple[MdRaidRow, ...]:
+    return tuple(md_raid_comparison(disks, reserved_per_disk_bytes=reserved_per_disk_bytes))
 
 
 def _md_raid(design: Design) -> list[MdRaidGroup]:
@@ -224,9 +256,9 @@ def _md_raid(design: Design) -> list[MdRaidGroup]:
     for gi, group in enumerate(design.vdevs):
         if group.role != Role.DATA:
             continue
-        disks = [d.size_bytes for d in group.disks] * group.count
-        rows = md_raid_comparison(disks, reserved_per_disk_bytes=group.reserved_per_disk_bytes or 0)
-        out.append(MdRaidGroup(group_index=gi, disks=len(disks), rows=tuple(rows)))
+        disks = tuple(d.size_bytes for d in group.disks) * group.count
+        rows = _md_raid_rows(disks, group.reserved_per_disk_bytes or 0)
+        out.append(MdRaidGroup(group_index=gi, disks=len(disks), rows=rows))
     return out
 
 
@@ -261,10 +293,9 @@ def estimate(design: Design, inputs: PlanningInputs | None = None) -> Estimate:
 
 def _estimate(design: Design, inputs: PlanningInputs | None) -> Estimate:
     pool = pool_capacity(design)
-    usages = dataset_usages(design, pool)
-    planning = planning_sections(
-        design, pool, usages, _targets(pool.vdevs, Role.DATA), _targets(pool.vdevs, Role.SPECIAL), inputs
-    )
+    normal, special = _targets(pool.vdevs, Role.DATA), _targets(pool.vdevs, Role.SPECIAL)
+    usages = _usages(design, pool, design.datasets, normal, special)
+    planning = planning_sections(design, pool, usages, normal, special, inputs)
     planned_used = sum(u.zfs_used_bytes for u in usages)
     saved = space_savings(design, pool, usages)
     # what the contents take from AVAIL: from 2.4.1/2.3.7 not what they keep on the special class
@@ -335,7 +366,7 @@ def _estimate(design: Design, inputs: PlanningInputs | None) -> Estimate:
             notes=tuple(pool.notes),
             savings=_savings(saved),
         ),
-        vdevs=tuple(_vdev(v) for v in pool.vdevs),
+        vdevs=_vdevs(pool.vdevs),
         datasets=tuple(_dataset(u, curve) for u, curve in zip(usages, planning.curves, strict=True)),
         risks=tuple(assess(design, figures)),
         efficiency=tuple(_efficiency(pool)),

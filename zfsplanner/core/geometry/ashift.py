@@ -42,6 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..design.types import Design, Disk, Layout, Role, VdevGroup
+from ..memo import by_identity
 from ..units import ilog2
 from ..versions import Version, supports
 
@@ -210,7 +211,11 @@ def automatic(group: VdevGroup, version: Version) -> tuple[int, str]:
 
 def resolve(group: VdevGroup, version: Version) -> AshiftChoice:
     """Everything about one group's ashift on ``version``."""
-    v = version
+    return _resolve(group, version)
+
+
+@by_identity(kept=1024)  # asked for by the capacity, the removal rules and the risk rules of one estimate
+def _resolve(group: VdevGroup, v: Version) -> AshiftChoice:
     leaf = _is_leaf_vdev(group)
     auto, auto_source = automatic(group, v)
     notes: list[str] = []

@@ -188,6 +188,8 @@ def with_inherited(design: Design, ds: Dataset) -> Dataset:
     Properties left at their default stay unset (``None``), so the engines apply the
     version's default themselves.
     """
+    if next(ancestors(design, ds), None) is None:
+        return ds  # no listed parent: nothing to inherit
     changes: dict[str, Any] = {}
     extra = dict(ds.extra)
     for prop in INHERITABLE:

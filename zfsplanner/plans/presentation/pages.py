@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from django.urls import reverse
 
 from zfsplanner.core.design.types import InvalidDesign
@@ -57,8 +58,32 @@ class ExportFile:
 
 
 def pretty_json(doc: Mapping[str, Any]) -> str:
-    """A document as the JSON editor and the export show it."""
+    """A document as the JSON editor and the export show it: ``json.dumps(doc, indent=2,
+    ensure_ascii=False)``, written by orjson when that gives the same text (the standard library
+    writes an indented document in Python, a millisecond for a 1,000-bucket histogram)."""
+    if _orjson_writes_alike(doc):
+        try:
+            return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode()
+        except orjson.JSONEncodeError:
+            pass  # keys that are not strings, integers beyond 64 bits, lone surrogates: as json writes them
     return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def _orjson_writes_alike(doc: Any) -> bool:
+    """Does orjson spell every number of ``doc`` as ``json`` does? Floats differ only where ``json``
+    writes an exponent (``1e-05``, ``1e+16``; orjson ``1e-5``, ``1e16``) or a non-finite value."""
+    stack = [doc]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, float):
+            if not (value == 0 or 1e-4 <= abs(value) < 1e16):
+                return False
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            if not all(type(item) is int for item in value):
+                stack.extend(value)
+    return True
 
 
 def design_summary(

@@ -22,6 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 
 from zfsplanner.accounts.models import Team
 from zfsplanner.core.design.types import Compressibility, Contents, Dataset, Design, Disk, InvalidDesign, Role
@@ -278,7 +279,7 @@ def _store(
         created_by=user,
     )
     if instance is not None:
-        instance.refresh_from_db()
+        instance.refresh_from_db(from_queryset=PoolDesign.objects.select_related("team"))  # pages show the team
         instance.remember_saved(spec, document)
         return instance
     return design
@@ -312,12 +313,16 @@ def _ensure_revision_row(design: PoolDesign) -> None:
 
 
 def current_revision(design: PoolDesign) -> DesignRevision | None:
-    return DesignRevision.objects.filter(design=design, number=design.revision).first()
+    return _current(design).first()
+
+
+def _current(design: PoolDesign) -> QuerySet[DesignRevision]:
+    return DesignRevision.objects.filter(design=design, number=design.revision)
 
 
 def can_undo_redo(design: PoolDesign) -> tuple[bool, bool]:
-    row = current_revision(design)
-    return (row is not None and row.undo_to is not None, row is not None and row.redo_to is not None)
+    row = _current(design).values_list("undo_to", "redo_to").first()  # not the revision's document
+    return (row is not None and row[0] is not None, row is not None and row[1] is not None)
 
 
 class NothingToWalk(Exception):
