@@ -180,3 +180,16 @@ def test_errors_name_the_file_they_come_from():
 def test_an_empty_paste_is_refused():
     with pytest.raises(ImportProblem, match="empty"):
         import_pool([("paste", "\n\n")])
+
+
+def test_a_member_size_cut_off_in_the_paste_is_refused_not_modelled():
+    """A paste ending inside a leaf row of ``zpool list -v -p`` leaves that member a SIZE of 3 B, and without its
+    ``raidz1-0`` line the disks are four single-disk vdevs whose other sizes are fitted to the pool's SIZE: no vdev
+    ZFS could build, so the import says so instead of failing in the geometry (found by test_damaged_input.py)."""
+    body = text("freebsd-2.2-raidz1-gptid.txt").splitlines()
+    assert body[8].split()[0] == "raidz1-0"
+    leaf = next(i for i, t in enumerate(body) if i > 20 and t.strip().startswith("gptid/"))
+    pasted = "\n".join([*body[:8], *body[9:leaf], body[leaf][: body[leaf].index(" 3998639460352") + 2]])
+    assert pasted.endswith("gptid/5e7c1b2a-1c2d-11ee-8a0e-3cecef123401    3")
+    with pytest.raises(ImportProblem, match="make no vdev ZFS could build: 3 B; ZFS needs at least 67108864 B"):
+        import_pool([("paste", pasted)], catalog=CATALOG)
