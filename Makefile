@@ -1,4 +1,4 @@
-# zfsplanner — the two commands: `make run` and `make test`.
+# zfsplanner — the two commands: `make run` and `make test` (`make test-fast` while developing: no browser).
 PYTHON ?= python3
 PORT   ?= 8000
 export PORT
@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: screenshots run test test-services browser bench lint migrate demo frontend clean native
+.PHONY: screenshots run test test-fast test-services test-tools bench lint migrate demo frontend clean native
 
 ## python-ldap compiles against OpenLDAP's and SASL's headers: installed with apt-get when missing and we may.
 BUILD_HEADERS := /usr/include/ldap.h:libldap2-dev /usr/include/sasl/sasl.h:libsasl2-dev
@@ -42,10 +42,12 @@ run: demo native
 	@echo "zfsplanner: open http://127.0.0.1:$(PORT)/ (log in as demo / zfsplanner-demo)"
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-## What the tests run besides Python: Chromium (browser tests), dash and fio (the collector script's
-## tests), nginx (the proxy in front of gunicorn), installed with apt-get when one is missing and we may.
-TEST_TOOLS := chromium dash fio slapd nginx
-browser:
+## What the tests run besides Python: Chromium (browser tests), dash, bash and fio (the collector script's
+## tests), slapd (log-in over LDAP), nginx (the proxy in front of gunicorn), installed with apt-get when one is
+## missing and we may. `make test-fast` needs all but Chromium.
+TEST_TOOLS := chromium dash bash fio slapd nginx
+test-fast: TEST_TOOLS := $(filter-out chromium,$(TEST_TOOLS))
+test-tools:
 	@missing=""; \
 	for t in $(TEST_TOOLS); do \
 	  if [ "$$t" = chromium ] && [ -n "$$CHROMIUM_PATH" ]; then continue; fi; \
@@ -60,16 +62,20 @@ browser:
 	  fi; \
 	fi
 
-## The test suite (SQLite, in-process tasks, browser tests in Chromium).
-test: $(STAMP) native browser
+## The test suite (SQLite, in-process tasks, browser tests in Chromium): what CI runs.
+test: $(STAMP) native test-tools
 	$(PY) -m pytest -q
 
+## The suite without the browser tests (tests/e2e, marked e2e), for the development loop: no Chromium started.
+test-fast: $(STAMP) native test-tools
+	$(PY) -m pytest -q -m "not services and not e2e"
+
 ## The suite against PostgreSQL + Redis + a real Celery worker (DATABASE_URL, CELERY_BROKER_URL set).
-test-services: $(STAMP) native browser
+test-services: $(STAMP) native test-tools
 	$(PY) -m pytest -q -m "services or not services"
 
 ## Screenshots of the main pages (1366 and 390 px) into docs/screenshots, from the browser tests.
-screenshots: $(STAMP) browser
+screenshots: $(STAMP) test-tools
 	SCREENSHOT_DIR=$(CURDIR)/docs/screenshots $(PY) -m pytest -q tests/e2e/test_designer.py -k axe
 	SCREENSHOT_DIR=$(CURDIR)/docs/screenshots $(PY) -m pytest -q tests/e2e/test_collect.py
 

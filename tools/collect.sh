@@ -13,13 +13,14 @@
 # Reads only: zpool status, zpool list, zpool get (the pool's and, on 2.2+, each vdev's properties),
 # zfs get, zfs version, lsblk. Changes nothing on the pool. With --benchmark DIR it writes one test file in DIR (removed whatever happens).
 # Exit status: 0 done; 2 bad usage, a missing tool, an unreachable server, a refused token, no
-# pool or too little free space; 1 the server could not read what was sent, or fio failed.
+# pool or too little free space; 1 the server could not read what was sent, or fio failed; 128 + the
+# signal's number when interrupted (130 Ctrl-C, 143 TERM, 129 HUP), also when fio was killed by one.
 # POSIX sh: runs under dash, busybox ash, bash and FreeBSD sh.
 
 # Run as `curl ... | sh -s -- ...`, the shell reads this script from a pipe: everything is in main(),
 # parsed in full before anything runs, and no command it runs can read (and eat) the rest of it.
 main() {
-COLLECT_VERSION="1.1.0"
+COLLECT_VERSION="1.1.1"
 
 LC_ALL=C
 export LC_ALL
@@ -56,7 +57,8 @@ its preview ("model vs your pool"). Nothing on the pool is changed.
 
 Exit status: 0 done; 2 bad usage, a missing tool, an unreachable server, a refused
 token, no pool, or less free space in DIR than twice SIZE; 1 the server could not
-read what was sent, or fio failed.
+read what was sent, or fio failed; 128 + the signal's number when interrupted (130
+for Ctrl-C, also when fio alone was killed by it): the test file is removed.
 EOF
 }
 
@@ -208,10 +210,21 @@ cleanup() {
     fi
     rm -rf "$WORK"
 }
+# Interrupted: the test file and the work directory removed, nothing more sent, and the exit status a
+# shell gives for the signal (128 + its number). Reached from the traps, or from fio's exit status when
+# fio was killed by a signal: Ctrl-C reaches both at once and which of the two this shell sees first is
+# the kernel's choice; a signal ignored when the script started (nohup, a background job) never runs
+# the trap at all.
+# shellcheck disable=SC2317  # called by the traps
+interrupted() {
+    cleanup
+    trap - EXIT INT TERM HUP
+    exit "$1"
+}
 trap cleanup EXIT
-trap 'cleanup; trap - EXIT; exit 130' INT
-trap 'cleanup; trap - EXIT; exit 143' TERM
-trap 'cleanup; trap - EXIT; exit 129' HUP
+trap 'interrupted 130' INT
+trap 'interrupted 143' TERM
+trap 'interrupted 129' HUP
 
 # ------------------------------------------------------------------ pools
 
@@ -638,6 +651,7 @@ while [ "$i" -le "$REPEAT" ]; do
     fio --output-format=json --output="$WORK/fio.json" "$WORK/jobs.fio" 2>"$WORK/fio.err" || fio_rc=$?
     rm -f "$TEST_FILE"
     TEST_FILE=""
+    [ "$fio_rc" -le 128 ] || interrupted "$fio_rc"  # fio killed by a signal (Ctrl-C, kill): see interrupted()
     [ -s "$WORK/fio.json" ] || fail "fio failed (exit $fio_rc) and wrote no results: $(tr '\n' ' ' <"$WORK/fio.err" | cut -c1-400)"
 
     body="$WORK/bench.body"

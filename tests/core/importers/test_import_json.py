@@ -169,25 +169,6 @@ def test_a_guid_named_tree_from_g_is_refused_like_the_text():
         parse(lines(json.dumps({**data, "pools": {"tank": {**pool, "vdevs": {"tank": root}}}})))
 
 
-SAMPLE = text(ALL).splitlines()
-
-
-@settings(max_examples=120, deadline=None)
-@given(data=st.data())
-def test_damaged_json_raises_only_the_importers_errors(data):
-    body = list(SAMPLE)
-    i = data.draw(st.integers(0, len(body) - 1))
-    t = body[i]
-    for _ in range(data.draw(st.integers(1, 3))):
-        pos = data.draw(st.integers(0, max(len(t) - 1, 0)))
-        t = t[:pos] + data.draw(st.text(alphabet='{}[]":,0123456789abcdeT-. ', max_size=4)) + t[pos + 1:]
-    body[i] = t
-    try:
-        import_pool([("paste", "\n".join(body))])
-    except UnreadableOutput:
-        pass
-
-
 def test_the_same_pool_as_text_and_as_json_is_one_pool():
     """What tools/collect.sh sends: every output as text and, from 2.3, as -j too."""
     design = parse_design(EXAMPLE)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from tests.core.import_samples import lines, section
 from zfsplanner.core.importers.lsblk import LsblkError, parse
@@ -69,23 +67,3 @@ def test_it_names_a_value_that_is_not_a_sector_size():
 def test_it_names_invalid_json():
     with pytest.raises(LsblkError, match="line 2: .*invalid JSON"):
         parse(lines('{"blockdevices": [\n  {"name": "sda",,}\n]}'))
-
-
-SAMPLE = section("linux-2.3-raidz2-special-log-cache-spare.txt", "lsblk").lines
-
-
-@settings(max_examples=150, deadline=None)
-@given(data=st.data())
-def test_damaged_output_raises_only_its_own_error(data):
-    body = list(SAMPLE[: data.draw(st.integers(0, len(SAMPLE)))])
-    for _ in range(data.draw(st.integers(0, 4))):
-        if not body:
-            break
-        i = data.draw(st.integers(0, len(body) - 1))
-        n, t = body[i]
-        pos = data.draw(st.integers(0, max(len(t) - 1, 0)))
-        body[i] = (n, t[:pos] + data.draw(st.text(max_size=5)) + t[pos + 1 :])
-    try:
-        parse(body)
-    except LsblkError:
-        pass

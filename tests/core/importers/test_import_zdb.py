@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from tests.core.import_samples import lines, section, text
 from zfsplanner.core.importers.zdb import ZdbError, parse
@@ -52,23 +50,3 @@ def test_a_row_with_missing_numbers_is_named():
     with pytest.raises(ZdbError) as exc:
         parse(lines("\n".join(broken)))
     assert exc.value.line == row and "9 numbers" in exc.value.message
-
-
-SAMPLE = section("zdb-2.2-Lbbbs.txt", "zdb").lines
-
-
-@settings(max_examples=100, deadline=None)
-@given(data=st.data())
-def test_damaged_output_raises_only_its_own_error(data):
-    body = list(SAMPLE[: data.draw(st.integers(0, len(SAMPLE)))])
-    for _ in range(data.draw(st.integers(0, 4))):
-        if not body:
-            break
-        i = data.draw(st.integers(0, len(body) - 1))
-        n, t = body[i]
-        pos = data.draw(st.integers(0, max(len(t) - 1, 0)))
-        body[i] = (n, t[:pos] + data.draw(st.text(max_size=5)) + t[pos + 1 :])
-    try:
-        parse(body)
-    except ZdbError:
-        pass

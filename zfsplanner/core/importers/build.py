@@ -118,9 +118,13 @@ def build(found: Outputs, *, pool: str | None = None, catalog: Sequence[CatalogE
         return _document(b, tops, datasets, reported_ds, found, savings)
 
     ashift_question = None
-    if any(t.ashift is None for t in tops):
-        tops, ashift_question = _infer_ashift(b, tops, document)
-    doc, questions = document(tops)
+    try:
+        if any(t.ashift is None for t in tops):
+            tops, ashift_question = _infer_ashift(b, tops, document)
+        doc, questions = document(tops)
+    except InvalidDesign as exc:  # a member size no vdev can have (a SIZE cut off in the paste: 3 B)
+        problems = "; ".join(msg for _, msg in exc.errors)
+        raise ImportProblem(None, f"the sizes the outputs give make no vdev ZFS could build: {problems}") from None
     if ashift_question is not None:
         ashift_question["id"] = f"q{len(questions) + 1}"
         questions.append(ashift_question)
