@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -19,11 +20,14 @@ from zfsplanner.core.advisor import (
     loss_level,
     sort_rows,
 )
-from zfsplanner.core.design.types import Layout
+from zfsplanner.core.design.types import Disk, InvalidDesign, Layout, Media
+from zfsplanner.core.document.export import design_to_document
 from zfsplanner.core.document.parse import parse_design
+from zfsplanner.core.document.parts import disk_from_document
 from zfsplanner.core.estimate import estimate
+from zfsplanner.core.versions import Version
 
-EXOS16 = {"size_bytes": 16_000_900_661_248, "model": "ST16000NM001G", "media": "hdd", "rpm": 7200}
+EXOS16 = Disk(16_000_900_661_248, model="ST16000NM001G", media=Media.HDD, rpm=7200)
 
 
 def labels(n):
@@ -52,7 +56,7 @@ def test_every_row_is_a_design_whose_estimate_gives_the_same_figures():
     rows = advise([Candidate(EXOS16, 12, price=310.0, currency="EUR")], DataNeeds(40 * 10**12, 0.25, 2))
     assert rows
     for row in rows:
-        e = estimate(parse_design(row.document)).to_document()
+        e = estimate(parse_design(row.as_dict()["document"])).to_document()  # the design as the API writes it
         assert e["pool"]["zfs_avail_bytes"] == row.usable_bytes
         assert e["reliability"]["data_loss_probability"]["5y"] == pytest.approx(row.loss_5y)
         assert e["performance"]["random_read_iops"]["high"] == pytest.approx(row.random_read_iops)
@@ -80,7 +84,7 @@ def test_sorting_puts_the_best_first_and_rows_without_the_figure_last():
     assert [r.usable_bytes for r in by_space] == sorted((r.usable_bytes for r in rows), reverse=True)
     by_risk = sort_rows(rows, "loss_5y")
     assert [r.loss_5y for r in by_risk] == sorted(r.loss_5y for r in rows)
-    priced = advise([Candidate(EXOS16, 12, price=100.0), Candidate({**EXOS16, "model": "B"}, 6)], DataNeeds(10**12))
+    priced = advise([Candidate(EXOS16, 12, price=100.0), Candidate(replace(EXOS16, model="B"), 6)], DataNeeds(10**12))
     cheap = sort_rows(priced, "cost_per_usable_tb")
     assert all(r.cost_per_usable_tb is not None for r in cheap[:8]) and cheap[-1].cost_per_usable_tb is None
     with pytest.raises(AdvisorError, match="sort"):
@@ -106,16 +110,17 @@ def test_a_layout_likely_to_lose_data_is_never_sorted_above_one_that_is_not():
     assert cheapest.loss_level == LossLevel.CRITICAL  # the bargain the mark is for
 
 
-def test_a_typed_price_goes_into_the_design_document_and_a_catalog_price_does_not():
+def test_a_typed_price_goes_into_the_design_and_a_catalog_price_does_not():
     typed = advise([Candidate(EXOS16, 6, price=389.9, price_typed=True)], DataNeeds(10**12))
-    assert {r.document["vdevs"][0]["price_per_disk"] for r in typed} == {"389.90"}
-    assert parse_design(typed[0].document).vdevs[0].price_per_disk == Decimal("389.90")
+    assert {r.design.vdevs[0].price_per_disk for r in typed} == {Decimal("389.90")}
+    assert {r.as_dict()["document"]["vdevs"][0]["price_per_disk"] for r in typed} == {"389.9"}
     catalog = advise([Candidate(EXOS16, 6, price=250.0)], DataNeeds(10**12))
-    assert all("price_per_disk" not in r.document["vdevs"][0] for r in catalog)
+    assert all(r.design.vdevs[0].price_per_disk is None for r in catalog)
+    assert all("price_per_disk" not in r.as_dict()["document"]["vdevs"][0] for r in catalog)
 
 
 def test_several_candidates_are_compared_in_one_list():
-    small = {"size_bytes": 4_000_787_030_016, "model": "WD40EFZX", "media": "hdd", "rpm": 5400}
+    small = Disk(4_000_787_030_016, model="WD40EFZX", media=Media.HDD, rpm=5400)
     rows = advise([Candidate(EXOS16, 6, label="Exos"), Candidate(small, 12, label="Red Plus")], DataNeeds(10**12))
     assert {r.candidate for r in rows} == {"Exos", "Red Plus"}
 
@@ -125,7 +130,7 @@ def test_design_settings_apply_to_every_row():
     base = advise([Candidate(EXOS16, 6)], DataNeeds(10**12), sort="usable_bytes")
     worse = advise([Candidate(EXOS16, 6)], DataNeeds(10**12), opts, sort="usable_bytes")
     assert all(w.loss_5y > b.loss_5y for w, b in zip(worse, base, strict=True))
-    assert worse[0].document["reliability"] == {"afr": {"ST16000NM001G": 0.05}}
+    assert worse[0].design.extra["reliability"] == {"afr": {"ST16000NM001G": 0.05}}
 
 
 def test_bad_input_names_the_field():
@@ -134,9 +139,18 @@ def test_bad_input_names_the_field():
     fields = dict(exc.value.errors)
     assert {"candidates[0].count", "candidates[0].price", "data.logical_bytes", "data.growth_per_year",
             "data.years"} <= set(fields)
+    with pytest.raises(InvalidDesign) as bad:  # a disk is read where it comes in, named by its path there
+        disk_from_document({"size_bytes": "14T"}, "candidates[0].disk")
+    assert bad.value.errors[0][0] == "candidates[0].disk.size_bytes"
     with pytest.raises(AdvisorError) as exc:
-        advise([Candidate({"size_bytes": "14T"}, 4)], DataNeeds(1))
-    assert exc.value.errors[0][0] == "candidates[0].disk.size_bytes"
+        advise([Candidate(EXOS16, 4)], DataNeeds(1, compression="lz5", profile="music"), Options(pool_name="9tank"))
+    assert [p for p, _ in exc.value.errors] == ["data.compression", "data.compressibility.profile"]
+    with pytest.raises(AdvisorError) as exc:
+        advise([Candidate(EXOS16, 4)], DataNeeds(1), Options(pool_name="mirror"))
+    assert [p for p, _ in exc.value.errors] == ["options.pool_name"]
+    with pytest.raises(AdvisorError) as exc:
+        advise([Candidate(EXOS16, 4)], DataNeeds(1), Options(extra={"reliability": {"afr": {"x": 7}}}))
+    assert all(p.startswith("options.reliability") for p, _ in exc.value.errors)
     with pytest.raises(AdvisorError, match="at least one"):
         advise([], DataNeeds(1))
     with pytest.raises(AdvisorError) as exc:
@@ -147,7 +161,7 @@ def test_bad_input_names_the_field():
 def test_draid_rows_carry_their_geometry():
     rows = [r for r in advise([Candidate(EXOS16, 24)], DataNeeds(10**13)) if r.vdev_layout.startswith("draid")]
     assert {(r.draid_data, r.draid_spares, r.width) for r in rows} == {(8, 2, 24)}
-    doc = rows[0].document["vdevs"][0]
+    doc = rows[0].as_dict()["document"]["vdevs"][0]
     assert doc["draid_data"] == 8 and doc["draid_spares"] == 2 and doc["layout"] in {x.value for x in Layout}
 
 
@@ -161,8 +175,8 @@ def worked_rows(growth=WORKED_GROWTH, sort="cost_per_usable_tb_year", logical=18
     """docs/planning.md, "Cost per usable TB-year, by hand": 12 × 8 TB at 150, 18 TB of incompressible
     data (recordsize 1M, OpenZFS 2.3.4) growing 30 % a year over 3 years."""
     needs = DataNeeds(logical, 0.3, 3, profile="incompressible")
-    options = Options(openzfs_version="2.3.4", growth=growth)
-    return advise([Candidate({"size_bytes": "8TB"}, 12, 150.0)], needs, options, sort=sort)
+    options = Options(openzfs_version=Version(2, 3, 4), growth=growth)
+    return advise([Candidate(disk_from_document({"size_bytes": "8TB"}), 12, 150.0)], needs, options, sort=sort)
 
 
 def test_the_worked_example_ranks_all_disks_now_above_a_vdev_added_later():
@@ -182,7 +196,7 @@ def test_the_worked_example_ranks_all_disks_now_above_a_vdev_added_later():
 
 def test_each_path_is_the_timeline_of_the_design_it_builds():
     later = next(r for r in worked_rows() if r.path == "add-vdev-later" and r.layout.startswith("1 × raidz2 of 6"))
-    doc = later.document
+    doc = design_to_document(later.design)
     assert doc["growth"] == WORKED_GROWTH and doc["vdevs"][0]["count"] == 1
     assert doc["datasets"][0]["contents"]["logical_bytes"] == 18 * TB  # the data of now: the timeline grows it
     assert "price_per_disk" not in doc["vdevs"][0]  # a price the user did not type stays out, as in every row

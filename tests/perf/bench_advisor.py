@@ -7,8 +7,9 @@ import statistics
 import time
 
 from zfsplanner.core.advisor import Candidate, DataNeeds, advise
+from zfsplanner.core.design.types import Disk, Media
 
-DISK = {"size_bytes": 16_000_900_661_248, "model": "ST16000NM001G", "media": "hdd", "rpm": 7200}
+DISK = Disk(16_000_900_661_248, model="ST16000NM001G", media=Media.HDD, rpm=7200)
 
 
 def run() -> list[dict]:

@@ -11,8 +11,9 @@ histogram), :func:`advise` lists the layouts worth considering for each candidat
   small) with one distributed spare (two from 24 disks), from 8 disks up.
 
 Each row is estimated with the same engine as a design (pool capacity, the data written
-at the horizon, reliability, performance) and carries the design document that builds
-it, so it can be saved as a design as it is (with the price per disk the user typed).
+at the horizon, reliability, performance) and carries the design that builds it (a typed
+``Design``, written as a document only where it leaves: :meth:`Row.as_dict`), so it can be saved
+as it is (with the price per disk the user typed).
 
 With a growth block (``Options.growth``, the design format's ``growth``: ``{"per_year": 0.3,
 "horizon_years": 5, "fill_limit": 0.8}``, read by the same rule), each row also gives its
@@ -22,7 +23,7 @@ A layout of two or more vdevs then gets a second row, path ``add-vdev-later``: o
 now, and the timeline's ``add-vdev`` option bought when the fill limit is reached, priced by that
 option's ``cost_per_usable_tb_year``. That row applies when the smaller pool reaches the limit
 within the horizon, and not already now; its figures are the layout's own (the pool it ends as),
-its cost what both purchases cost, and its design document the smaller pool with the data of now
+its cost what both purchases cost, and its design the smaller pool with the data of now
 and the growth block, whose timeline shows when to add the vdev.
 
 Each row also carries its ``loss_level``: ``"critical"`` when the chance of losing some data
@@ -35,21 +36,36 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
 from .capacity.pool import pool_capacity
 from .design.planning import PlanningError, PlanningInputs, read_growth
-from .design.types import FORMAT, PARITY, Design, InvalidDesign, Layout, VdevGroup
-from .document.parse import parse_design
+from .design.types import (
+    COMPRESSIBILITY_PROFILES,
+    COMPRESSION_VALUES,
+    PARITY,
+    Compressibility,
+    Contents,
+    Dataset,
+    Design,
+    Disk,
+    Layout,
+    Role,
+    VdevGroup,
+)
+from .document.checks import design_errors
+from .document.export import design_to_document
+from .document.limits import DRAID_MAX_CHILDREN, MAX_FILES, MAX_HISTOGRAM_BUCKETS, size_error
 from .estimate import dataset_usages, estimate
 from .estimate.timeline_figures import OptionKind, TimelineFigures
 from .geometry.draid import draid_default_data
 from .planning.context import context
 from .planning.reliability_section import reliability_section
 from .planning.sections import performance_section
-from .units import format_zfs_size, is_power_of_two
-from .versions import default_version
+from .units import is_power_of_two
+from .versions import NEWEST_RELEASE, Version
 
 MAX_DISKS = 1000
 # The chance of losing some data within five years (reliability's ``data_loss_probability["5y"]``)
@@ -107,9 +123,9 @@ class AdvisorError(ValueError):
 
 @dataclass(frozen=True)
 class Candidate:
-    """``count`` disks described by ``disk`` (a design-format disk object), at ``price`` each."""
+    """``count`` disks ``disk`` (read where it comes in: ``document.parts.disk_from_document``), at ``price`` each."""
 
-    disk: Mapping[str, Any]
+    disk: Disk
     count: int
     price: float | None = None
     currency: str = ""
@@ -136,7 +152,7 @@ class DataNeeds:
 
 @dataclass(frozen=True)
 class Options:
-    openzfs_version: str = field(default_factory=default_version)
+    openzfs_version: Version = NEWEST_RELEASE  # the newest release the planner knows
     pool_name: str = "tank"
     max_fill: float = 0.8  # a layout "fits" when the data at the horizon stays below this fill
     extra: Mapping[str, Any] = field(default_factory=dict)  # reliability/performance settings for every row
@@ -175,7 +191,7 @@ def layouts(n: int) -> list[Shape]:
         for w in range(p + 2, min(n, 4 * (p + 1)) + 1):
             if n % w == 0:
                 out.append(Shape(layout, w, n // w))
-    if n >= MIN_DRAID_DISKS:
+    if MIN_DRAID_DISKS <= n <= DRAID_MAX_CHILDREN:
         spares = 2 if n >= 24 else 1
         for layout in (Layout.DRAID1, Layout.DRAID2, Layout.DRAID3):
             p = PARITY[layout]
@@ -184,34 +200,46 @@ def layouts(n: int) -> list[Shape]:
     return out
 
 
-def design_document(candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options) -> dict[str, Any]:
-    """The design document of one row: the layout, and the data as it will be at the horizon."""
-    vdev: dict[str, Any] = {"role": "data", "layout": shape.layout.value, "width": shape.width, "count": shape.count,
-                            "disk": dict(candidate.disk)}
-    if shape.draid_data is not None:
-        vdev["draid_data"] = shape.draid_data
-        vdev["draid_spares"] = shape.draid_spares
-    if candidate.price_typed and candidate.price is not None:
-        vdev["price_per_disk"] = f"{candidate.price:.2f}"
-    growth = needs.at_horizon
-    contents: dict[str, Any] = {"logical_bytes": int(needs.logical_bytes * growth)}
+def row_design(
+    candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options, growth: Mapping[str, Any] | None = None
+) -> Design:
+    """The design of one row: the layout, and the data as it will be at the horizon (with the growth
+    block ``growth``, when given)."""
+    price = Decimal(f"{candidate.price:.2f}") if candidate.price_typed and candidate.price is not None else None
+    group = VdevGroup(
+        role=Role.DATA,
+        layout=shape.layout,
+        width=shape.width,
+        disks=(candidate.disk,) * shape.width,
+        count=shape.count,
+        draid_data=shape.draid_data,
+        draid_spares=shape.draid_spares,
+        price_per_disk=price,
+    )
+    factor = needs.at_horizon
+    histogram = file_count = None
     if needs.file_size_histogram:
-        contents["file_size_histogram"] = [[s, max(int(round(c * growth)), 1)] for s, c in needs.file_size_histogram]
+        histogram = tuple((s, max(int(round(c * factor)), 1)) for s, c in needs.file_size_histogram)
     elif needs.file_count:
-        contents["file_count"] = int(needs.file_count * growth)
-    if needs.profile:
-        contents["compressibility"] = {"profile": needs.profile}
-    rs = format_zfs_size(needs.recordsize)
-    return {
-        "format": FORMAT,
-        "name": options.pool_name,
-        "description": f"{shape.label} of {candidate.label or candidate.disk.get('model') or 'disks'} (layout advisor)",
-        "openzfs_version": options.openzfs_version,
-        "vdevs": [vdev],
-        "datasets": [{"name": f"{options.pool_name}/data", "recordsize": rs, "compression": needs.compression,
-                      "contents": contents}],
-        **dict(options.extra),
-    }
+        file_count = int(needs.file_count * factor)
+    contents = Contents(
+        logical_bytes=int(needs.logical_bytes * factor),
+        file_count=file_count,
+        file_size_histogram=histogram,
+        compressibility=Compressibility(profile=needs.profile) if needs.profile else None,
+    )
+    data = Dataset(
+        name=f"{options.pool_name}/data", recordsize=needs.recordsize, compression=needs.compression, contents=contents
+    )
+    extra = {**options.extra, **({"growth": dict(growth)} if growth is not None else {})}
+    return Design(
+        name=options.pool_name,
+        vdevs=(group,),
+        datasets=(data,),
+        openzfs_version=options.openzfs_version,
+        description=f"{shape.label} of {candidate.label or candidate.disk.model or 'disks'} (layout advisor)",
+        extra=extra,
+    )
 
 
 @dataclass(frozen=True)
@@ -242,13 +270,17 @@ class Row:
     currency: str
     cost_per_usable_tb: float | None
     loss_level: LossLevel
-    document: dict[str, Any]
+    design: Design
     path: GrowthPath = GrowthPath.ALL_NOW
     cost_per_usable_tb_year: float | None = None  # over the growth block's horizon (None: no block or no price)
     add_vdev_at_years: float | None = None  # add-vdev-later: years from now until the vdev is added
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+        """The row as the API gives it: its figures, and its design as a document (``document``)."""
+        return {
+            "document" if k == "design" else k: design_to_document(self.design) if k == "design" else getattr(self, k)
+            for k in self.__dataclass_fields__
+        }
 
 
 def loss_level(loss_5y: float) -> LossLevel:
@@ -259,8 +291,7 @@ def loss_level(loss_5y: float) -> LossLevel:
 
 
 def _row(candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options, inputs: PlanningInputs | None) -> Row:
-    doc = design_document(candidate, shape, needs, options)
-    design: Design = parse_design(doc)
+    design = _checked(row_design(candidate, shape, needs, options))
     pool = pool_capacity(design)
     usages = dataset_usages(design, pool)
     ctx = context(design, inputs)
@@ -271,7 +302,7 @@ def _row(candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options,
     cost = candidate.price * candidate.count if candidate.price is not None else None
     group: VdevGroup = design.vdevs[0]
     return Row(
-        candidate=candidate.label or str(candidate.disk.get("model") or "disk"),
+        candidate=candidate.label or candidate.disk.model or "disk",
         layout=shape.label,
         vdev_layout=shape.layout.value,
         width=shape.width,
@@ -297,8 +328,17 @@ def _row(candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options,
         currency=candidate.currency,
         cost_per_usable_tb=_per_tb(cost, usable),
         loss_level=loss_level(rel.loss_5y),
-        document=doc,
+        design=design,
     )
+
+
+def _checked(design: Design) -> Design:
+    """``design`` when it passes the rules spanning its parts (its parts are the advisor's checked
+    inputs); :class:`AdvisorError` in the advisor's own names otherwise."""
+    errors = design_errors(design)
+    if errors:
+        raise AdvisorError(errors)
+    return design
 
 
 def _per_tb(cost: float | None, usable: int) -> float | None:
@@ -307,14 +347,14 @@ def _per_tb(cost: float | None, usable: int) -> float | None:
 
 def _timeline(
     candidate: Candidate, shape: Shape, needs: DataNeeds, options: Options, inputs: PlanningInputs | None
-) -> tuple[dict[str, Any], TimelineFigures | None]:
+) -> tuple[Design, TimelineFigures | None]:
     """The layout holding the data of now with the growth block, and its timeline priced at the
-    candidate's price (the estimate's own: :func:`.estimate.estimate`); the document keeps the
+    candidate's price (the estimate's own: :func:`.estimate.estimate`); the design keeps the
     price only when the user typed it, as every row's does."""
-    now = replace(needs, years=0)
-    doc = {**design_document(candidate, shape, now, options), "growth": dict(options.growth or {})}
-    priced = {**design_document(replace(candidate, price_typed=True), shape, now, options), "growth": doc["growth"]}
-    return doc, estimate(parse_design(priced), inputs).timeline
+    now, growth = replace(needs, years=0), options.growth or {}
+    design = _checked(row_design(candidate, shape, now, options, growth))
+    priced = row_design(replace(candidate, price_typed=True), shape, now, options, growth)
+    return design, estimate(priced, inputs).timeline
 
 
 def _growth_rows(
@@ -326,7 +366,7 @@ def _growth_rows(
     if shape.count < 2 or shape.draid_data is not None:
         return out
     fewer = replace(shape, count=shape.count - 1)
-    doc, smaller = _timeline(replace(candidate, count=candidate.count - shape.width), fewer, needs, options, inputs)
+    design, smaller = _timeline(replace(candidate, count=candidate.count - shape.width), fewer, needs, options, inputs)
     add = next((o for o in smaller.options if o.kind == OptionKind.ADD_VDEV), None) if smaller else None
     if smaller is None or add is None or add.cost_per_usable_tb_year is None or not smaller.at_years:
         return out  # the smaller pool is past its limit now, or does not reach it within the horizon
@@ -342,7 +382,7 @@ def _growth_rows(
             cost_per_usable_tb=_per_tb(cost, row.usable_bytes),
             cost_per_usable_tb_year=add.cost_per_usable_tb_year,
             add_vdev_at_years=smaller.at_years,
-            document=doc,
+            design=design,
         )
     )
     return out
@@ -361,7 +401,7 @@ def sort_rows(rows: Sequence[Row], key: str) -> list[Row]:
 
 
 def _advisor_path(path: str, candidate: int, message: str) -> tuple[str, str]:
-    """The advisor's own name for a field of the generated design document."""
+    """The advisor's own name for a field of the generated design."""
     replacements = (
         ("datasets[0].contents.", "data."),
         ("datasets[0].", "data."),
@@ -375,6 +415,31 @@ def _advisor_path(path: str, candidate: int, message: str) -> tuple[str, str]:
         if path.startswith(prefix):
             return replacement + path[len(prefix) :], message
     return (path or f"candidates[{candidate}]"), message
+
+
+def _data_errors(needs: DataNeeds) -> list[tuple[str, str]]:
+    """What the design format refuses in the data's own fields, at the horizon (the dataset reader's
+    rules: ``document.parts``; the limits: ``document.limits``)."""
+    errors: list[tuple[str, str]] = []
+    if needs.compression not in COMPRESSION_VALUES:
+        message = f"{needs.compression!r} is not a ZFS compression value (e.g. lz4, zstd, off)"
+        errors.append(("data.compression", message))
+    if needs.profile is not None and needs.profile not in COMPRESSIBILITY_PROFILES:
+        errors.append(
+            ("data.compressibility.profile", f"{needs.profile!r} is not one of {', '.join(COMPRESSIBILITY_PROFILES)}")
+        )
+    factor = needs.at_horizon
+    beyond = size_error(int(needs.logical_bytes * factor)) if needs.logical_bytes >= 0 else None
+    if beyond is not None:
+        errors.append(("data.logical_bytes", f"at the horizon: {beyond}"))
+    histogram = needs.file_size_histogram or ()
+    if len(histogram) > MAX_HISTOGRAM_BUCKETS:
+        message = f"has {len(histogram):,} entries; at most {MAX_HISTOGRAM_BUCKETS:,}"
+        errors.append(("data.file_size_histogram", message))
+    files = max(c for _, c in histogram) if histogram else (needs.file_count or 0)
+    if files * factor > MAX_FILES:
+        errors.append(("data", f"counts more than {MAX_FILES:,} files at the horizon"))
+    return errors
 
 
 def advise(
@@ -402,6 +467,7 @@ def advise(
         errors.append(("data.years", "must be from 0 to 30"))
     if not is_power_of_two(needs.recordsize) or not 512 <= needs.recordsize <= 16 << 20:
         errors.append(("data.recordsize", "must be a power of two from 512 to 16M"))
+    errors.extend(_data_errors(needs))
     if options.growth is not None:
         try:
             read_growth(options.growth)  # the rule of the design's growth block
@@ -415,7 +481,7 @@ def advise(
             try:
                 row = _row(c, shape, needs, options, inputs)
                 rows.extend(_growth_rows(row, c, shape, needs, options, inputs) if options.growth else [row])
-            except InvalidDesign as exc:  # name the advisor's own fields, not the generated document's
+            except AdvisorError as exc:  # name the advisor's own fields, not the generated design's
                 raise AdvisorError([_advisor_path(path, i, message) for path, message in exc.errors]) from exc
     return sort_rows(rows, sort)
 

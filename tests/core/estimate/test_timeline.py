@@ -73,7 +73,7 @@ def test_each_option_is_the_estimate_of_the_design_it_leads_to():
     line = timeline(design())
     assert [o.kind for o in line.options] == ["add-vdev", "widen-raidz", "replace-disks", "new-pool"]
     for option in line.options:
-        again = estimate(parse_design(option.design_document))
+        again = estimate(option.design)
         assert option.usable_bytes == again.pool.zfs_avail_bytes
         assert option.fill_after == again.pool.used_fraction
         assert option.years_gained == pytest.approx(math.log(0.8 / again.pool.used_fraction) / math.log(1.3), abs=0.005)
@@ -83,16 +83,16 @@ def test_each_option_is_the_estimate_of_the_design_it_leads_to():
 def test_the_options_hold_the_data_of_the_moment_the_limit_is_reached():
     doc = design()
     line = timeline(doc)
-    grown = line.options[0].design_document["datasets"][0]["contents"]["logical_bytes"]
+    grown = line.options[0].design.datasets[0].contents.logical_bytes
     assert grown == pytest.approx(19 * TB * 1.3**line.at_years, rel=0.01)
 
 
 def test_a_widened_raidz_is_the_expansion_the_design_format_records():
     line = timeline(design(growth={"per_year": 0.3, "horizon_years": 5, "fill_limit": 0.8, "widen_by": 2}))
     widen = next(o for o in line.options if o.kind == "widen-raidz")
-    vdev = widen.design_document["vdevs"][0]
+    vdev = widen.to_document()["design"]["vdevs"][0]  # as the estimate's document writes it
     assert (vdev["width"], vdev["expanded_from_width"]) == (8, 6)
-    written = widen.design_document["datasets"][0]["contents"]
+    written = widen.to_document()["design"]["datasets"][0]["contents"]
     assert written["logical_bytes_written_before"] == written["logical_bytes"]
     # by hand: the same pool written as a 6-wide raidz2 widened to 8, every byte written before it
     by_hand = design(logical=written["logical_bytes"])
@@ -219,9 +219,9 @@ def test_a_new_pool_is_written_at_full_width_where_larger_disks_keep_the_expansi
     doc["vdevs"][0].update(expanded_from_width=4, logical_bytes_written_before=6 * TB)
     options = {o.kind: o for o in timeline(doc).options}
     assert set(options) == {"add-vdev", "widen-raidz", "replace-disks", "new-pool"}
-    assert options["widen-raidz"].design_document["vdevs"][0]["expanded_from_width"] == 4  # the width it began at
-    assert "expanded_from_width" not in options["new-pool"].design_document["vdevs"][0]
-    assert options["replace-disks"].design_document["vdevs"][0]["expanded_from_width"] == 4
+    assert options["widen-raidz"].design.vdevs[0].expanded_from_width == 4  # the width it began at
+    assert options["new-pool"].design.vdevs[0].expanded_from_width is None
+    assert options["replace-disks"].design.vdevs[0].expanded_from_width == 4
     # space counted at the 4-wide ratio after larger disks; at the 5-wide ratio in a new pool
     assert options["new-pool"].usable_bytes > options["replace-disks"].usable_bytes
 

@@ -18,6 +18,7 @@ from ..design.types import (
     DatasetType,
     Disk,
     Host,
+    InvalidDesign,
     Layout,
     Media,
     Partitioning,
@@ -59,7 +60,7 @@ def _read_watts(r: Reader, d: Any, path: str) -> float | None:
     return float(v)
 
 
-def _read_disk(r: Reader, value: Any, path: str) -> Disk | None:
+def read_disk(r: Reader, value: Any, path: str) -> Disk | None:
     d = r.obj(value, path)
     if d is None:
         return None
@@ -94,6 +95,16 @@ def _read_disk(r: Reader, value: Any, path: str) -> Disk | None:
         extra=extra(d, DISK_KEYS),
         size_text=d["size_bytes"] if isinstance(d["size_bytes"], str) else None,
     )
+
+
+def disk_from_document(value: Any, path: str = "disk") -> Disk:
+    """A disk object read on its own, where it comes in (a catalog entry, a disk the advisor is given);
+    :class:`InvalidDesign` names every bad field below ``path``."""
+    r = Reader()
+    disk = read_disk(r, value, path)
+    if r.errors or disk is None:
+        raise InvalidDesign(r.errors or [(path, "cannot be read")])
+    return disk
 
 
 VDEV_KEYS = (
@@ -154,13 +165,13 @@ def read_vdev(r: Reader, value: Any, path: str) -> VdevGroup | None:
             r.err(join(path, "disks"), "must be a non-empty list of disks")
         else:
             for i, item in enumerate(raw):
-                disk = _read_disk(r, item, f"{join(path, 'disks')}[{i}]")
+                disk = read_disk(r, item, f"{join(path, 'disks')}[{i}]")
                 if disk is not None:
                     disks.append(disk)
             if width is not None and len(raw) != width:
                 r.err(join(path, "disks"), f"lists {len(raw)} disks but disks per vdev is {width}")
     elif "disk" in d:
-        disk = _read_disk(r, d["disk"], join(path, "disk"))
+        disk = read_disk(r, d["disk"], join(path, "disk"))
         if disk is not None and width is not None:
             disks = [disk] * width
     else:

@@ -9,17 +9,14 @@ formula; resilver times are the reliability section's at the fill of that moment
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any
 
 from ..design.planning import GrowthSettings
 from ..design.types import Design, Disk, InvalidDesign, Role, VdevGroup
-from ..document.export import design_to_document
-from ..document.parse import parse_design
+from ..document.parse import validate_design
 from ..units import format_si
 from ..versions import supports
 from .figures import Estimate
@@ -210,17 +207,15 @@ def _hours(seconds: int | None) -> float | None:
 
 @dataclass(frozen=True)
 class _Result:
-    """The design an option leads to, as its document gives it, and the planner's estimate of it."""
+    """The design an option leads to and the planner's estimate of it."""
 
-    document: dict[str, Any]
     design: Design
     estimate: Estimate
 
 
 def _result(changed: Design, estimator: Estimator) -> _Result:
-    document = design_to_document(changed)
-    read = parse_design(document)  # as a reader of its document sees it
-    return _Result(document, read, estimator(read))
+    checked = validate_design(changed)  # the check a design gets when it is saved (InvalidDesign: refused)
+    return _Result(checked, estimator(checked))
 
 
 def _option(
@@ -253,7 +248,7 @@ def _option(
     return GrowthOption(
         kind=kind,
         title=title,
-        design_json=json.dumps(result.document),
+        design=result.design,
         usable_bytes=after.pool.zfs_avail_bytes,
         fill_after=fill,
         years_gained=rounded(crossing_years(fill, growth.per_year, growth.fill_limit)),

@@ -7,10 +7,12 @@ Written to the ``zfsplanner.estimate/1`` document by :meth:`TimelineFigures.to_d
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from ..design.types import Design
+from ..document.export import design_to_document
 
 
 class OptionKind(StrEnum):
@@ -73,13 +75,14 @@ class OptionRisk:
 class GrowthOption:
     """One way to grow the pool when it reaches its fill limit, priced on the design it leads to.
 
-    ``design_json`` is that design's document as JSON text; ``usable_bytes`` its estimate's ``pool.zfs_avail_bytes``;
+    ``design`` is that design (written as a document by :meth:`to_document`); ``usable_bytes`` its
+    estimate's ``pool.zfs_avail_bytes``;
     ``years_gained`` how long, from the change, until it reaches the fill limit (None: it never does);
     ``cost`` the disks at the design's prices in the year of the change (None: no price given)."""
 
     kind: OptionKind
     title: str
-    design_json: str
+    design: Design
     usable_bytes: int
     fill_after: float
     years_gained: float | None
@@ -97,17 +100,11 @@ class GrowthOption:
     disks_without_watts: int = 0
     energy_cost_per_year: float | None = None
 
-    @property
-    def design_document(self) -> dict[str, Any]:
-        """The resulting design document (a fresh copy)."""
-        document: dict[str, Any] = json.loads(self.design_json)
-        return document
-
     def to_document(self) -> dict[str, Any]:
         return {
             "kind": self.kind.value,
             "title": self.title,
-            "design": self.design_document,
+            "design": design_to_document(self.design),
             "usable_bytes": self.usable_bytes,
             "fill_after": self.fill_after,
             "years_gained": self.years_gained,

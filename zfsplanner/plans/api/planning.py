@@ -20,10 +20,10 @@ from zfsplanner.core import advisor
 from zfsplanner.core.design.planning import PlanningError, read_growth
 from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, InvalidDesign
 from zfsplanner.core.document.limits import MAX_FILES
-from zfsplanner.core.document.parts import read_histogram
+from zfsplanner.core.document.parts import disk_from_document, read_histogram
 from zfsplanner.core.document.reader import Reader
 from zfsplanner.core.units import UnitError, parse_disk_size, parse_zfs_size
-from zfsplanner.core.versions import unknown_version_message
+from zfsplanner.core.versions import Version, unknown_version_message
 
 from ..access import get_design_for_user
 from ..choices import DEFAULT_OPENZFS_VERSION
@@ -99,11 +99,16 @@ def _candidates(raw: Any, errors: list[tuple[str, str]]) -> tuple[list[advisor.C
                 )
                 models.add(disk.model)
         elif isinstance(c.get("disk"), Mapping):
+            try:
+                given = disk_from_document(c["disk"], f"{path}.disk")  # read where it comes in
+            except InvalidDesign as exc:
+                errors.extend(exc.errors)
+                continue
             if count is not None:
-                label = str(c.get("label") or c["disk"].get("model") or f"disk {i + 1}")[:200]
-                out.append(advisor.Candidate(dict(c["disk"]), count, price, currency, label))
-                if isinstance(c["disk"].get("model"), str):
-                    models.add(c["disk"]["model"])
+                label = str(c.get("label") or given.model or f"disk {i + 1}")[:200]
+                out.append(advisor.Candidate(given, count, price, currency, label))
+                if given.model is not None:
+                    models.add(given.model)
         else:
             errors.append((path, "give catalog (a catalog disk's model) or disk (a disk object of the design format)"))
     return out, models
@@ -164,7 +169,7 @@ def _options(raw: Any, errors: list[tuple[str, str]]) -> advisor.Options:
         name = "tank"
     fill = _number(raw.get("max_fill", 0.8), "options.max_fill", errors, lo=0.01, hi=1.0) or 0.8
     extra = {k: raw[k] for k in PLANNING_KEYS if k in raw}
-    return advisor.Options(version, name, fill, extra)
+    return advisor.Options(Version.parse(version), name, fill, extra)
 
 
 @extend_schema(

@@ -13,8 +13,10 @@ from zfsplanner.accounts.models import Team
 from zfsplanner.core import advisor
 from zfsplanner.core.design.planning import MAX_GROWTH_PER_YEAR, MAX_HORIZON_YEARS, PlanningError, read_growth
 from zfsplanner.core.design.types import COMPRESSIBILITY_PROFILES, DatasetType, InvalidDesign
+from zfsplanner.core.document.parts import disk_from_document
 from zfsplanner.core.properties.resolve import DEFAULT_RECORDSIZE
 from zfsplanner.core.units import UnitError, format_si, format_zfs_size, parse_disk_size
+from zfsplanner.core.versions import Version
 
 from ..choices import DEFAULT_OPENZFS_VERSION, Media, offer_versions, openzfs_version_choices
 from ..models import CatalogDisk, PoolDesign
@@ -185,7 +187,8 @@ class AdvisorForm(forms.Form):
         sector = d.get(f"sector_{i}") or "512e"
         logical, physical = SECTOR_FORMATS[sector]
         media = d.get(f"media_{i}") or Media.HDD
-        disk = {"size_bytes": size, "logical_sector_bytes": logical, "physical_sector_bytes": physical, "media": media}
+        typed = {"size_bytes": size, "logical_sector_bytes": logical, "physical_sector_bytes": physical, "media": media}
+        disk = disk_from_document(typed, f"size_{i}")
         label = f"{format_si(size).replace('.00 ', ' ')} {Media(media).label}, {sector} (custom)"
         return advisor.Candidate(disk, count, price, "", label, price_typed=price is not None)
 
@@ -228,7 +231,8 @@ class AdvisorForm(forms.Form):
                 f"{MAX_GROWTH_PER_YEAR * 100:g} % a year.")
 
     def options(self) -> advisor.Options:
-        return advisor.Options(openzfs_version=self.cleaned_data["openzfs_version"], growth=self.growth())
+        version = Version.parse(self.cleaned_data["openzfs_version"])  # the chosen release, read once
+        return advisor.Options(openzfs_version=version, growth=self.growth())
 
     @property
     def sort_key(self) -> str:

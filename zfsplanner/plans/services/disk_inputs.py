@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from zfsplanner.core import advisor
 from zfsplanner.core.design.planning import DriveFigures, DriveInputs, PlanningInputs
 from zfsplanner.core.design.types import Design
+from zfsplanner.core.document.parts import disk_from_document
 from zfsplanner.core.estimate import Estimate, estimate
 
 from ..models import CatalogDisk, PoolDesign
@@ -77,13 +78,13 @@ def design_inputs(design: PoolDesign, spec: Design | None = None) -> PlanningInp
 
 
 def catalog_candidate(disk: CatalogDisk, count: int, price: float | None = None) -> advisor.Candidate:
-    """A candidate from a catalog disk; ``price`` (the user's, in their currency) overrides the
-    catalog's for this run and goes into the row's design document."""
-    doc = disk.to_disk_document()
+    """A candidate from a catalog disk (its entry read as a design's disk); ``price`` (the user's, in
+    their currency) overrides the catalog's for this run and goes into the row's design."""
+    entry = disk_from_document(disk.to_disk_document())
     if price is not None:
-        return advisor.Candidate(doc, count, price, "", f"{disk.vendor} {disk.model}", price_typed=True)
+        return advisor.Candidate(entry, count, price, "", f"{disk.vendor} {disk.model}", price_typed=True)
     use = float(disk.price) if disk.price is not None else None
-    return advisor.Candidate(doc, count, use, disk.price_currency, f"{disk.vendor} {disk.model}")
+    return advisor.Candidate(entry, count, use, disk.price_currency, f"{disk.vendor} {disk.model}")
 
 
 def run_advisor(
@@ -94,5 +95,5 @@ def run_advisor(
 ) -> list[advisor.Row]:
     """The advisor's rows for catalog and custom disks, with the catalog's figures for the catalog
     disks among them (``AdvisorError`` names a bad field)."""
-    models = {str(c.disk["catalog"]) for c in candidates if c.disk.get("catalog")}
+    models = {c.disk.catalog for c in candidates if c.disk.catalog}
     return advisor.advise(candidates, needs, options, catalog_inputs_for_models(models), sort)

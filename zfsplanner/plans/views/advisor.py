@@ -25,7 +25,7 @@ from ..forms.advisor import PICK_SEPARATOR, SORT_LABELS, AdvisorCreateForm, Advi
 from ..models import PoolDesign
 from ..presentation import charts
 from ..presentation.planning import AdvisorLine, advisor_lines
-from ..services.designs import save_design_document
+from ..services.designs import save_design
 from ..services.disk_inputs import run_advisor
 from ..services.estimates import estimate_or_error
 from ..services.measurements import measured_vs_predicted
@@ -140,7 +140,7 @@ def advisor_create(request: HttpRequest) -> HttpResponse:
     if row is None:
         create.add_error("pick", f"{layout} of {candidate} is not one of the advisor's layouts")
         return render(request, "plans/advisor.html", _results_context(form, rows, create), status=UNPROCESSABLE)
-    design = save_design_document(c["team"], row.document, request.user)
+    design = save_design(c["team"], row.design, request.user)
     messages.success(request, f"Design {design.name} created from the advisor: {row.layout} of {row.candidate}.")
     return redirect("plans:design-detail", pk=design.pk)
 

@@ -65,7 +65,6 @@ from ..services.designs import (
     duplicate_design,
     save_design,
     save_design_document,
-    validate_document,
 )
 from ..services.editing import error_text
 from ..services.estimates import estimate_or_error, planning_stamp
@@ -360,8 +359,7 @@ def design_growth_choose(request: HttpRequest, pk: int, index: int) -> HttpRespo
     if not 0 <= index < len(options):
         raise Http404("No such growth option (the design changed since the page was shown).")
     option = options[index]
-    changed = validate_document(option.design_document)  # the core writes the option's design as a document
-    variant = duplicate_design(design, request.user, spec=changed, why=option.title.lower())
+    variant = duplicate_design(design, request.user, spec=option.design, why=option.title.lower())
     messages.success(request, f"Created {variant.name}: {option.title.lower()}. Here it is next to {design.name}.")
     url = reverse("plans:design-compare") + f"?ids={design.pk},{variant.pk}"
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
