@@ -149,24 +149,25 @@ def zfs_nicenum(n: int | float) -> str:
     return f"{value:.0f}{suffix}"  # pragma: no cover
 
 
+def _format_scaled(n: int | float, digits: int, base: int, units: tuple[str, ...]) -> str:
+    """``n`` in the largest of ``units`` (each ``base`` times the one before) that keeps it below
+    ``base``, the last one for anything larger; whole bytes without decimals."""
+    value = float(n)
+    for unit in units[:-1]:
+        if abs(value) < base:
+            return f"{value:.{digits if unit != 'B' else 0}f} {unit}"
+        value /= base
+    return f"{value:.{digits}f} {units[-1]}"
+
+
 def format_si(n: int | float, digits: int = 2) -> str:
     """Decimal units as on a drive label: ``14000519643136 -> '14.00 TB'``."""
-    value = float(n)
-    for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
-        if abs(value) < 1000 or unit == "PB":
-            return f"{value:.{digits if unit != 'B' else 0}f} {unit}"
-        value /= 1000
-    return f"{value:.{digits}f} EB"  # pragma: no cover
+    return _format_scaled(n, digits, 1000, ("B", "kB", "MB", "GB", "TB", "PB"))
 
 
 def format_iec(n: int | float, digits: int = 2) -> str:
     """Binary units as ``zfs`` counts them: ``14000519643136 -> '12.73 TiB'``."""
-    value = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if abs(value) < 1024 or unit == "PiB":
-            return f"{value:.{digits if unit != 'B' else 0}f} {unit}"
-        value /= 1024
-    return f"{value:.{digits}f} EiB"  # pragma: no cover
+    return _format_scaled(n, digits, 1024, ("B", "KiB", "MiB", "GiB", "TiB", "PiB"))
 
 
 # The two families a reader picks between: decimal (TB, as on drive labels) or binary (TiB, what
