@@ -42,10 +42,27 @@ def _split(text: str) -> tuple[Decimal, str]:
         raise UnitError(f"{text!r} is not a number") from exc
 
 
-def _to_int(value: Decimal, text: str) -> int:
+def _to_int(value: Decimal, text: object) -> int:
     if value != value.to_integral_value():
         raise UnitError(f"{text!r} is not a whole number of bytes")
     return int(value)
+
+
+def _bytes_or_number_and_unit(value: object, least: int, too_small: str) -> int | tuple[Decimal, str]:
+    """A size as given: bytes when it is an int (at least ``least``, else ``too_small``) or a string
+    without a unit (or ``B``); otherwise the number and the unit, for the caller to read the unit."""
+    if isinstance(value, bool):
+        raise UnitError("a size cannot be true/false")
+    if isinstance(value, int):
+        if value < least:
+            raise UnitError(f"{value} {too_small}")
+        return value
+    if not isinstance(value, str):
+        raise UnitError(f"{value!r} is not a size")
+    number, unit = _split(value)
+    if unit.upper() in ("", "B"):
+        return _to_int(number, value)
+    return number, unit
 
 
 def parse_zfs_size(value: int | str) -> int:
@@ -54,18 +71,11 @@ def parse_zfs_size(value: int | str) -> int:
     Suffixes are powers of 1024 whether written ``K``, ``KB`` or ``KiB``, exactly as
     ``zfs set`` reads them (``zfs_nicestrtonum`` in ``lib/libzfs/libzfs_util.c``).
     """
-    if isinstance(value, bool):
-        raise UnitError("a size cannot be true/false")
-    if isinstance(value, int):
-        if value < 0:
-            raise UnitError(f"{value} is negative")
-        return value
-    if not isinstance(value, str):
-        raise UnitError(f"{value!r} is not a size")
-    number, unit = _split(value)
+    read = _bytes_or_number_and_unit(value, 0, "is negative")
+    if isinstance(read, int):
+        return read
+    number, unit = read
     u = unit.upper()
-    if u in ("", "B"):
-        return _to_int(number, value)
     letter = u[0]
     rest = u[1:]
     if letter not in _BIN_LETTERS or rest not in ("", "B", "IB"):
@@ -83,18 +93,11 @@ def parse_disk_size(value: int | str) -> int:
     ``"14T"`` is rejected because a drive label's T (10^12) and ZFS's T (2^40)
     differ by 10 %.
     """
-    if isinstance(value, bool):
-        raise UnitError("a size cannot be true/false")
-    if isinstance(value, int):
-        if value <= 0:
-            raise UnitError(f"{value} is not a positive number of bytes")
-        return value
-    if not isinstance(value, str):
-        raise UnitError(f"{value!r} is not a size")
-    number, unit = _split(value)
+    read = _bytes_or_number_and_unit(value, 1, "is not a positive number of bytes")
+    if isinstance(read, int):
+        return read
+    number, unit = read
     u = unit.upper()
-    if u in ("", "B"):
-        return _to_int(number, value)
     if u in _DECIMAL_UNITS:
         return int(number * _DECIMAL_UNITS[u])
     if u in _BINARY_UNITS:
