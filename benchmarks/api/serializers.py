@@ -51,22 +51,24 @@ def visible_design_field() -> VisibleObjectField:
     )
 
 
+# What an upload is and how far it got: in the summary and in the full upload alike.
+UPLOAD_STATE_FIELDS = [
+    "original_name",
+    "size",
+    "sha256",
+    "status",
+    "progress",
+    "error",
+    "detected_format",
+    "attempts",
+    "created",
+]
+
+
 class UploadSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = BenchUpload
-        fields = [
-            "id",
-            "original_name",
-            "size",
-            "sha256",
-            "status",
-            "progress",
-            "error",
-            "detected_format",
-            "attempts",
-            "created",
-            "finished",
-        ]
+        fields = ["id", *UPLOAD_STATE_FIELDS, "finished"]
         read_only_fields = fields
 
 
@@ -90,9 +92,14 @@ class ValidityCheckSerializer(serializers.Serializer):
     reason = serializers.CharField()
 
 
-class RepeatFigureSerializer(serializers.Serializer):
+# One figure of one test of a run: the fields the repeat and change rows start with. (A comment, not a
+# docstring: the API schema would give it to both rows as their description.)
+class FigureRowSerializer(serializers.Serializer):
     test = serializers.CharField()
     figure = serializers.CharField()
+
+
+class RepeatFigureSerializer(FigureRowSerializer):
     n = serializers.IntegerField()
     mean = serializers.FloatField()
     min = serializers.FloatField()
@@ -111,9 +118,7 @@ class SettingDiffSerializer(serializers.Serializer):
     after = serializers.CharField()
 
 
-class ChangeSerializer(serializers.Serializer):
-    test = serializers.CharField()
-    figure = serializers.CharField()
+class ChangeSerializer(FigureRowSerializer):
     before_mean = serializers.FloatField()
     before_min = serializers.FloatField()
     before_max = serializers.FloatField()
@@ -352,24 +357,7 @@ class BenchUploadSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = BenchUpload
-        fields = [
-            "id",
-            "team",
-            "run",
-            "original_name",
-            "size",
-            "sha256",
-            "status",
-            "progress",
-            "error",
-            "detected_format",
-            "attempts",
-            "created",
-            "updated",
-            "finished",
-            "status_url",
-            "run_url",
-        ]
+        fields = ["id", "team", "run", *UPLOAD_STATE_FIELDS, "updated", "finished", "status_url", "run_url"]
         read_only_fields = fields
 
     def get_status_url(self, obj: BenchUpload) -> str:

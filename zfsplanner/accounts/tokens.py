@@ -3,7 +3,7 @@ password change, checked on every API request that sends ``Authorization: Token 
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -41,6 +41,13 @@ def clean_token_name(name: str) -> str:
     return name
 
 
+def _create_token(user: Any, name: str, expires: datetime | None, **fields: Any) -> tuple[ApiToken, str]:
+    """A new token row with a fresh key (only its digest and prefix stored) and the key itself."""
+    key, digest = new_key()
+    token = ApiToken.objects.create(user=user, name=name, prefix=key[:8], key_digest=digest, expires=expires, **fields)
+    return token, key
+
+
 @transaction.atomic
 def issue_token(user: Any, name: str, days: int | None) -> tuple[ApiToken, str]:
     """A new token for ``user`` and its key; ``days=None`` never expires."""
@@ -49,15 +56,7 @@ def issue_token(user: Any, name: str, days: int | None) -> tuple[ApiToken, str]:
         raise TokenError("expires_in_days", f"must be between 1 and {MAX_TOKEN_DAYS}, or empty for never (got {days})")
     if ApiToken.objects.filter(user=user).active().count() >= MAX_ACTIVE_TOKENS:
         raise TokenError("name", f"you have {MAX_ACTIVE_TOKENS} active tokens; revoke some first")
-    key, digest = new_key()
-    token = ApiToken.objects.create(
-        user=user,
-        name=name,
-        prefix=key[:8],
-        key_digest=digest,
-        expires=timezone.now() + timedelta(days=days) if days is not None else None,
-    )
-    return token, key
+    return _create_token(user, name, timezone.now() + timedelta(days=days) if days is not None else None)
 
 
 @transaction.atomic
@@ -68,16 +67,7 @@ def issue_upload_token(user: Any, team: Team, name: str = "") -> tuple[ApiToken,
     if not team.can_write(user):
         raise TokenError("team", f"your role in {team.name} may not upload (owners and editors may)")
     name = clean_token_name(name) if name.strip() else f"Collect from a server ({team.name})"[:100]
-    key, digest = new_key()
-    token = ApiToken.objects.create(
-        user=user,
-        name=name,
-        prefix=key[:8],
-        key_digest=digest,
-        expires=timezone.now() + UPLOAD_TOKEN_LIFETIME,
-        scope=TokenScope.UPLOAD,
-        team=team,
-    )
+    token, key = _create_token(user, name, timezone.now() + UPLOAD_TOKEN_LIFETIME, scope=TokenScope.UPLOAD, team=team)
     usable = ApiToken.objects.filter(user=user, scope=TokenScope.UPLOAD).active().order_by("-created", "-pk")
     old = list(usable.values_list("pk", flat=True)[MAX_UPLOAD_TOKENS:])
     if old:

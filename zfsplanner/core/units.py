@@ -42,10 +42,27 @@ def _split(text: str) -> tuple[Decimal, str]:
         raise UnitError(f"{text!r} is not a number") from exc
 
 
-def _to_int(value: Decimal, text: str) -> int:
+def _to_int(value: Decimal, text: object) -> int:
     if value != value.to_integral_value():
         raise UnitError(f"{text!r} is not a whole number of bytes")
     return int(value)
+
+
+def _bytes_or_number_and_unit(value: object, least: int, too_small: str) -> int | tuple[Decimal, str]:
+    """A size as given: bytes when it is an int (at least ``least``, else ``too_small``) or a string
+    without a unit (or ``B``); otherwise the number and the unit, for the caller to read the unit."""
+    if isinstance(value, bool):
+        raise UnitError("a size cannot be true/false")
+    if isinstance(value, int):
+        if value < least:
+            raise UnitError(f"{value} {too_small}")
+        return value
+    if not isinstance(value, str):
+        raise UnitError(f"{value!r} is not a size")
+    number, unit = _split(value)
+    if unit.upper() in ("", "B"):
+        return _to_int(number, value)
+    return number, unit
 
 
 def parse_zfs_size(value: int | str) -> int:
@@ -54,18 +71,11 @@ def parse_zfs_size(value: int | str) -> int:
     Suffixes are powers of 1024 whether written ``K``, ``KB`` or ``KiB``, exactly as
     ``zfs set`` reads them (``zfs_nicestrtonum`` in ``lib/libzfs/libzfs_util.c``).
     """
-    if isinstance(value, bool):
-        raise UnitError("a size cannot be true/false")
-    if isinstance(value, int):
-        if value < 0:
-            raise UnitError(f"{value} is negative")
-        return value
-    if not isinstance(value, str):
-        raise UnitError(f"{value!r} is not a size")
-    number, unit = _split(value)
+    read = _bytes_or_number_and_unit(value, 0, "is negative")
+    if isinstance(read, int):
+        return read
+    number, unit = read
     u = unit.upper()
-    if u in ("", "B"):
-        return _to_int(number, value)
     letter = u[0]
     rest = u[1:]
     if letter not in _BIN_LETTERS or rest not in ("", "B", "IB"):
@@ -83,18 +93,11 @@ def parse_disk_size(value: int | str) -> int:
     ``"14T"`` is rejected because a drive label's T (10^12) and ZFS's T (2^40)
     differ by 10 %.
     """
-    if isinstance(value, bool):
-        raise UnitError("a size cannot be true/false")
-    if isinstance(value, int):
-        if value <= 0:
-            raise UnitError(f"{value} is not a positive number of bytes")
-        return value
-    if not isinstance(value, str):
-        raise UnitError(f"{value!r} is not a size")
-    number, unit = _split(value)
+    read = _bytes_or_number_and_unit(value, 1, "is not a positive number of bytes")
+    if isinstance(read, int):
+        return read
+    number, unit = read
     u = unit.upper()
-    if u in ("", "B"):
-        return _to_int(number, value)
     if u in _DECIMAL_UNITS:
         return int(number * _DECIMAL_UNITS[u])
     if u in _BINARY_UNITS:
@@ -149,24 +152,25 @@ def zfs_nicenum(n: int | float) -> str:
     return f"{value:.0f}{suffix}"  # pragma: no cover
 
 
+def _format_scaled(n: int | float, digits: int, base: int, units: tuple[str, ...]) -> str:
+    """``n`` in the largest of ``units`` (each ``base`` times the one before) that keeps it below
+    ``base``, the last one for anything larger; whole bytes without decimals."""
+    value = float(n)
+    for unit in units[:-1]:
+        if abs(value) < base:
+            return f"{value:.{digits if unit != 'B' else 0}f} {unit}"
+        value /= base
+    return f"{value:.{digits}f} {units[-1]}"
+
+
 def format_si(n: int | float, digits: int = 2) -> str:
     """Decimal units as on a drive label: ``14000519643136 -> '14.00 TB'``."""
-    value = float(n)
-    for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
-        if abs(value) < 1000 or unit == "PB":
-            return f"{value:.{digits if unit != 'B' else 0}f} {unit}"
-        value /= 1000
-    return f"{value:.{digits}f} EB"  # pragma: no cover
+    return _format_scaled(n, digits, 1000, ("B", "kB", "MB", "GB", "TB", "PB"))
 
 
 def format_iec(n: int | float, digits: int = 2) -> str:
     """Binary units as ``zfs`` counts them: ``14000519643136 -> '12.73 TiB'``."""
-    value = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if abs(value) < 1024 or unit == "PiB":
-            return f"{value:.{digits if unit != 'B' else 0}f} {unit}"
-        value /= 1024
-    return f"{value:.{digits}f} EiB"  # pragma: no cover
+    return _format_scaled(n, digits, 1024, ("B", "KiB", "MiB", "GiB", "TiB", "PiB"))
 
 
 # The two families a reader picks between: decimal (TB, as on drive labels) or binary (TiB, what

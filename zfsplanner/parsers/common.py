@@ -9,6 +9,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from .types import BenchResult, ParseError, Source, TestResult
 
@@ -21,6 +22,27 @@ GIB = 1024 * 1024 * 1024
 
 def make_source(tool: str, version: str | None, encoding: str, data: bytes) -> Source:
     return Source(tool=tool, tool_version=version, encoding=encoding, sha256=hashlib.sha256(data).hexdigest())
+
+
+def finish_result(
+    tool: str,
+    version: str | None,
+    encoding: str,
+    data: bytes,
+    meta: dict[str, Any],
+    results: Sequence[TestResult],
+    warnings: Sequence[str],
+    progress: ProgressFn | None,
+) -> BenchResult:
+    """The parsed log: its results with repeats numbered (:func:`number_repeats`); ``progress`` told it is done."""
+    if progress:
+        progress(1.0)
+    return BenchResult(
+        source=make_source(tool, version, encoding, data),
+        meta=meta,
+        results=number_repeats(results),
+        warnings=tuple(warnings),
+    )
 
 
 def format_block_size(size: int) -> str:

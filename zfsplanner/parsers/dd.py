@@ -48,7 +48,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .common import ProgressFn, make_source, number_repeats, parse_fio_size, test_name
+from .common import ProgressFn, finish_result, parse_fio_size, test_name
 from .decode import decode, peek_text
 from .types import BenchResult, ParseError, TestResult
 
@@ -303,14 +303,7 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
     if commands:
         meta["commands"] = commands
         meta["run_commands"] = run_commands
-    if progress:
-        progress(1.0)
-    return BenchResult(
-        source=make_source(TOOL, None, encoding, data),
-        meta=meta,
-        results=number_repeats(results),
-        warnings=tuple(warnings),
-    )
+    return finish_result(TOOL, None, encoding, data, meta, results, warnings, progress)
 
 
 def _fewer_out_than_in(records: list[tuple[int, int]]) -> bool:

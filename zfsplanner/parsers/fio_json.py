@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from .common import ProgressFn, errno_words, make_source, number_repeats, parse_fio_size, percentile_key, test_name
+from .common import ProgressFn, errno_words, finish_result, parse_fio_size, percentile_key, test_name
 from .decode import detect_encoding
 from .fio_meta import run_meta
 from .types import BenchResult, ParseError, Pattern, TestResult
@@ -101,13 +101,8 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
         detail = "; ".join(f.describe(messages) for f in failures)
         said = f". fio said: {' / '.join(messages)}" if messages else ""
         raise ParseError(FORMAT, f"{failures[0].path}.error", f"no job measured anything: {detail}{said}")
-    if progress:
-        progress(1.0)
-    return BenchResult(
-        source=make_source(TOOL, version, encoding, data),
-        meta=meta,
-        results=number_repeats(results),
-        warnings=tuple(f.describe(messages) for f in failures),
+    return finish_result(
+        TOOL, version, encoding, data, meta, results, [f.describe(messages) for f in failures], progress
     )
 
 

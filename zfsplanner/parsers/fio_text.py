@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .common import ProgressFn, errno_words, make_source, number_repeats, parse_fio_size, percentile_key, test_name
+from .common import ProgressFn, errno_words, finish_result, parse_fio_size, percentile_key, test_name
 from .decode import decode, peek_text
 from .types import BenchResult, ParseError, Pattern, TestResult
 
@@ -297,14 +297,7 @@ def parse(data: bytes, filename: str | None = None, progress: ProgressFn | None 
         meta["date"] = dates[0]
     if messages:
         meta["messages"] = messages
-    if progress:
-        progress(1.0)
-    return BenchResult(
-        source=make_source(TOOL, version, encoding, data),
-        meta=meta,
-        results=number_repeats(results),
-        warnings=tuple(warnings),
-    )
+    return finish_result(TOOL, version, encoding, data, meta, results, warnings, progress)
 
 
 def _start_clone(job: _Job, clone: _Job) -> None:

@@ -12,6 +12,7 @@ from .rules import (
     SPA_MINBLOCKSIZE,
     BlockKind,
     CompressionError,
+    StoredBlock,
     compression_budget,
     compressratio,
     resolve_algorithm,
@@ -27,6 +28,21 @@ def compressed_size(block: bytes, algorithm: str) -> int:
     except CompressorError as exc:
         raise CompressionError(str(exc)) from exc
     return len(block) if size is None else size
+
+
+def store_block(block: bytes, algorithm: str, version: Version, unit: int) -> tuple[StoredBlock, int | None]:
+    """``block`` as ``zio_write_compress()`` stores it with the resolved ``algorithm`` on a pool whose
+    allocation unit is ``unit``, and what the compressor made of it (``len(block)`` when it could not
+    shrink it within the budget; None when it did not run: compression off, or a block of zeros)."""
+    lsize = len(block)
+    zero = algorithm != "off" and not any(block)
+    comp = raw = None
+    if algorithm != "off" and not zero:
+        budget = compression_budget(lsize, algorithm, version, unit, unit)
+        comp = zfs_compressed_size(block, algorithm, budget, version)
+        raw = lsize if comp is None else comp
+    sb = stored_block(lsize, comp, algorithm=algorithm, version=version, min_alloc=unit, gcd_alloc=unit, all_zero=zero)
+    return sb, raw
 
 
 @dataclass(frozen=True)
@@ -81,16 +97,10 @@ def measure_compression(
     counts: Counter[BlockKind] = Counter()
     logical = physical = alloc = raw_in = raw_out = 0
     for block in chunks:
-        lsize = len(block)
-        zero = algo != "off" and not any(block)
-        comp = None
-        if algo != "off" and not zero:
-            budget = compression_budget(lsize, algo, version, unit, unit)
-            c = zfs_compressed_size(block, algo, budget, version)
-            raw_in += lsize
-            raw_out += lsize if c is None else c
-            comp = c
-        sb = stored_block(lsize, comp, algorithm=algo, version=version, min_alloc=unit, gcd_alloc=unit, all_zero=zero)
+        sb, raw = store_block(block, algo, version, unit)
+        if raw is not None:
+            raw_in += len(block)
+            raw_out += raw
         counts[sb.kind] += 1
         hist[sb.alloc_psize] += 1
         logical += sb.lsize

@@ -70,19 +70,8 @@ class BlockRules:
         )
 
 
-@lru_cache(maxsize=8192)
-def indirects(
-    nblocks: int,
-    nblkptr: int,
-    data_dvas: int,
-    copies: int,
-    redundant: RedundantMetadata,
-    version: Version,
-    min_alloc: int,
-    gcd_alloc: int,
-) -> tuple[MetaBlock, ...]:
-    """:func:`.metadata.object_indirects` of one object, kept per distinct object."""
-    return tuple(object_indirects(nblocks, nblkptr, data_dvas, copies, redundant, version, min_alloc, gcd_alloc))
+# :func:`.metadata.object_indirects` of one object, kept per distinct object.
+indirects = lru_cache(maxsize=8192)(object_indirects)
 
 
 class Tally:

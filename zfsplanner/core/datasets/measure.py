@@ -36,15 +36,14 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from ..compression.compressors import CompressorError, describe, method, zfs_compressed_size
+from ..compression.measured import store_block
 from ..compression.rules import (
     BPE_PAYLOAD_SIZE,
     SPA_MINBLOCKSIZE,
     BlockKind,
     CompressionError,
-    compression_budget,
     compressratio,
     resolve_algorithm,
-    stored_block,
 )
 from ..geometry.ashift import ASHIFT_RANGE
 from ..units import is_power_of_two, roundup
@@ -205,15 +204,7 @@ class Meter:
         unit = self.unit
         start = time.perf_counter()
         self.nblocks += 1
-        lsize = len(block)
-        zero = algo != "off" and not any(block)
-        comp = None
-        if algo != "off" and not zero:
-            budget = compression_budget(lsize, algo, self.version, unit, unit)
-            comp = zfs_compressed_size(block, algo, budget, self.version)
-        sb = stored_block(
-            lsize, comp, algorithm=algo, version=self.version, min_alloc=unit, gcd_alloc=unit, all_zero=zero
-        )
+        sb, _ = store_block(block, algo, self.version, unit)
         t.kinds[sb.kind] += 1
         t.histogram[sb.alloc_psize] += 1
         if sb.kind != BlockKind.HOLE:

@@ -193,12 +193,12 @@ def object_indirects(
     level1_kind: MetaKind = MetaKind.FILE_L1,
     upper_kind: MetaKind = MetaKind.FILE_L2,
     weight: float = 1.0,
-) -> list[MetaBlock]:
+) -> tuple[MetaBlock, ...]:
     """Indirect blocks of ``weight`` objects with ``nblocks`` data blocks each."""
     out: list[MetaBlock] = []
     n = int(nblocks)
     if n <= nblkptr:
-        return out
+        return ()
     child_dvas = data_dvas
     for depth, (count, last) in enumerate(indirect_levels(n, nblkptr)):
         kind = level1_kind if depth == 0 else upper_kind
@@ -209,7 +209,7 @@ def object_indirects(
         psize = indirect_block_psize(last, child_dvas, version, min_alloc, gcd_alloc)
         out.append(MetaBlock(kind, psize, dvas, weight))
         child_dvas = dvas
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)

@@ -11,6 +11,12 @@ from ..design.types import FORMAT, Contents, Dataset, Design, Disk, Host, VdevGr
 from ..units import format_zfs_size
 
 
+def field_values(record: Any) -> dict[str, Any]:
+    """The fields of the dataclass ``record`` by name, in their order: the start of a figures
+    section whose keys are its field names (its ``to_document()`` writes the other values over them)."""
+    return {f.name: getattr(record, f.name) for f in fields(record)}
+
+
 def disk_to_document(disk: Disk) -> dict[str, Any]:
     """The disk object; its size as the document wrote it ("960GB") or in bytes."""
     out: dict[str, Any] = {"size_bytes": disk.size_bytes if disk.size_text is None else disk.size_text}

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..capacity.efficiency import EfficiencyRow
 from ..capacity.expansion import ExpansionReport
 from ..datasets.special import CurvePoint
+from ..document.export import field_values
 from ..planning.figures import PerformanceFigures, ReliabilityFigures, SizingFigures, SpecialFigures
 from ..planning.mdraid import MdRaidRow
 from ..risk.registry import Risk, risk_to_document
@@ -54,11 +55,7 @@ class DesignFigures:
     disk_partitioning: str
 
     def to_document(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "openzfs_version": self.openzfs_version,
-            "disk_partitioning": self.disk_partitioning,
-        }
+        return field_values(self)
 
 
 @dataclass(frozen=True)
@@ -202,30 +199,12 @@ class VdevFigures:
 
     def to_document(self) -> dict[str, Any]:
         return {
-            "role": self.role,
-            "index": self.index,
-            "layout": self.layout,
-            "width": self.width,
-            "ashift": self.ashift,
-            "zpool_size_bytes": self.zpool_size_bytes,
-            "fault_tolerance": self.fault_tolerance,
-            "removable": self.removable,
-            "group_index": self.group_index,
-            "ashift_source": self.ashift_source,
-            "raw_bytes": self.raw_bytes,
-            "leaf_asize_bytes": self.leaf_asize_bytes,
-            "asize_bytes": self.asize_bytes,
-            "metaslab_shift": self.metaslab_shift,
-            "metaslab_count": self.metaslab_count,
-            "deflate_ratio": self.deflate_ratio,
-            "dspace_bytes": self.dspace_bytes,
-            "embedded_log": self.embedded_log,
+            **field_values(self),
             "draid": (
                 {"data": self.draid.data, "spares": self.draid.spares, "groups": self.draid.groups}
                 if self.draid is not None
                 else None
             ),
-            "original_width": self.original_width,
             "notes": list(self.notes),
         }
 
@@ -255,22 +234,7 @@ class DatasetFigures:
 
     def to_document(self) -> dict[str, Any]:
         return {
-            "name": self.name,
-            "logical_bytes": self.logical_bytes,
-            "compressratio": self.compressratio,
-            "data_allocated_bytes": self.data_allocated_bytes,
-            "metadata_allocated_bytes": self.metadata_allocated_bytes,
-            "special_allocated_bytes": self.special_allocated_bytes,
-            "normal_allocated_bytes": self.normal_allocated_bytes,
-            "zfs_used_bytes": self.zfs_used_bytes,
-            "raidz_overhead_fraction": self.raidz_overhead_fraction,
-            "nominal_parity_fraction": self.nominal_parity_fraction,
-            "block_size_bytes": self.block_size_bytes,
-            "compression": self.compression,
-            "copies": self.copies,
-            "logicalused_bytes": self.logicalused_bytes,
-            "referenced_bytes": self.referenced_bytes,
-            "refreservation_bytes": self.refreservation_bytes,
+            **field_values(self),
             "notes": list(self.notes),
             "special_small_blocks_curve": [
                 {
@@ -282,8 +246,6 @@ class DatasetFigures:
             ],
         }
 
-
-_ROW_FIELDS = tuple(f.name for f in fields(EfficiencyRow))
 
 
 @dataclass(frozen=True)
@@ -300,13 +262,8 @@ class EfficiencyGroup:
 
     def to_document(self) -> dict[str, Any]:
         return {
-            "group_index": self.group_index,
-            "role": self.role,
-            "layout": self.layout,
-            "width": self.width,
-            "ashift": self.ashift,
-            "draid_data": self.draid_data,
-            "rows": [{name: getattr(r, name) for name in _ROW_FIELDS} for r in self.rows],
+            **field_values(self),
+            "rows": [field_values(r) for r in self.rows],
         }
 
 

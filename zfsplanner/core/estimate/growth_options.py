@@ -207,15 +207,21 @@ def _hours(seconds: int | None) -> float | None:
 
 @dataclass(frozen=True)
 class _Result:
-    """The design an option leads to and the planner's estimate of it."""
+    """The design an option leads to, the planner's estimate of it, and what it takes: ``disks`` to buy
+    of ``disk_size`` bytes, priced by ``parts`` (disks, price of one)."""
 
     design: Design
     estimate: Estimate
+    disks: int
+    disk_size: int
+    parts: list[tuple[int, Decimal | None]]
 
 
-def _result(changed: Design, estimator: Estimator) -> _Result:
+def _result(
+    changed: Design, estimator: Estimator, disks: int, disk_size: int, parts: list[tuple[int, Decimal | None]]
+) -> _Result:
     checked = validate_design(changed)  # the check a design gets when it is saved (InvalidDesign: refused)
-    return _Result(checked, estimator(checked))
+    return _Result(checked, estimator(checked), disks, disk_size, parts)
 
 
 def _option(
@@ -224,16 +230,13 @@ def _option(
     result: _Result,
     moment: Moment,
     growth: GrowthSettings,
-    disks: int,
-    disk_size: int,
-    parts: list[tuple[int, Decimal | None]],
     own: list[OptionRisk],
     notes: list[str],
     hours: float | None = None,
 ) -> GrowthOption:
     after = result.estimate
     fill = after.pool.used_fraction or 0.0
-    cost = _cost(parts, growth, moment.years)
+    cost = _cost(result.parts, growth, moment.years)
     now, horizon = design_cost(moment.design), float(growth.horizon_years)
     if moment.years >= horizon:  # the change is not needed within the horizon: no path to price
         now = None
@@ -252,8 +255,8 @@ def _option(
         usable_bytes=after.pool.zfs_avail_bytes,
         fill_after=fill,
         years_gained=rounded(crossing_years(fill, growth.per_year, growth.fill_limit)),
-        disks_to_buy=disks,
-        disk_size_bytes=disk_size,
+        disks_to_buy=result.disks,
+        disk_size_bytes=result.disk_size,
         cost=cost,
         watts=power.watts,
         disks_without_watts=power.disks_without_watts,
@@ -275,7 +278,7 @@ def _add_vdev_option(m: Moment, growth: GrowthSettings, estimator: Estimator) ->
     changed, disks, parts, gi = _add_vdev(m.design)
     g = m.design.vdevs[gi]
     shape = f"{g.layout.value} of {g.width} × {format_si(g.disks[0].size_bytes)}"
-    result = _result(changed, estimator)
+    result = _result(changed, estimator, disks, g.disks[0].size_bytes, parts)
     new = [v for v in result.estimate.vdevs if v.group_index == gi and v.role == Role.DATA.value][-1]
     if supports(m.design.release, "free_fraction_allocation"):
         spread = "new writes go mostly to it until the vdevs are equally full (2.4 balances free space)"
@@ -299,18 +302,7 @@ def _add_vdev_option(m: Moment, growth: GrowthSettings, estimator: Estimator) ->
             )
         )
     notes = [f"zpool add another {shape} vdev in year {m.years:.1f}."]
-    return _option(
-        OptionKind.ADD_VDEV,
-        f"Add a {shape} vdev",
-        result,
-        m,
-        growth,
-        disks,
-        g.disks[0].size_bytes,
-        parts,
-        own,
-        notes,
-    )
+    return _option(OptionKind.ADD_VDEV, f"Add a {shape} vdev", result, m, growth, own, notes)
 
 
 def _widen_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> GrowthOption | None:
@@ -318,7 +310,8 @@ def _widen_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> Gr
     if built is None:
         return None
     changed, disks, parts = built
-    result = _result(changed, estimator)
+    first = next(g for g in m.design.vdevs if g.role == Role.DATA and g.is_raidz)
+    result = _result(changed, estimator, disks, first.disks[0].size_bytes, parts)
     expanded = [d for e in result.estimate.raidz_expansion[:1] for d in e.datasets]
     used = sum(d.zfs_used_bytes for d in expanded)
     rewritten = sum(d.used_if_rewritten_bytes for d in expanded)
@@ -343,25 +336,14 @@ def _widen_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> Gr
         f"zfs list USED of the data before a rewrite: {format_si(used)}; after rewriting it with {rewrite}: "
         f"{format_si(rewritten)}.",
     ]
-    first = next(g for g in m.design.vdevs if g.role == Role.DATA and g.is_raidz)
-    return _option(
-        OptionKind.WIDEN_RAIDZ,
-        f"Widen each raidz vdev by {growth.widen_by} {plural}",
-        result,
-        m,
-        growth,
-        disks,
-        first.disks[0].size_bytes,
-        parts,
-        own,
-        notes,
-    )
+    title = f"Widen each raidz vdev by {growth.widen_by} {plural}"
+    return _option(OptionKind.WIDEN_RAIDZ, title, result, m, growth, own, notes)
 
 
 def _replace_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> GrowthOption | None:
     size = _larger_size(m.design, growth)
     changed, disks, parts = _with_larger_disks(m.design, size, fresh=False)
-    result = _result(changed, estimator)
+    result = _result(changed, estimator, disks, size, parts)
     per_disk = [(g, m.resilver_by_group.get(i)) for i, g in enumerate(m.design.vdevs) if g.role == Role.DATA]
     total_seconds = sum((s or 0) * g.width * g.count for g, s in per_disk)
     longest = max((s or 0 for _, s in per_disk), default=0)
@@ -389,9 +371,6 @@ def _replace_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> 
         result,
         m,
         growth,
-        disks,
-        size,
-        parts,
         own,
         notes,
         hours=_hours(total_seconds),
@@ -401,7 +380,7 @@ def _replace_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> 
 def _new_pool_option(m: Moment, growth: GrowthSettings, estimator: Estimator) -> GrowthOption | None:
     size = _larger_size(m.design, growth)
     changed, disks, parts = _with_larger_disks(m.design, size, fresh=True)
-    result = _result(changed, estimator)
+    result = _result(changed, estimator, disks, size, parts)
     speed = min(m.estimate.performance.seq_read_bytes_per_s.low, result.estimate.performance.seq_write_bytes_per_s.low)
     used = m.estimate.pool.zfs_used_bytes
     hours = used / speed / 3600 if speed else None
@@ -424,9 +403,6 @@ def _new_pool_option(m: Moment, growth: GrowthSettings, estimator: Estimator) ->
         result,
         m,
         growth,
-        disks,
-        size,
-        parts,
         own,
         notes,
         hours=round(hours, 1) if hours is not None else None,

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..datasets.ddt import DedupTable
 from ..design.planning import DriveFigures
+from ..document.export import field_values
 from .performance import Range
 
 # --------------------------------------------------------------------------- special
@@ -65,21 +66,8 @@ class SpecialFigures:
 
     def to_document(self) -> dict[str, Any]:
         return {
-            "hypothetical": self.hypothetical,
+            **field_values(self),
             "layout": {"layout": self.layout.layout, "width": self.layout.width, "count": self.layout.count},
-            "class_size_bytes": self.class_size_bytes,
-            "allocated_bytes": self.allocated_bytes,
-            "fill_fraction": self.fill_fraction,
-            "demand_bytes": self.demand_bytes,
-            "metadata_bytes": self.metadata_bytes,
-            "small_blocks_bytes": self.small_blocks_bytes,
-            "small_blocks_stop_fraction": self.small_blocks_stop_fraction,
-            "small_blocks_stop_bytes": self.small_blocks_stop_bytes,
-            "reserve_pct": self.reserve_pct,
-            "headroom_fraction": self.headroom_fraction,
-            "recommended_bytes": self.recommended_bytes,
-            "recommended_disk_bytes": self.recommended_disk_bytes,
-            "fits": self.fits,
             "datasets": [
                 {
                     "name": d.name,
@@ -191,23 +179,7 @@ class ReliabilityGroup:
 
     def to_document(self) -> dict[str, Any]:
         return {
-            "group_index": self.group_index,
-            "role": self.role,
-            "layout": self.layout,
-            "width": self.width,
-            "count": self.count,
-            "fault_tolerance": self.fault_tolerance,
-            "fill_fraction": self.fill_fraction,
-            "allocated_per_disk_bytes": self.allocated_per_disk_bytes,
-            "rebuild": self.rebuild,
-            "resilver_seconds": self.resilver_seconds,
-            "rebuild_bytes_per_s": self.rebuild_bytes_per_s,
-            "replacement_wait_hours": self.replacement_wait_hours,
-            "exposure_hours": self.exposure_hours,
-            "another_failure_probability": self.another_failure_probability,
-            "ure_during_rebuild_probability": self.ure_during_rebuild_probability,
-            "afr": self.afr,
-            "mttdl_hours": self.mttdl_hours,
+            **field_values(self),
             "data_loss_probability": self.data_loss_probability.to_document(),
             "pool_loss_probability": self.pool_loss_probability.to_document(),
         }
@@ -225,14 +197,7 @@ class ReliabilityVdev:
     rebuild: str
 
     def to_document(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "group_index": self.group_index,
-            "role": self.role,
-            "fault_tolerance": self.fault_tolerance,
-            "resilver_seconds": self.resilver_seconds,
-            "rebuild": self.rebuild,
-        }
+        return field_values(self)
 
 
 @dataclass(frozen=True)
@@ -250,12 +215,10 @@ class ReliabilityFigures:
 
     def to_document(self) -> dict[str, Any]:
         return {
-            "model": self.model,
+            **field_values(self),
             "assumptions": self.assumptions.to_document(),
             "groups": [g.to_document() for g in self.groups],
             "vdevs": [v.to_document() for v in self.vdevs],
-            "mttdl_hours": self.mttdl_hours,
-            "mttdl_years": self.mttdl_years,
             "data_loss_probability": self.data_loss_probability.to_document(),
             "pool_loss_probability": self.pool_loss_probability.to_document(),
         }
@@ -350,18 +313,7 @@ class SlogFigures:
     fits: bool | None
 
     def to_document(self) -> dict[str, Any]:
-        return {
-            "applies": self.applies,
-            "sync_bytes_per_s": self.sync_bytes_per_s,
-            "sync_rate_source": self.sync_rate_source,
-            "by_rate_bytes": self.by_rate_bytes,
-            "cap_bytes": self.cap_bytes,
-            "dirty_data_max_bytes": self.dirty_data_max_bytes,
-            "ram_known": self.ram_known,
-            "recommended_bytes": self.recommended_bytes,
-            "log_size_bytes": self.log_size_bytes,
-            "fits": self.fits,
-        }
+        return field_values(self)
 
 
 @dataclass(frozen=True)
@@ -380,18 +332,7 @@ class RamFigures:
     ram_share: float | None
 
     def to_document(self) -> dict[str, Any]:
-        return {
-            "metadata_bytes": self.metadata_bytes,
-            "ddt_bytes": self.ddt_bytes,
-            "ddt_entry_bytes": self.ddt_entry_bytes,
-            "dedup_blocks": self.dedup_blocks,
-            "l2arc_header_bytes": self.l2arc_header_bytes,
-            "l2arc_average_block_bytes": self.l2arc_average_block_bytes,
-            "cache_size_bytes": self.cache_size_bytes,
-            "arc_bytes": self.arc_bytes,
-            "ram_bytes": self.ram_bytes,
-            "ram_share": self.ram_share,
-        }
+        return field_values(self)
 
 
 @dataclass(frozen=True)
@@ -407,12 +348,8 @@ class DedupTableHome:
 
     def to_document(self) -> dict[str, Any]:
         return {
-            "role": self.role,
-            "where": self.where,
+            **field_values(self),
             "group_indexes": list(self.group_indexes),
-            "class_size_bytes": self.class_size_bytes,
-            "class_planned_bytes": self.class_planned_bytes,
-            "fits": self.fits,
         }
 
 

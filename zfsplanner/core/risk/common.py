@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from ..commands.replication import pair_refusal
 from ..design.types import Dataset, Design, Layout, Media, Role, VdevGroup
 from ..naming import dataset_label, vdev_label
 from ..properties import resolve as properties
-from .registry import Fixed, RiskFigures
+from ..units import format_zfs_size
+from .registry import Fixed, Part, RiskFigures
 
 REF_REMOVAL = (
     "module/zfs/vdev_removal.c (spa_vdev_remove_top_check); man zpool-remove.8: "
@@ -104,6 +105,24 @@ def with_vdev(design: Design, index: int, group: VdevGroup) -> Design:
 def with_dataset(design: Design, index: int, ds: Dataset) -> Design:
     """``design`` with its dataset ``index`` replaced by ``ds``."""
     return replace(design, datasets=(*design.datasets[:index], ds, *design.datasets[index + 1 :]))
+
+
+SizeProperty = Literal["recordsize", "volblocksize", "special_small_blocks"]
+
+
+class _SizeChange(TypedDict, total=False):
+    recordsize: int
+    volblocksize: int
+    special_small_blocks: int
+
+
+def set_dataset_size(design: Design, part: Part, prop: SizeProperty, value: int, why: str = "") -> Fixed:
+    """The fix that sets the size property ``prop`` of the dataset ``part`` to ``value``, named as
+    ``zfs set`` takes it (``Set recordsize=1M``), ``why`` after it."""
+    change: _SizeChange = {}
+    change[prop] = value
+    ds = replace(design.datasets[part.index], **change)
+    return Fixed(with_dataset(design, part.index, ds), f"Set {prop}={format_zfs_size(value)}{why}")
 
 
 def mirror_of(group: VdevGroup, width: int) -> VdevGroup:

@@ -11,7 +11,7 @@ from ..design.types import DatasetType, Design, Role, Sync
 from ..geometry.ashift import DEFAULT_POOL_ASHIFT, group_ashift, group_physical_ashift
 from ..naming import element_label, sentence_case
 from ..properties.resolve import block_size
-from ..units import KIB, format_iec, format_zfs_size, zfs_nicenum
+from ..units import KIB, format_iec, zfs_nicenum
 from ..versions import SERIES, SERIES_NAMES, supports
 from .common import (
     agree,
@@ -19,6 +19,7 @@ from .common import (
     ds_name,
     groups_of,
     mirror_of,
+    set_dataset_size,
     vdev_name,
     vdev_path,
     with_dataset,
@@ -144,8 +145,7 @@ def is_boot_pool(design: Design) -> bool:
 
 
 def fix_boot_recordsize(design: Design, part: Part) -> Fixed | None:
-    ds = replace(design.datasets[part.index], recordsize=BOOT_MAX_RECORDSIZE)
-    return Fixed(with_dataset(design, part.index, ds), f"Set recordsize={format_zfs_size(BOOT_MAX_RECORDSIZE)}")
+    return set_dataset_size(design, part, "recordsize", BOOT_MAX_RECORDSIZE)
 
 
 @rule(

@@ -17,7 +17,7 @@ from ..geometry.partitioning import member_osize
 from ..geometry.vdev_shape import fault_tolerance
 from ..naming import describe_group, sentence_case
 from ..properties.resolve import block_size
-from ..units import KIB, MIB, format_si, format_zfs_size, rounddown, zfs_nicenum
+from ..units import KIB, MIB, format_si, rounddown, zfs_nicenum
 from .common import (
     agree,
     dataset_path,
@@ -29,9 +29,9 @@ from .common import (
     min_member_size,
     mirror_each_disk,
     mirror_of,
+    set_dataset_size,
     vdev_name,
     vdev_path,
-    with_dataset,
     with_vdev,
     zpool_says,
 )
@@ -54,10 +54,7 @@ def fix_padding(design: Design, part: Part) -> Fixed | None:
     ds = design.datasets[part.index]
     if ds.type != DatasetType.VOLUME:
         return None
-    return Fixed(
-        with_dataset(design, part.index, replace(ds, volblocksize=PADDING_FIX_VOLBLOCKSIZE)),
-        f"Set volblocksize={format_zfs_size(PADDING_FIX_VOLBLOCKSIZE)}",
-    )
+    return set_dataset_size(design, part, "volblocksize", PADDING_FIX_VOLBLOCKSIZE)
 
 
 @rule(
@@ -143,9 +140,7 @@ def fix_draid_compression(design: Design, part: Part) -> Fixed | None:
     ds = design.datasets[part.index]
     if ds.type == DatasetType.VOLUME or block_size(design, ds) >= MIB:
         return None
-    return Fixed(
-        with_dataset(design, part.index, replace(ds, recordsize=MIB)), f"Set recordsize={format_zfs_size(MIB)}"
-    )
+    return set_dataset_size(design, part, "recordsize", MIB)
 
 
 @rule(

@@ -11,7 +11,7 @@ from ..geometry.removal import Blocker, RemovalBlocker, RemovalContext, removal_
 from ..geometry.vdev_shape import fault_tolerance
 from ..naming import dataset_label, sentence_case
 from ..properties.resolve import block_size
-from ..units import KIB, MIB, format_iec, format_zfs_size, is_power_of_two, zfs_nicenum
+from ..units import KIB, MIB, format_iec, is_power_of_two, zfs_nicenum
 from ..versions import Version
 from .common import (
     REF_REMOVAL,
@@ -21,6 +21,7 @@ from .common import (
     groups_of,
     inherited_value,
     mirror_of,
+    set_dataset_size,
     vdev_name,
     vdev_path,
     with_dataset,
@@ -196,10 +197,7 @@ def fix_ssb_captures_all(design: Design, part: Part) -> Fixed | None:
     if half >= block_bytes:
         return None
     size_key = "volblocksize" if ds.type == DatasetType.VOLUME else "recordsize"
-    return Fixed(
-        with_dataset(design, part.index, replace(ds, special_small_blocks=half)),
-        f"Set special_small_blocks={format_zfs_size(half)} (below {size_key})",
-    )
+    return set_dataset_size(design, part, "special_small_blocks", half, f" (below {size_key})")
 
 
 @rule(
@@ -255,10 +253,7 @@ def fix_ssb_value(design: Design, part: Part) -> Fixed | None:
     if given is None:
         return None
     value = min(1 << max(given.bit_length() - 1, 9), MIB)
-    return Fixed(
-        with_dataset(design, part.index, replace(ds, special_small_blocks=value)),
-        f"Set special_small_blocks={format_zfs_size(value)}",
-    )
+    return set_dataset_size(design, part, "special_small_blocks", value)
 
 
 @rule_codes(

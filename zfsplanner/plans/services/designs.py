@@ -19,7 +19,7 @@ import secrets
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from django.db import transaction
 from django.db.models import QuerySet
@@ -52,6 +52,19 @@ from .editing import put_dataset, rename_pool
 
 class _Auto:
     """Marker: the new revision undoes to the one it replaced."""
+
+
+class RevisionOptions(TypedDict, total=False):
+    """What a save records about the new revision (the keywords of :func:`save_design` and
+    :func:`save_design_document`): ``expected_revision``, the one the change was made on
+    (``EditConflict`` if another was saved since); its ``kind`` and ``summary``; the revisions
+    undo and redo go to (``undo_to`` by default the one it replaces)."""
+
+    expected_revision: int | None
+    kind: str
+    summary: str
+    undo_to: int | None | type[_Auto]
+    redo_to: int | None
 
 
 # Keys the API puts next to the document; never stored as unknown document keys.
@@ -139,12 +152,7 @@ def save_design_document(
     doc: Mapping[str, Any],
     user: Any,
     instance: PoolDesign | None = None,
-    *,
-    expected_revision: int | None = None,
-    kind: str = RevisionKind.EDIT,
-    summary: str = "",
-    undo_to: int | None | type[_Auto] = _Auto,
-    redo_to: int | None = None,
+    **revision: Unpack[RevisionOptions],
 ) -> PoolDesign:
     """Validate the document ``doc`` (the API's, an import's, the JSON editor's) and store it as a new
     design of ``team`` or over ``instance``: the edge where a document comes in, parsed once.
@@ -156,10 +164,7 @@ def save_design_document(
     spec = validate_document(doc, catalog)
     raws = zip(spec.vdevs, doc["vdevs"], strict=True)
     given = [[raw["disk"]] if group.single_disk else raw["disks"] for group, raw in raws]
-    return _store(
-        team, spec, user, instance, catalog, [[set(d) for d in disks] for disks in given], None,
-        expected_revision=expected_revision, kind=kind, summary=summary, undo_to=undo_to, redo_to=redo_to,
-    )
+    return _store(team, spec, user, instance, catalog, [[set(d) for d in disks] for disks in given], None, **revision)
 
 
 def save_design(
@@ -168,11 +173,7 @@ def save_design(
     user: Any,
     *,
     instance: PoolDesign | None = None,
-    expected_revision: int | None = None,
-    kind: str = RevisionKind.EDIT,
-    summary: str = "",
-    undo_to: int | None | type[_Auto] = _Auto,
-    redo_to: int | None = None,
+    **revision: Unpack[RevisionOptions],
 ) -> PoolDesign:
     """Store ``design`` (a changed ``Design``: the designer's edit, a risk's fix) as a new design of
     ``team`` or over ``instance``; ``InvalidDesign`` and nothing written unless all of it is valid.
@@ -192,10 +193,7 @@ def save_design(
     given = [
         [_catalog_differences(d, catalog) for d in (g.disks[:1] if g.single_disk else g.disks)] for g in spec.vdevs
     ]
-    return _store(
-        team, spec, user, instance, catalog, given, document,
-        expected_revision=expected_revision, kind=kind, summary=summary, undo_to=undo_to, redo_to=redo_to,
-    )
+    return _store(team, spec, user, instance, catalog, given, document, **revision)
 
 
 def _catalog_differences(disk: Disk, catalog: Mapping[str, CatalogDisk]) -> set[str]:
@@ -219,11 +217,11 @@ def _store(
     given: list[list[set[str]]],
     document: dict[str, Any] | None,
     *,
-    expected_revision: int | None,
-    kind: str,
-    summary: str,
-    undo_to: int | None | type[_Auto],
-    redo_to: int | None,
+    expected_revision: int | None = None,
+    kind: str = RevisionKind.EDIT,
+    summary: str = "",
+    undo_to: int | None | type[_Auto] = _Auto,
+    redo_to: int | None = None,
 ) -> PoolDesign:
     """Write the valid ``spec``: the design row, its vdev groups (each disk with the keys ``given``
     for it), datasets and the revision's ``document`` (``spec``'s, written here when None), in one
