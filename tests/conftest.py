@@ -14,12 +14,20 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 from tests.factories import MembershipFactory, TeamFactory, UserFactory
 from zfsplanner.accounts.models import Role
 
 SAMPLES = Path(__file__).resolve().parent / "parsers" / "samples"
+
+# No property test depends on the machine's speed: no deadline per example, and no health check that
+# fails a test because generating its inputs was slow on a busy machine (a test's own @settings may
+# add to this).
+hypothesis_settings.register_profile("zfsplanner", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("zfsplanner")
 
 
 @pytest.fixture
