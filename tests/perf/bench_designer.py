@@ -59,7 +59,7 @@ def measure(doc):
     samples = []
     for i in range(updates + 3):
         design.refresh_from_db()
-        fields = {**base, "count": (group.get("count") or 1) + (i % 2), "ashift": base.get("ashift") or ""}
+        fields = {**base, "count": group.count + (i % 2), "ashift": base.get("ashift") or ""}
         body = {"index": 0, "revision": design.revision}
         body.update({f"v0-{k}": ("" if v is None else v) for k, v in fields.items()})
         if body.get("v0-custom_plp") is False:
