@@ -10,6 +10,10 @@ import os
 import shutil
 
 import pytest
+from django.core.files.base import File
+
+from tests.conftest import SAMPLES
+from zfsplanner.celery import app as celery_app
 
 from .browser import PASSWORD, log_in
 
@@ -99,3 +103,20 @@ def login(page):
         return log_in(page, user, password)
 
     return do
+
+
+@pytest.fixture
+def benchmark_run(team, alice, settings, tmp_path):
+    """A CrystalDiskMark run of alice's team, parsed as it is stored (tasks in-process)."""
+    from benchmarks.services import store_upload
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    before = celery_app.conf.CELERY_TASK_ALWAYS_EAGER
+    celery_app.conf.CELERY_TASK_ALWAYS_EAGER = True
+    try:
+        path = SAMPLES / "crystaldiskmark" / "cdmparser_cdm-8.0.1-x64_default_WD-Blue.txt"
+        with path.open("rb") as fh:
+            stored = store_upload(team=team, user=alice, file=File(fh, name=path.name))
+        yield stored.upload.run
+    finally:
+        celery_app.conf.CELERY_TASK_ALWAYS_EAGER = before

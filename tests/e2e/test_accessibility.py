@@ -7,33 +7,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-from django.core.files.base import File
-
-from tests.conftest import SAMPLES
 from tests.core.import_samples import text
 from tests.factories import design_document
 from zfsplanner.accounts.tokens import issue_token
-from zfsplanner.celery import app as celery_app
 from zfsplanner.plans.services import create_share_link, save_design_document
 
 from .browser import AXE, log_in, wide_context
 
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).resolve().parents[2] / "build" / "screenshots")
-
-
-@pytest.fixture
-def benchmark_run(team, alice, settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    before = celery_app.conf.CELERY_TASK_ALWAYS_EAGER
-    celery_app.conf.CELERY_TASK_ALWAYS_EAGER = True
-    from benchmarks.services import store_upload
-
-    path = SAMPLES / "crystaldiskmark" / "cdmparser_cdm-8.0.1-x64_default_WD-Blue.txt"
-    with path.open("rb") as fh:
-        stored = store_upload(team=team, user=alice, file=File(fh, name=path.name))
-    yield stored.upload.run
-    celery_app.conf.CELERY_TASK_ALWAYS_EAGER = before
 
 
 def serious(page) -> list[str]:

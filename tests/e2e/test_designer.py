@@ -14,12 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-from django.core.files.base import File
-
-from tests.conftest import SAMPLES
 from tests.factories import design_document
-from zfsplanner.celery import app as celery_app
 from zfsplanner.plans.models import PoolDesign
 from zfsplanner.plans.services import save_design_document
 
@@ -145,20 +140,6 @@ def test_build_a_pool_without_json_fix_undo_conflict_variant_compare_share(page,
     finally:
         anonymous.close()
     assert page.js_errors == []
-
-
-@pytest.fixture
-def benchmark_run(team, alice, settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    before = celery_app.conf.CELERY_TASK_ALWAYS_EAGER
-    celery_app.conf.CELERY_TASK_ALWAYS_EAGER = True
-    from benchmarks.services import store_upload
-
-    path = SAMPLES / "crystaldiskmark" / "cdmparser_cdm-8.0.1-x64_default_WD-Blue.txt"
-    with path.open("rb") as fh:
-        stored = store_upload(team=team, user=alice, file=File(fh, name=path.name))
-    yield stored.upload.run
-    celery_app.conf.CELERY_TASK_ALWAYS_EAGER = before
 
 
 def test_main_pages_pass_axe_and_fit_390px(browser, live_server, alice, team, benchmark_run):
